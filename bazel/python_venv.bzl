@@ -1,0 +1,115 @@
+"""python_venv: a repository rule that makes a virtualenv from a hash-pinned lock file.
+
+It exposes, in @<name>:
+  //:py_toolchain     the venv as Bazel's Python toolchain (register_toolchains it)
+  //:python_headers   cc_library with the interpreter's Python.h
+  //:pybind11         cc_library with pybind11's headers (and Python.h)
+
+The venv directory is named after a hash of the lock file and the interpreter's version. Its path
+is baked into every Python launcher, so a change to the lock file changes the launchers and
+re-runs the affected tests. The rule re-runs when the lock file or PYTHON_BIN changes, or on
+`bazel sync --only=<name>`; plain `bazel sync` fails offline (it fetches every default repo).
+"""
+
+_ENV_PYTHON = "PYTHON_BIN"  # optional base interpreter (name on PATH or absolute path)
+
+def _run(rctx, argv, what, timeout = 600):
+    result = rctx.execute(argv, timeout = timeout, quiet = True)
+    if result.return_code != 0:
+        fail("python_venv: %s failed (exit %d)\ncommand: %s\nstdout:\n%s\nstderr:\n%s" % (
+            what,
+            result.return_code,
+            " ".join([str(a) for a in argv]),
+            result.stdout,
+            result.stderr,
+        ))
+    return result.stdout
+
+def _base_interpreter(rctx):
+    name = rctx.os.environ.get(_ENV_PYTHON, rctx.attr.python)
+    path = rctx.path(name) if name.startswith("/") else rctx.which(name)
+    if path == None or not path.exists:
+        fail("python_venv: no Python interpreter '%s'; install Python 3.11 or set %s" % (name, _ENV_PYTHON))
+
+    # pyenv and similar put shims on PATH: make the venv from the real interpreter.
+    return _run(rctx, [path, "-c", "import sys; print(sys.executable)"], "locating python").strip()
+
+def _impl(rctx):
+    lock = rctx.path(rctx.attr.requirements)
+    base = _base_interpreter(rctx)
+    key = _run(rctx, [base, "-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read() + sys.version.encode()).hexdigest()[:12])", lock], "hashing the lock file").strip()
+    venv = "venv-" + key
+
+    rctx.report_progress("creating %s with %s" % (venv, base))
+    _run(rctx, [base, "-m", "venv", venv], "python -m venv")
+    python = rctx.path(venv + "/bin/python3")
+    rctx.report_progress("pip install --require-hashes -r %s" % rctx.attr.requirements.name)
+    _run(rctx, [
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--no-input",
+        "--disable-pip-version-check",
+        "--require-hashes",
+        "--only-binary=:all:",
+        "-r",
+        lock,
+    ], "pip install", timeout = rctx.attr.timeout)
+
+    paths = _run(rctx, [python, "-c", "; ".join([
+        "import sysconfig, pybind11",
+        "print(sysconfig.get_paths()['include'])",
+        "print(pybind11.get_include())",
+    ])], "asking the venv for its include directories").strip().split("\n")
+    rctx.symlink(paths[0], "python_include")
+    rctx.symlink(paths[1], "pybind11_include")
+
+    rctx.file("BUILD.bazel", """\
+load("@bazel_tools//tools/python:toolchain.bzl", "py_runtime_pair")
+
+package(default_visibility = ["//visibility:public"])
+
+py_runtime(
+    name = "py3_runtime",
+    interpreter_path = "{python}",
+    python_version = "PY3",
+    # Launchers run through this shebang, so no python3 is needed on the action PATH.
+    stub_shebang = "#!{python}",
+)
+
+py_runtime_pair(
+    name = "runtime_pair",
+    py3_runtime = ":py3_runtime",
+)
+
+toolchain(
+    name = "py_toolchain",
+    toolchain = ":runtime_pair",
+    toolchain_type = "@bazel_tools//tools/python:toolchain_type",
+)
+
+cc_library(
+    name = "python_headers",
+    hdrs = glob(["python_include/**/*.h"]),
+    includes = ["python_include"],
+)
+
+cc_library(
+    name = "pybind11",
+    hdrs = glob(["pybind11_include/**/*.h"]),
+    includes = ["pybind11_include"],
+    deps = [":python_headers"],
+)
+""".format(python = str(python)))
+
+python_venv = repository_rule(
+    implementation = _impl,
+    attrs = {
+        "requirements": attr.label(mandatory = True, allow_single_file = True),
+        "python": attr.string(default = "python3"),
+        "timeout": attr.int(default = 1800),
+    },
+    environ = [_ENV_PYTHON],
+    doc = "Makes a venv from a hash-pinned lock file and offers it as the Python toolchain.",
+)
