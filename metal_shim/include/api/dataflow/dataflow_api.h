@@ -1,0 +1,394 @@
+// The SDK's device-side data-movement API (api/dataflow/dataflow_api.h) on the simulated device.
+//
+// Runtime args, circular buffers, NOC reads/writes (synchronous copies whose completion is still
+// tracked: a CB page may not be pushed while a read into it is pending, nor popped while a write from it
+// is pending, until the matching barrier), interleaved address generators, multicast and semaphores.
+// Every call records its call site, which device errors report.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compile_time_args.h"
+#include "api/debug/dprint.h"
+#include "hostdevcommon/common_values.hpp"
+#include "hostdevcommon/kernel_structs.h"
+#include "tt_mock_device/circular_buffer.h"
+#include "tt_mock_device/data_format.h"
+#include "tt_mock_device/kernel_args.h"
+#include "tt_mock_device/noc.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+#define tt_l1_ptr
+
+constexpr uint32_t NOC_MAX_BURST_SIZE = 8192;
+constexpr uint32_t NOC_UNICAST_WRITE_VC = 1;
+constexpr uint32_t NOC_MULTICAST_WRITE_VC = 4;
+constexpr uint32_t L1_ALIGNMENT = tt_mock_device::kL1Alignment;
+
+// The NOC this kernel uses and this core's NOC coordinates (SDK globals).
+enum class ProgrammableCoreType { TENSIX, ACTIVE_ETH, IDLE_ETH, COUNT };
+
+#define noc_index (uint8_t(tt_mock_device::ctx()->noc_index))
+#define my_x (tt_mock_device::ctx()->core->my_x)
+#define my_y (tt_mock_device::ctx()->core->my_y)
+
+// ---- circular buffers --------------------------------------------------------------------------------
+
+FORCE_INLINE void cb_reserve_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::cb_reserve(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE void cb_push_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::cb_push(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE void cb_wait_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::cb_wait(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE void cb_pop_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::cb_pop(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE bool cb_pages_reservable_at_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    return tt_mock_device::cb_reservable(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE bool cb_pages_available_at_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
+    return tt_mock_device::cb_available(uint32_t(operand), uint32_t(num_pages), site);
+}
+
+FORCE_INLINE uint32_t get_write_ptr(uint32_t operand, tt_mock_device::CallSite site = {}) {
+    return tt_mock_device::circular_buffer(operand, "get_write_ptr", site).wr_ptr;
+}
+
+FORCE_INLINE uint32_t get_read_ptr(uint32_t operand, tt_mock_device::CallSite site = {}) {
+    return tt_mock_device::circular_buffer(operand, "get_read_ptr", site).rd_ptr;
+}
+
+// Tile size and format of a CB index are compile-time constants, as in the SDK: the runtime builds each
+// kernel with -DTT_MOCK_CB_FORMATS=<DataFormat of index 0>,<of index 1>,... (255 where the kernel's cores
+// have no CB, or CBs of different formats, at that index: then the value is looked up at run time).
+#ifndef TT_MOCK_CB_FORMATS
+#define TT_MOCK_CB_FORMATS 255
+#endif
+
+namespace tt_mock_device {
+
+constexpr uint8_t compiled_cb_formats[] = {TT_MOCK_CB_FORMATS};
+
+constexpr DataFormat cb_format(int32_t operand, const char* call, CallSite site) {
+    const uint32_t index = uint32_t(operand);
+    if (index < sizeof(compiled_cb_formats) && compiled_cb_formats[index] != 255) {
+        return DataFormat(compiled_cb_formats[index]);
+    }
+    return DataFormat(circular_buffer(index, call, site).format);
+}
+
+}  // namespace tt_mock_device
+
+constexpr int32_t get_tile_size(int32_t operand, tt_mock_device::CallSite site = {}) {
+    return int32_t(tt_mock_device::tile_size_bytes(tt_mock_device::cb_format(operand, "get_tile_size", site)));
+}
+
+constexpr DataFormat get_dataformat(int32_t operand, tt_mock_device::CallSite site = {}) {
+    return tt_mock_device::cb_format(operand, "get_dataformat", site);
+}
+
+inline uint32_t get_tile_hw(int32_t operand, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::circular_buffer(uint32_t(operand), "get_tile_hw", site);
+    return tt_mock_device::kTileElements;
+}
+
+inline uint32_t get_tile_num_faces(int32_t operand, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::circular_buffer(uint32_t(operand), "get_tile_num_faces", site);
+    return 4;
+}
+
+// ---- NOC addresses -----------------------------------------------------------------------------------
+
+FORCE_INLINE uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index) {
+    (void)noc;
+    return tt_mock_device::noc_unicast_addr(noc_x, noc_y, addr);
+}
+
+FORCE_INLINE uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
+    return get_noc_addr(my_x[0], my_y[0], addr, noc);
+}
+
+FORCE_INLINE uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end,
+                                             uint32_t noc_y_end, uint32_t addr, uint8_t noc = noc_index) {
+    (void)noc;
+    return tt_mock_device::noc_multicast_addr(noc_x_start, noc_y_start, noc_x_end, noc_y_end, addr);
+}
+
+template <bool DRAM>
+FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset,
+                                                uint8_t noc = noc_index) {
+    (void)noc;
+    const tt_mock_device::Core* core = tt_mock_device::ctx()->core;
+    if (DRAM) {
+        return tt_mock_device::noc_unicast_addr(tt_mock_device::dram_bank_noc_x(bank_id),
+                                                tt_mock_device::dram_bank_noc_y(bank_id), bank_address_offset);
+    }
+    return tt_mock_device::noc_unicast_addr(tt_mock_device::worker_noc_x(bank_id % core->grid_x),
+                                            tt_mock_device::worker_noc_y(bank_id / core->grid_x), bank_address_offset);
+}
+
+namespace tt_mock_device {
+
+inline uint32_t allocator_alignment(bool is_dram) {
+    return is_dram ? ctx()->core->dram_alignment : kL1Alignment;
+}
+
+inline uint64_t interleaved_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t aligned_page_size,
+                                 uint32_t offset) {
+    const Core* core = ctx()->core;
+    return interleaved_page_noc_addr(is_dram, id, base, aligned_page_size, offset, core->num_dram_banks, core->grid_x,
+                                     core->grid_y);
+}
+
+}  // namespace tt_mock_device
+
+inline uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,
+                                  const uint32_t offset = 0, uint8_t noc = noc_index) {
+    (void)noc;
+    return tt_mock_device::interleaved_addr(
+        true, id, bank_base_address, tt_mock_device::align_up(page_size, tt_mock_device::allocator_alignment(true)),
+        offset);
+}
+
+// ---- interleaved address generators --------------------------------------------------------------------
+
+template <bool DRAM>
+struct InterleavedAddrGen {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    const uint32_t page_size;
+    const uint32_t aligned_page_size = tt_mock_device::align_up(page_size, tt_mock_device::allocator_alignment(DRAM));
+
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        (void)noc;
+        return tt_mock_device::interleaved_addr(DRAM, id, bank_base_address, aligned_page_size, offset);
+    }
+};
+
+template <bool DRAM, uint32_t tile_hw = 1024>
+struct InterleavedAddrGenFast {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    uint32_t page_size;
+    DataFormat data_format;
+
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        (void)noc;
+        const uint32_t size = tt_mock_device::tile_size_bytes(data_format) * tile_hw / 1024;
+        return tt_mock_device::interleaved_addr(
+            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
+            offset);
+    }
+};
+
+template <bool DRAM>
+struct InterleavedPow2AddrGen {
+    static constexpr bool is_dram = DRAM;
+    const uint32_t bank_base_address;
+    const uint32_t log_base_2_of_page_size;
+
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        (void)noc;
+        const uint32_t size = 1u << log_base_2_of_page_size;
+        return tt_mock_device::interleaved_addr(
+            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
+            offset);
+    }
+};
+
+template <bool DRAM>
+struct InterleavedPow2AddrGenFast {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    const uint32_t log_base_2_of_page_size;
+
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        (void)noc;
+        const uint32_t size = 1u << log_base_2_of_page_size;
+        return tt_mock_device::interleaved_addr(
+            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
+            offset);
+    }
+};
+
+template <typename AddrGen>
+FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, uint32_t offset = 0,
+                                   uint8_t noc = noc_index, decltype(addrgen.get_noc_addr(0))* = nullptr) {
+    return addrgen.get_noc_addr(id, offset, noc);
+}
+
+#include "tt_mock_device/tensor_accessor.h"
+
+// ---- reads, writes, barriers ---------------------------------------------------------------------------
+
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
+inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size, uint8_t noc = noc_index,
+                           uint32_t read_req_vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+    (void)noc;
+    (void)read_req_vc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_read(c, src_noc_addr, dst_local_l1_addr, size, site);
+}
+
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
+inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
+                            uint32_t vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+    (void)noc;
+    (void)vc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_write(c, src_local_l1_addr, dst_noc_addr, size, site);
+}
+
+template <typename AddrGen, bool enable_noc_tracing = true>
+FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
+                                      uint32_t offset = 0, uint8_t noc = noc_index,
+                                      tt_mock_device::CallSite site = {}) {
+    noc_async_read(addrgen.get_noc_addr(id, offset, noc), dst_local_l1_addr, addrgen.page_size, noc,
+                   NOC_UNICAST_WRITE_VC, site);
+}
+
+template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
+FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
+                                       uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index,
+                                       tt_mock_device::CallSite site = {}) {
+    noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc), size ? size : addrgen.page_size, noc,
+                    NOC_UNICAST_WRITE_VC, site);
+}
+
+template <typename AddrGen>
+FORCE_INLINE void noc_async_read_tile(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
+                                      uint32_t offset = 0, uint8_t noc = noc_index,
+                                      tt_mock_device::CallSite site = {}) {
+    noc_async_read_page(id, addrgen, dst_local_l1_addr, offset, noc, site);
+}
+
+template <typename AddrGen>
+FORCE_INLINE void noc_async_write_tile(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
+                                       uint8_t noc = noc_index, tt_mock_device::CallSite site = {}) {
+    noc_async_write_page(id, addrgen, src_local_l1_addr, 0, 0, noc, site);
+}
+
+inline void noc_async_read_barrier(uint8_t noc = noc_index) {
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_barrier(c, true, false);
+}
+
+FORCE_INLINE void noc_async_write_barrier(uint8_t noc = noc_index) {
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_barrier(c, false, true);
+}
+
+FORCE_INLINE void noc_async_writes_flushed(uint8_t noc = noc_index) {
+    noc_async_write_barrier(noc);
+}
+FORCE_INLINE void noc_async_posted_writes_flushed(uint8_t noc = noc_index) {
+    noc_async_write_barrier(noc);
+}
+FORCE_INLINE void noc_async_atomic_barrier(uint8_t noc_idx = noc_index) {
+    (void)noc_idx;
+}
+
+FORCE_INLINE void noc_async_full_barrier(uint8_t noc_idx = noc_index) {
+    (void)noc_idx;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_barrier(c, true, true);
+}
+
+// ---- multicast and semaphores --------------------------------------------------------------------------
+
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1>
+inline void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
+                                      uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                      tt_mock_device::CallSite site = {}) {
+    (void)linked;
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, false,
+                               "noc_async_write_multicast", site);
+}
+
+inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                   uint32_t size, uint32_t num_dests, bool linked = false,
+                                                   uint8_t noc = noc_index, tt_mock_device::CallSite site = {}) {
+    (void)linked;
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, true,
+                               "noc_async_write_multicast_loopback_src", site);
+}
+
+template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
+FORCE_INLINE uint32_t get_semaphore(uint32_t semaphore_id, tt_mock_device::CallSite site = {}) {
+    const tt_mock_device::Core* core = tt_mock_device::ctx()->core;
+    if (semaphore_id >= tt_mock_device::kMaxSemaphores || !(core->semaphore_mask & (1u << semaphore_id))) {
+        tt_mock_device::failf(tt_mock_device::ErrorKind::Argument, "get_semaphore", site,
+                              "semaphore %u was not created on this core (CreateSemaphore)", semaphore_id);
+    }
+    return core->semaphore_base + semaphore_id * tt_mock_device::kSemaphoreStride;
+}
+
+FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
+                                     tt_mock_device::CallSite site = {}) {
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    tt_mock_device::note_progress(c);
+    if (*sem_addr != val)
+        c->fn->semaphore_wait(c, sem_addr, val, false, site);
+}
+
+FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
+                                         tt_mock_device::CallSite site = {}) {
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    tt_mock_device::note_progress(c);
+    if (*sem_addr < val)
+        c->fn->semaphore_wait(c, sem_addr, val, true, site);
+}
+
+FORCE_INLINE void noc_semaphore_set(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
+                                    tt_mock_device::CallSite site = {}) {
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->semaphore_set(c, sem_addr, val, site);
+}
+
+template <bool posted = false>
+FORCE_INLINE void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id = noc_index,
+                                    uint8_t vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+    (void)noc_id;
+    (void)vc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->semaphore_inc(c, addr, incr, site);
+}
+
+inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index,
+                                     tt_mock_device::CallSite site = {}) {
+    noc_async_write(src_local_l1_addr, dst_noc_addr, 4, noc, NOC_UNICAST_WRITE_VC, site);
+}
+
+inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests,
+                                        bool linked = false, uint8_t noc = noc_index,
+                                        tt_mock_device::CallSite site = {}) {
+    (void)linked;
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, false,
+                               "noc_semaphore_set_multicast", site);
+}
+
+inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                     uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                                     tt_mock_device::CallSite site = {}) {
+    (void)linked;
+    (void)noc;
+    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, true,
+                               "noc_semaphore_set_multicast_loopback_src", site);
+}

@@ -1,0 +1,188 @@
+// Element-wise binary operations with B broadcast (the SDK's compute_kernel_api/bcast.h).
+//
+// BroadcastType::ROW uses B's first row for every row, COL B's first column for every column, SCALAR
+// B[0][0] for every element: DST[idst] = A[itile0] op broadcast(B[itile1]). unary_bcast copies a
+// broadcast CB tile into DST.
+#pragma once
+
+#include "compute_kernel_api/common.h"
+#include "tt_mock_device/binary.h"
+
+namespace ckernel {
+
+namespace detail {
+
+constexpr tt_mock_device::Broadcast to_broadcast(BroadcastType type) {
+    return type == BroadcastType::ROW      ? tt_mock_device::Broadcast::Row
+           : type == BroadcastType::COL    ? tt_mock_device::Broadcast::Col
+           : type == BroadcastType::SCALAR ? tt_mock_device::Broadcast::Scalar
+                                           : tt_mock_device::Broadcast::None;
+}
+
+constexpr tt_mock_device::BinaryOp to_binary_op(EltwiseBinaryType type) {
+    return type == EltwiseBinaryType::ELWADD   ? tt_mock_device::BinaryOp::Add
+           : type == EltwiseBinaryType::ELWSUB ? tt_mock_device::BinaryOp::Sub
+                                               : tt_mock_device::BinaryOp::Mul;
+}
+
+}  // namespace detail
+
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    (void)icb0;
+    (void)icb1;
+    (void)ocb;
+    (void)call_line;
+    tt_mock_device::binary_init(false);
+}
+
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    static_assert(tBcastOp == EltwiseBinaryType::ELWADD || tBcastOp == EltwiseBinaryType::ELWSUB ||
+                      tBcastOp == EltwiseBinaryType::ELWMUL,
+                  "broadcast operations support ELWADD, ELWSUB and ELWMUL");
+    (void)bcast_row_idx;
+    tt_mock_device::binary_tiles<detail::to_binary_op(tBcastOp)>(icb0, icb1, itile0, itile1, idst,
+                                                                 detail::to_broadcast(tBcastDim), "bcast", site);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWADD, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
+}
+
+ALWI void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
+                                                                   site);
+}
+
+ALWI void add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+ALWI void add_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                                 tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWSUB, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
+}
+
+ALWI void sub_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
+                                                                   site);
+}
+
+ALWI void sub_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+ALWI void sub_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                                 tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
+}
+
+ALWI void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
+                                                                   site);
+}
+
+ALWI void mul_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+ALWI void mul_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                                 tt_mock_device::CallSite site = {}) {
+    any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
+}
+
+ALWI void add_bcast_rows_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWADD, BroadcastType::ROW>(icb0, icb1, 0, call_line);
+}
+
+ALWI void add_bcast_cols_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWADD, BroadcastType::COL>(icb0, icb1, 0, call_line);
+}
+
+ALWI void add_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWADD, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+ALWI void add_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWADD, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+ALWI void sub_bcast_rows_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::ROW>(icb0, icb1, 0, call_line);
+}
+
+ALWI void sub_bcast_cols_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::COL>(icb0, icb1, 0, call_line);
+}
+
+ALWI void sub_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+ALWI void sub_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+ALWI void mul_bcast_rows_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::ROW>(icb0, icb1, 0, call_line);
+}
+
+ALWI void mul_bcast_cols_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::COL>(icb0, icb1, 0, call_line);
+}
+
+ALWI void mul_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+ALWI void mul_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    init_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::SCALAR>(icb0, icb1, 0, call_line);
+}
+
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    (void)icb;
+    (void)ocb;
+    (void)call_line;
+    tt_mock_device::binary_init(false);
+}
+
+template <BroadcastType bcast_type>
+ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index,
+                      tt_mock_device::CallSite site = {}) {
+    using namespace tt_mock_device;
+    float* dst = dst_math_tile(dst_tile_index, "unary_bcast", site);
+    TileBuffer in, zero{};
+    unpack_from_cb(icb, in_tile_index, in.v, "unary_bcast", site);
+    binary_tile<BinaryOp::Add>(dst, zero.v, in.v, detail::to_broadcast(bcast_type), false);
+    ctx()->compute.dst_written |= 1u << dst_tile_index;
+}
+
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_uninit(uint32_t icb) {
+    (void)icb;
+}
+
+}  // namespace ckernel

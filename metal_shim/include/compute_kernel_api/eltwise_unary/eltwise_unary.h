@@ -1,0 +1,22 @@
+// Set-up for unary (SFPU) kernels (the SDK's compute_kernel_api/eltwise_unary/eltwise_unary.h).
+#pragma once
+
+#include "compute_kernel_api/common.h"
+#include <cstring>
+
+#include "tt_mock_device/sfpu.h"
+
+namespace ckernel {
+
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    (void)icb;
+    (void)ocb;
+    (void)call_line;
+    tt_mock_device::sfpu_init();
+}
+
+ALWI void init_sfpu(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    unary_op_init_common(icb, ocb, call_line);
+}
+
+}  // namespace ckernel

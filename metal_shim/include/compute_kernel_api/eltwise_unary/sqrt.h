@@ -1,0 +1,20 @@
+// sqrt(x) (the SDK's compute_kernel_api/eltwise_unary/sqrt.h), applied in place to DST[idst] in fp32.
+#pragma once
+
+#include "compute_kernel_api/common.h"
+#include <cstring>
+
+#include "tt_mock_device/sfpu.h"
+
+namespace ckernel {
+
+ALWI void sqrt_tile_init() {
+    tt_mock_device::sfpu_init();
+}
+
+template <bool FAST_APPROX = false>
+ALWI void sqrt_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+    tt_mock_device::sfpu_apply(idst, "sqrt_tile", site, [](float x) { return std::sqrt(x); });
+}
+
+}  // namespace ckernel

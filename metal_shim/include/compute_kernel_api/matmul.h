@@ -1,0 +1,109 @@
+// Tile matrix multiplication into DST (the SDK's compute_kernel_api/matmul.h).
+//
+// matmul_tiles: DST[idst] += A[in0_tile_index] * B[in1_tile_index]. matmul_block: for r < rt_dim,
+// c < ct_dim, DST[idst + r*ct_dim + c] += A[in0_tile_index + r*kt_dim] * B[in1_tile_index + c]. The
+// transpose flag (from mm_init / mm_block_init, or the pre-2025-12 sixth argument of matmul_tiles)
+// transposes each B tile. Tile indices are relative to each CB's read pointer.
+#pragma once
+
+#include "compute_kernel_api/common.h"
+#include "tt_mock_device/tile_math.h"
+
+namespace ckernel {
+
+ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0,
+                  uint32_t call_line = __builtin_LINE()) {
+    (void)in0_cb_id;
+    (void)in1_cb_id;
+    (void)out_cb_id;
+    (void)call_line;
+    tt_mock_device::ComputeState& cs = tt_mock_device::ctx()->compute;
+    cs.matmul_transpose = transpose;
+    cs.unpack_transpose = 0;
+}
+
+ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0,
+                        uint32_t call_line = __builtin_LINE()) {
+    mm_init(in0_cb_id, in1_cb_id, 0, transpose, call_line);
+}
+
+ALWI void mm_init_short_with_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t c_in_old_srca,
+                                const uint32_t transpose = 0) {
+    (void)c_in_old_srca;
+    mm_init(in0_cb_id, in1_cb_id, 0, transpose);
+}
+
+ALWI void mm_block_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0,
+                        uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1,
+                        uint32_t call_line = __builtin_LINE()) {
+    (void)ct_dim;
+    (void)rt_dim;
+    (void)kt_dim;
+    mm_init(in0_cb_id, in1_cb_id, out_cb_id, transpose, call_line);
+}
+
+ALWI void mm_block_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0, uint32_t ct_dim = 1,
+                              uint32_t rt_dim = 1, uint32_t kt_dim = 1, uint32_t call_line = __builtin_LINE()) {
+    mm_block_init(in0_cb_id, in1_cb_id, 0, transpose, ct_dim, rt_dim, kt_dim, call_line);
+}
+
+ALWI void mm_block_init_short_with_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t old_in1_cb_id,
+                                      const uint32_t transpose = 0, uint32_t ct_dim = 1, uint32_t rt_dim = 1,
+                                      uint32_t kt_dim = 1) {
+    (void)old_in1_cb_id;
+    mm_block_init(in0_cb_id, in1_cb_id, 0, transpose, ct_dim, rt_dim, kt_dim);
+}
+
+ALWI void mm_block_init_short_with_both_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t old_in0_cb_id,
+                                           uint32_t old_in1_cb_id, const uint32_t transpose = 0, uint32_t ct_dim = 1,
+                                           uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
+    (void)old_in0_cb_id;
+    (void)old_in1_cb_id;
+    mm_block_init(in0_cb_id, in1_cb_id, 0, transpose, ct_dim, rt_dim, kt_dim);
+}
+
+namespace detail {
+
+ALWI void matmul_tiles_transposed(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
+                                  uint32_t in1_tile_index, uint32_t idst, bool transpose,
+                                  tt_mock_device::CallSite site) {
+    float* dst = tt_mock_device::dst_math_tile(idst, "matmul_tiles", site);
+    tt_mock_device::TileBuffer a, b;
+    tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index, a.v, "matmul_tiles", site);
+    tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
+    tt_mock_device::matmul_tile(dst, a.v, b.v, transpose);
+    tt_mock_device::ctx()->compute.dst_written |= 1u << idst;
+}
+
+}  // namespace detail
+
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, tt_mock_device::CallSite site = {}) {
+    detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst,
+                                    tt_mock_device::ctx()->compute.matmul_transpose != 0, site);
+}
+
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, const uint32_t transpose, tt_mock_device::CallSite site = {}) {
+    detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose != 0, site);
+}
+
+ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
+                       uint32_t call_line = __builtin_LINE(), tt_mock_device::CallSite site = {}) {
+    (void)call_line;
+    for (uint32_t c = 0; c < ct_dim; c++) {
+        tt_mock_device::TileBuffer b;
+        tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index + c, b.v, "matmul_block", site);
+        for (uint32_t r = 0; r < rt_dim; r++) {
+            const uint32_t d = idst + r * ct_dim + c;
+            float* dst = tt_mock_device::dst_math_tile(d, "matmul_block", site);
+            tt_mock_device::TileBuffer a;
+            tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index + r * kt_dim, a.v, "matmul_block", site);
+            tt_mock_device::matmul_tile(dst, a.v, b.v, transpose != 0);
+            tt_mock_device::ctx()->compute.dst_written |= 1u << d;
+        }
+    }
+}
+
+}  // namespace ckernel

@@ -1,0 +1,47 @@
+// Copying CB tiles into DST (the SDK's compute_kernel_api/tile_move_copy.h). copy_tile's index is
+// relative to the CB's read pointer and the page must have been waited for.
+#pragma once
+
+#include "compute_kernel_api/common.h"
+#include "tt_mock_device/tile_math.h"
+
+namespace ckernel {
+
+ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, uint32_t transpose_within_16x16_face = 0,
+                                      uint32_t call_line = __builtin_LINE()) {
+    (void)cbid;
+    (void)transpose_within_16x16_face;
+    (void)call_line;
+    tt_mock_device::ctx()->compute.unpack_transpose = transpose;
+}
+
+ALWI void copy_tile_init(uint32_t cbid, uint32_t call_line = __builtin_LINE()) {
+    copy_tile_to_dst_init_short(cbid, 0, 0, call_line);
+}
+
+ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
+    (void)old_cbid;
+    copy_tile_to_dst_init_short(new_cbid, transpose);
+}
+
+ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index,
+                    tt_mock_device::CallSite site = {}) {
+    float* dst = tt_mock_device::dst_math_tile(dst_tile_index, "copy_tile", site);
+    tt_mock_device::ComputeState& cs = tt_mock_device::ctx()->compute;
+    if (cs.unpack_transpose) {
+        tt_mock_device::TileBuffer tile;
+        tt_mock_device::unpack_from_cb(in_cb_id, in_tile_index, tile.v, "copy_tile", site);
+        tt_mock_device::transpose_tile(dst, tile.v);
+    } else {
+        tt_mock_device::unpack_from_cb(in_cb_id, in_tile_index, dst, "copy_tile", site);
+    }
+    cs.dst_written |= 1u << dst_tile_index;
+}
+
+ALWI void copy_block_matmul_partials(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,
+                                     uint32_t ntiles, tt_mock_device::CallSite site = {}) {
+    for (uint32_t i = 0; i < ntiles; i++)
+        copy_tile(in_cb_id, start_in_tile_index + i, start_dst_tile_index + i, site);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,67 @@
+// The mesh host API: upload and download of mesh buffers and launch of workloads through a mesh
+// command queue. Each command runs when enqueued (blocking or not); Finish() returns at once.
+#pragma once
+
+#include <tt-metalium/mesh_buffer.hpp>
+#include <tt-metalium/mesh_command_queue.hpp>
+#include <tt-metalium/mesh_coord.hpp>
+#include <tt-metalium/mesh_device.hpp>
+#include <tt-metalium/mesh_workload.hpp>
+#include <tt_stl/assert.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace tt::tt_metal::distributed {
+
+// Writes src (at most the buffer's size) to the start of the buffer on every chip.
+template <typename DType>
+void EnqueueWriteMeshBuffer(MeshCommandQueue& mesh_cq, const std::shared_ptr<MeshBuffer>& mesh_buffer,
+                            const std::vector<DType>& src, bool blocking = false) {
+    (void)mesh_cq;
+    (void)blocking;
+    TT_FATAL(mesh_buffer != nullptr, "EnqueueWriteMeshBuffer: buffer is null");
+    mesh_buffer->get_backing_buffer()->write(src.data(), src.size() * sizeof(DType));
+}
+
+// Resizes dst to the buffer's size and reads the buffer into it.
+template <typename DType>
+void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
+                           const std::shared_ptr<MeshBuffer>& mesh_buffer, bool blocking = true) {
+    (void)mesh_cq;
+    (void)blocking;
+    TT_FATAL(mesh_buffer != nullptr, "EnqueueReadMeshBuffer: buffer is null");
+    dst.resize(mesh_buffer->size() / sizeof(DType));
+    mesh_buffer->get_backing_buffer()->read(dst.data(), dst.size() * sizeof(DType));
+}
+
+template <typename DType>
+void WriteShard(MeshCommandQueue& mesh_cq, const std::shared_ptr<MeshBuffer>& mesh_buffer,
+                const std::vector<DType>& src, const MeshCoordinate& coord, bool blocking = false) {
+    (void)mesh_cq;
+    (void)blocking;
+    mesh_buffer->get_device_buffer(coord)->write(src.data(), src.size() * sizeof(DType));
+}
+
+template <typename DType>
+void ReadShard(MeshCommandQueue& mesh_cq, std::vector<DType>& dst, const std::shared_ptr<MeshBuffer>& mesh_buffer,
+               const MeshCoordinate& coord, bool blocking = true) {
+    (void)mesh_cq;
+    (void)blocking;
+    Buffer* buffer = mesh_buffer->get_device_buffer(coord);
+    dst.resize(buffer->size() / sizeof(DType));
+    buffer->read(dst.data(), dst.size() * sizeof(DType));
+}
+
+// Runs every program of the workload on the chips of its range.
+inline void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_workload, bool blocking) {
+    (void)blocking;
+    for (const auto& [range, program] : mesh_workload.get_programs()) {
+        TT_FATAL(range.contains(MeshCoordinate(0, 0)), "EnqueueMeshWorkload: the program's range has no chip");
+        mesh_cq.device()->mock().run(program.spec());
+    }
+}
+
+inline void Finish(MeshCommandQueue& mesh_cq) { (void)mesh_cq; }
+
+}  // namespace tt::tt_metal::distributed

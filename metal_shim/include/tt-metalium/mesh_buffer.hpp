@@ -1,0 +1,73 @@
+// MeshBuffer: a buffer replicated on every chip of a mesh (on the unit mesh: one Buffer, the
+// "backing buffer"). DeviceLocalBufferConfig says where each chip's copy lives and how it is paged;
+// ReplicatedBufferConfig gives its size. Members are in the SDK's order for designated initializers.
+#pragma once
+
+#include <tt-metalium/buffer.hpp>
+#include <tt-metalium/buffer_types.hpp>
+#include <tt-metalium/hal_types.hpp>
+#include <tt-metalium/mesh_coord.hpp>
+#include <tt-metalium/mesh_device.hpp>
+#include <tt_stl/assert.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace tt::tt_metal::distributed {
+
+struct DeviceLocalBufferConfig {
+    DeviceAddr page_size = 0;
+    BufferType buffer_type = BufferType::DRAM;
+    std::optional<bool> bottom_up;
+};
+
+struct ReplicatedBufferConfig {
+    DeviceAddr size = 0;  // bytes on each chip
+};
+
+using MeshBufferConfig = ReplicatedBufferConfig;
+
+class MeshBuffer {
+public:
+    static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& mesh_buffer_config,
+                                              const DeviceLocalBufferConfig& device_local_config,
+                                              MeshDevice* mesh_device, std::optional<DeviceAddr> address = std::nullopt) {
+        TT_FATAL(mesh_device != nullptr, "MeshBuffer::create: mesh device is null");
+        TT_FATAL(!address.has_value(), "MeshBuffer::create: buffers at a given address are not supported by the mock");
+        auto backing = Buffer::create(mesh_device, mesh_buffer_config.size, device_local_config.page_size,
+                                      device_local_config.buffer_type);
+        return std::shared_ptr<MeshBuffer>(
+            new MeshBuffer(mesh_device, mesh_buffer_config, device_local_config, std::move(backing)));
+    }
+
+    MeshDevice* device() const { return device_; }
+    DeviceAddr address() const { return backing_->address(); }
+    DeviceAddr size() const { return global_config_.size; }
+    DeviceAddr device_local_size() const { return global_config_.size; }
+    DeviceAddr page_size() const { return local_config_.page_size; }
+    uint32_t num_pages() const { return backing_->num_pages(); }
+    const DeviceLocalBufferConfig& device_local_config() const { return local_config_; }
+    const MeshBufferConfig& global_config() const { return global_config_; }
+    bool is_allocated() const { return backing_->is_allocated(); }
+
+    Buffer* get_backing_buffer() const { return backing_.get(); }
+    Buffer* get_device_buffer(const MeshCoordinate& coord) const {
+        TT_FATAL(coord == MeshCoordinate(0, 0), "The unit mesh has only coordinate (0, 0)");
+        return backing_.get();
+    }
+
+    void deallocate() { backing_->deallocate(); }
+
+private:
+    MeshBuffer(MeshDevice* device, const MeshBufferConfig& global, const DeviceLocalBufferConfig& local,
+               std::shared_ptr<Buffer> backing)
+        : device_(device), global_config_(global), local_config_(local), backing_(std::move(backing)) {}
+
+    MeshDevice* device_;
+    MeshBufferConfig global_config_;
+    DeviceLocalBufferConfig local_config_;
+    std::shared_ptr<Buffer> backing_;
+};
+
+}  // namespace tt::tt_metal::distributed

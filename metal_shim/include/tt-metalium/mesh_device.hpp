@@ -1,0 +1,52 @@
+// MeshDevice: a mesh of chips driven as one. The mock offers the unit mesh (1x1) over its single
+// chip; the mesh is also an IDevice, so mesh_device.get() works where the older API wants a device.
+#pragma once
+
+#include <hostdevcommon/common_values.hpp>
+#include <tt-metalium/device.hpp>
+#include <tt-metalium/mesh_command_queue.hpp>
+#include <tt-metalium/mesh_coord.hpp>
+#include <tt_stl/assert.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace tt::tt_metal::distributed {
+
+class MeshDevice : public IDevice {
+public:
+    static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
+                                                        size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE,
+                                                        size_t num_command_queues = 1) {
+        TT_FATAL(num_command_queues == 1, "The mock device has one command queue, not {}", num_command_queues);
+        (void)l1_small_size;
+        (void)trace_region_size;
+        return std::shared_ptr<MeshDevice>(new MeshDevice(device_id));
+    }
+
+    MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt) {
+        TT_FATAL(!cq_id || *cq_id == 0, "The mock device has one command queue (id 0), not {}", *cq_id);
+        return mesh_queue_;
+    }
+
+    const MeshShape& shape() const { return shape_; }
+    size_t num_devices() const { return 1; }
+    size_t num_rows() const { return 1; }
+    size_t num_cols() const { return 1; }
+
+    // The chip at a mesh coordinate (only (0, 0) exists).
+    IDevice* get_device(const MeshCoordinate& coord) {
+        TT_FATAL(coord == MeshCoordinate(0, 0), "The unit mesh has only coordinate (0, 0)");
+        return this;
+    }
+
+private:
+    explicit MeshDevice(int device_id) : IDevice(device_id), mesh_queue_(*this) {}
+
+    MeshShape shape_{1, 1};
+    MeshCommandQueue mesh_queue_;
+};
+
+}  // namespace tt::tt_metal::distributed

@@ -1,0 +1,46 @@
+// The SDK's tt::tt_metal::detail helpers for the single-device API: direct buffer reads/writes and
+// launching a program without a command queue.
+#pragma once
+
+#include <tt-metalium/buffer.hpp>
+#include <tt-metalium/device.hpp>
+#include <tt-metalium/program.hpp>
+#include <tt_stl/assert.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace tt::tt_metal::detail {
+
+template <typename DType>
+void WriteToBuffer(Buffer& buffer, const std::vector<DType>& host_buffer) {
+    buffer.write(host_buffer.data(), host_buffer.size() * sizeof(DType));
+}
+
+template <typename DType>
+void WriteToBuffer(const std::shared_ptr<Buffer>& buffer, const std::vector<DType>& host_buffer) {
+    WriteToBuffer(*buffer, host_buffer);
+}
+
+// Resizes host_buffer to the buffer's size and reads the buffer into it.
+template <typename DType>
+void ReadFromBuffer(Buffer& buffer, std::vector<DType>& host_buffer) {
+    host_buffer.resize(buffer.size() / sizeof(DType));
+    buffer.read(host_buffer.data(), host_buffer.size() * sizeof(DType));
+}
+
+template <typename DType>
+void ReadFromBuffer(const std::shared_ptr<Buffer>& buffer, std::vector<DType>& host_buffer) {
+    ReadFromBuffer(*buffer, host_buffer);
+}
+
+// Runs the program to completion (the mock always waits for the cores).
+inline void LaunchProgram(IDevice* device, Program& program, bool wait_until_cores_done = true,
+                          bool force_slow_dispatch = false) {
+    (void)wait_until_cores_done;
+    (void)force_slow_dispatch;
+    TT_FATAL(device != nullptr, "LaunchProgram: device is null");
+    device->mock().run(program.spec());
+}
+
+}  // namespace tt::tt_metal::detail

@@ -1,0 +1,28 @@
+// The FPU's element-wise binary operations, shared by eltwise_binary.h and bcast.h:
+// DST[idst] = A[itile0] op broadcast(B[itile1]), plus DST[idst] when add/sub_tiles_init set acc_to_dest.
+#pragma once
+
+#include "tt_mock_device/compute_io.h"
+#include "tt_mock_device/tile_math.h"
+
+namespace tt_mock_device {
+
+template <BinaryOp op>
+inline void binary_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, Broadcast bcast,
+                         const char* call, CallSite site) {
+    float* dst = dst_math_tile(idst, call, site);
+    TileBuffer a, b;
+    unpack_from_cb(icb0, itile0, a.v, call, site);
+    unpack_from_cb(icb1, itile1, b.v, call, site);
+    ComputeState& cs = ctx()->compute;
+    binary_tile<op>(dst, a.v, b.v, bcast, bcast == Broadcast::None && cs.binary_acc_to_dest);
+    cs.dst_written |= 1u << idst;
+}
+
+inline void binary_init(bool acc_to_dest) {
+    ComputeState& cs = ctx()->compute;
+    cs.binary_acc_to_dest = acc_to_dest;
+    cs.unpack_transpose = 0;
+}
+
+}  // namespace tt_mock_device

@@ -1,0 +1,156 @@
+// Circular buffers, kernel side: the SDK's cb_* protocol on one core.
+//
+// A CB is a ring of num_pages pages of page_size bytes in L1 with one producer and one consumer thread.
+// Producer: cb_reserve_back(n) blocks until n pages are free (n may grow across calls without a push),
+// cb_push_back(n) publishes n reserved pages and advances wr_ptr. Consumer: cb_wait_front(n) blocks
+// until n pages are filled (cumulative, like the SDK: repeated waits without a pop ask for the running
+// total), cb_pop_front(n) frees n waited pages and advances rd_ptr. Pointers wrap exactly at the end of
+// the ring, so every chunk must fit before the end (the SDK's "CB size must be a multiple of n").
+//
+// The fast path runs inline on the calling thread; only a wait that cannot be satisfied yet, and the
+// wake-up of a blocked partner, go through the runtime (which also detects deadlocks).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+
+#include "tt_mock_device/kernel_context.h"
+
+namespace tt_mock_device {
+
+template <typename... Args>
+[[noreturn]] inline void failf(ErrorKind kind, const char* call, CallSite site, const char* format, Args... args) {
+    char message[512];
+    std::snprintf(message, sizeof(message), format, args...);
+    fail(kind, call, message, site);
+}
+
+inline CircularBuffer& circular_buffer(uint32_t cb, const char* call, CallSite site) {
+    KernelContext* c = ctx();
+    if (cb >= c->core->num_circular_buffers || !c->core->cbs[cb].configured) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "circular buffer %u is not configured on this core (create it with CreateCircularBuffer on this core; "
+              "this arch has %u CB indices)",
+              cb, c->core->num_circular_buffers);
+    }
+    note_progress(c);
+    return c->core->cbs[cb];
+}
+
+inline uint32_t cb_pages_filled(const CircularBuffer& b) {
+    return b.pushed.load(std::memory_order_seq_cst) - b.popped.load(std::memory_order_seq_cst);
+}
+
+inline void check_chunk(const CircularBuffer& b, uint32_t ptr, uint32_t pages, const char* call, CallSite site,
+                        uint32_t cb) {
+    if (pages > b.num_pages) {
+        failf(ErrorKind::CircularBuffer, call, site, "asks for %u pages but circular buffer %u holds only %u pages",
+              pages, cb, b.num_pages);
+    }
+    if (uint64_t(ptr) + uint64_t(pages) * b.page_size > b.limit) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "%u pages starting at page %u would wrap past the end of circular buffer %u (%u pages): its page "
+              "count must be a multiple of the chunk size",
+              pages, (ptr - b.base) / b.page_size, cb, b.num_pages);
+    }
+}
+
+inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
+    const char* call = "cb_reserve_back";
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    check_chunk(b, b.wr_ptr, pages, call, site, cb);
+    if (b.num_pages - cb_pages_filled(b) < pages) {
+        KernelContext* c = ctx();
+        c->counters.cb_waits++;
+        c->fn->cb_block(c, cb, pages, true, call, site);
+    }
+    if (pages > b.reserved)
+        b.reserved = pages;
+}
+
+inline bool cb_reservable(uint32_t cb, uint32_t pages, CallSite site) {
+    CircularBuffer& b = circular_buffer(cb, "cb_pages_reservable_at_back", site);
+    return b.num_pages - cb_pages_filled(b) >= pages;
+}
+
+inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
+    const char* call = "cb_push_back";
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    KernelContext* c = ctx();
+    if (pages > b.reserved) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "pushes %u pages to circular buffer %u but only %u are reserved (call cb_reserve_back first)", pages, cb,
+              b.reserved);
+    }
+    if (c->pending_reads)
+        c->fn->check_pending(c, b.wr_ptr, pages * b.page_size, true, call, site);
+    b.reserved -= pages;
+    b.pack_index = 0;
+    b.wr_ptr += pages * b.page_size;
+    if (b.wr_ptr == b.limit)
+        b.wr_ptr = b.base;
+    b.pushed.store(b.pushed.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
+    if (b.consumer_blocked.load(std::memory_order_seq_cst))
+        c->fn->cb_wake(c, cb, false);
+}
+
+inline void cb_wait(uint32_t cb, uint32_t pages, CallSite site) {
+    const char* call = "cb_wait_front";
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    check_chunk(b, b.rd_ptr, pages, call, site, cb);
+    if (cb_pages_filled(b) < pages) {
+        KernelContext* c = ctx();
+        c->counters.cb_waits++;
+        c->fn->cb_block(c, cb, pages, false, call, site);
+    }
+    if (pages > b.waited)
+        b.waited = pages;
+}
+
+inline bool cb_available(uint32_t cb, uint32_t pages, CallSite site) {
+    CircularBuffer& b = circular_buffer(cb, "cb_pages_available_at_front", site);
+    return cb_pages_filled(b) >= pages;
+}
+
+inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
+    const char* call = "cb_pop_front";
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    KernelContext* c = ctx();
+    if (pages > b.waited) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "pops %u pages from circular buffer %u but cb_wait_front made only %u available (wait before popping)",
+              pages, cb, b.waited);
+    }
+    if (c->pending_writes)
+        c->fn->check_pending(c, b.rd_ptr, pages * b.page_size, false, call, site);
+    b.waited -= pages;
+    b.rd_ptr += pages * b.page_size;
+    if (b.rd_ptr == b.limit)
+        b.rd_ptr = b.base;
+    b.popped.store(b.popped.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
+    if (b.producer_blocked.load(std::memory_order_seq_cst))
+        c->fn->cb_wake(c, cb, true);
+}
+
+// L1 address of page `index` after the read pointer; the page must have been waited for.
+inline uint32_t cb_front_page(uint32_t cb, uint32_t index, const char* call, CallSite site) {
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    if (index >= b.waited) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "reads page %u of circular buffer %u but cb_wait_front made only %u pages available", index, cb,
+              b.waited);
+    }
+    return b.rd_ptr + index * b.page_size;
+}
+
+// L1 address of page `index` after the write pointer; the page must have been reserved.
+inline uint32_t cb_back_page(uint32_t cb, uint32_t index, const char* call, CallSite site) {
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    if (index >= b.reserved) {
+        failf(ErrorKind::CircularBuffer, call, site,
+              "writes page %u of circular buffer %u but cb_reserve_back reserved only %u pages", index, cb, b.reserved);
+    }
+    return b.wr_ptr + index * b.page_size;
+}
+
+}  // namespace tt_mock_device

@@ -1,0 +1,42 @@
+// Moving tiles between circular buffers and DST: unpack (CB page -> fp32) and pack (fp32 -> CB page).
+//
+// Unpack reads page `index` after a CB's read pointer (it must have been waited for); pack writes the
+// next sequential reserved page of the output CB (reset by cb_push_back) or, out of order, a given one.
+#pragma once
+
+#include <cstdint>
+
+#include "tt_mock_device/dst.h"
+
+namespace tt_mock_device {
+
+inline DataFormat checked_format(uint32_t cb, const char* call, CallSite site) {
+    const DataFormat format = DataFormat(ctx()->core->cbs[cb].format);
+    if (!is_supported_tile_format(format)) {
+        failf(ErrorKind::Protocol, call, site,
+              "circular buffer %u has data format %u; the mock device computes on Float16_b, Float16 and Float32 "
+              "tiles only",
+              cb, unsigned(format));
+    }
+    return format;
+}
+
+inline void unpack_from_cb(uint32_t cb, uint32_t index, float* out, const char* call, CallSite site) {
+    const uint32_t addr = cb_front_page(cb, index, call, site);
+    unpack_tile(reinterpret_cast<const void*>(uintptr_t(addr)), checked_format(cb, call, site), out);
+}
+
+inline void pack_to_cb(const float* tile, uint32_t cb, uint32_t index, const char* call, CallSite site) {
+    const uint32_t addr = cb_back_page(cb, index, call, site);
+    pack_tile_data(tile, checked_format(cb, call, site), reinterpret_cast<void*>(uintptr_t(addr)));
+}
+
+// Packs a DST tile into the next sequential page of `cb` (or page `index` when out_of_order).
+inline void pack_dst(uint32_t idst, uint32_t cb, bool out_of_order, uint32_t index, const char* call, CallSite site) {
+    const float* tile = dst_pack_tile(idst, call, site);
+    CircularBuffer& b = circular_buffer(cb, call, site);
+    const uint32_t page = out_of_order ? index : b.pack_index++;
+    pack_to_cb(tile, cb, page, call, site);
+}
+
+}  // namespace tt_mock_device

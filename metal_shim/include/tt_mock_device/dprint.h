@@ -1,0 +1,153 @@
+// DPRINT, the SDK's kernel debug print, on the simulated device.
+//
+// `DPRINT << "x=" << SETW(4) << x << ENDL();` formats into a per-thread line buffer; ENDL() (or the end
+// of the kernel) hands the line to the runtime, which writes it to stdout prefixed with the core and
+// RISC role. Manipulators SETW, SETPRECISION, FIXED, DEFAULTFLOAT, HEX, OCT, DEC and the value wrappers
+// BF16, F32, U32 behave like their iostream analogues, as in the SDK. Each manipulator applies until
+// changed, except SETW which applies to the next value only.
+#pragma once
+
+#include <cstdint>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+#include "tt_mock_device/kernel_context.h"
+#include "tt_mock_device/tile_format.h"
+
+struct BF16 {
+    uint16_t val;
+    BF16(uint16_t v) : val(v) {}
+};
+struct F32 {
+    float val;
+    F32(float v) : val(v) {}
+};
+struct U32 {
+    uint32_t val;
+    U32(uint32_t v) : val(v) {}
+};
+struct ENDL {
+    char tmp;
+};
+struct SETPRECISION {
+    char p;
+    SETPRECISION(char pa) : p(pa) {}
+};
+struct FIXED {
+    char tmp;
+};
+struct DEFAULTFLOAT {
+    char tmp;
+};
+struct HEX {
+    char tmp;
+};
+struct OCT {
+    char tmp;
+};
+struct DEC {
+    char tmp;
+};
+struct SETW {
+    char w;
+    SETW(char wa) : w(wa) {}
+};
+
+namespace tt_mock_device {
+
+struct PrintState {
+    std::string line;
+    int width = 0;
+    int precision = 6;
+    bool fixed = false;
+    char base = 'd';
+};
+
+inline thread_local PrintState print_state;
+
+inline void flush_print_line() {
+    if (print_state.line.empty())
+        return;
+    KernelContext* c = ctx();
+    c->fn->print(c, print_state.line.data(), print_state.line.size());
+    print_state.line.clear();
+}
+
+inline void print_formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+inline void print_formatted(const char* format, ...) {
+    char buffer[128];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buffer, sizeof(buffer), format, args);
+    va_end(args);
+    char padded[160];
+    std::snprintf(padded, sizeof(padded), "%*s", print_state.width, buffer);
+    print_state.width = 0;
+    print_state.line += padded;
+}
+
+inline void print_integer(unsigned long long value, bool negative) {
+    const char* format = print_state.base == 'x' ? "%s%llx" : print_state.base == 'o' ? "%s%llo" : "%s%llu";
+    print_formatted(format, negative ? "-" : "", value);
+}
+
+inline void print_float(double value) {
+    print_formatted(print_state.fixed ? "%.*f" : "%.*g", print_state.precision, value);
+}
+
+}  // namespace tt_mock_device
+
+struct DebugPrinter {
+    template <typename T>
+    const DebugPrinter& operator<<(T value) const {
+        using tt_mock_device::print_state;
+        if constexpr (std::is_same_v<T, ENDL>) {
+            tt_mock_device::flush_print_line();
+        } else if constexpr (std::is_same_v<T, SETW>) {
+            print_state.width = value.w;
+        } else if constexpr (std::is_same_v<T, SETPRECISION>) {
+            print_state.precision = value.p;
+        } else if constexpr (std::is_same_v<T, FIXED>) {
+            print_state.fixed = true;
+        } else if constexpr (std::is_same_v<T, DEFAULTFLOAT>) {
+            print_state.fixed = false;
+        } else if constexpr (std::is_same_v<T, HEX>) {
+            print_state.base = 'x';
+        } else if constexpr (std::is_same_v<T, OCT>) {
+            print_state.base = 'o';
+        } else if constexpr (std::is_same_v<T, DEC>) {
+            print_state.base = 'd';
+        } else if constexpr (std::is_same_v<T, BF16>) {
+            tt_mock_device::print_float(tt_mock_device::bf16_to_float(value.val));
+        } else if constexpr (std::is_same_v<T, F32>) {
+            tt_mock_device::print_float(value.val);
+        } else if constexpr (std::is_same_v<T, U32>) {
+            tt_mock_device::print_integer(value.val, false);
+        } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
+            tt_mock_device::print_formatted("%s", value);
+        } else if constexpr (std::is_same_v<T, char>) {
+            tt_mock_device::print_formatted("%c", value);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            tt_mock_device::print_float(value);
+        } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+            const long long v = value;
+            tt_mock_device::print_integer(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+        } else if constexpr (std::is_integral_v<T>) {
+            tt_mock_device::print_integer(value, false);
+        } else {
+            static_assert(std::is_pointer_v<T>, "DPRINT cannot print this type");
+            tt_mock_device::print_formatted("%p", static_cast<const void*>(value));
+        }
+        return *this;
+    }
+};
+
+#define DPRINT DebugPrinter()
+#define DPRINT_UNPACK(x) x
+#define DPRINT_MATH(x) x
+#define DPRINT_PACK(x) x
+#define DPRINT_DATA0(x) x
+#define DPRINT_DATA1(x) x

@@ -1,0 +1,82 @@
+// DST, the compute engine's destination register file, as fp32 tiles.
+//
+// Capacity follows the SDK's table: 16 tiles of 16-bit data in full-sync mode, halved when
+// fp32_dest_acc_en holds 32-bit data, halved again in the default half-sync (double-buffered) mode.
+// The runtime sets dst_capacity from the kernel's ComputeConfig. One thread runs all three TRISC
+// sections, so the MATH/PACK hand-over is a single state machine:
+//   Free --tile_regs_acquire--> Math --tile_regs_commit--> Committed --tile_regs_wait--> Pack
+//   Pack --tile_regs_release--> Free;   Free --acquire_dst--> Legacy --release_dst--> Free
+// Acquiring zeroes DST. Math operations need Math or Legacy, pack_tile needs Pack or Legacy.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "tt_mock_device/circular_buffer.h"
+#include "tt_mock_device/tile_format.h"
+
+namespace tt_mock_device {
+
+inline const char* dst_state_name(DstState state) {
+    switch (state) {
+        case DstState::Free:
+            return "free (not acquired)";
+        case DstState::Math:
+            return "acquired by MATH (after tile_regs_acquire)";
+        case DstState::Committed:
+            return "committed (after tile_regs_commit, before tile_regs_wait)";
+        case DstState::Pack:
+            return "owned by PACK (after tile_regs_wait)";
+        case DstState::Legacy:
+            return "acquired by acquire_dst";
+    }
+    return "?";
+}
+
+inline void dst_transition(DstState from, DstState to, const char* call, CallSite site, bool zero) {
+    ComputeState& cs = ctx()->compute;
+    note_progress(ctx());
+    if (cs.dst_state != from) {
+        failf(ErrorKind::Dst, call, site, "called while DST is %s; expected DST %s", dst_state_name(cs.dst_state),
+              dst_state_name(from));
+    }
+    cs.dst_state = to;
+    if (zero) {
+        std::memset(cs.dst, 0, sizeof(float) * kTileElements * cs.dst_capacity);
+        cs.dst_written = 0;
+    }
+}
+
+// DST tile `index` for a math operation.
+inline float* dst_math_tile(uint32_t index, const char* call, CallSite site) {
+    ComputeState& cs = ctx()->compute;
+    note_progress(ctx());
+    if (cs.dst_state != DstState::Math && cs.dst_state != DstState::Legacy) {
+        failf(ErrorKind::Dst, call, site,
+              "math on DST while DST is %s; call tile_regs_acquire() before math operations",
+              dst_state_name(cs.dst_state));
+    }
+    if (index >= cs.dst_capacity) {
+        failf(ErrorKind::Dst, call, site,
+              "DST index %u is over capacity: this kernel has %u DST tiles (fp32_dest_acc_en halves it, "
+              "dst_full_sync_en doubles it)",
+              index, cs.dst_capacity);
+    }
+    return cs.dst + index * kTileElements;
+}
+
+// DST tile `index` for packing.
+inline const float* dst_pack_tile(uint32_t index, const char* call, CallSite site) {
+    ComputeState& cs = ctx()->compute;
+    if (cs.dst_state != DstState::Pack && cs.dst_state != DstState::Legacy) {
+        failf(ErrorKind::Dst, call, site,
+              "pack while DST is %s; pack only between tile_regs_wait() and tile_regs_release()",
+              dst_state_name(cs.dst_state));
+    }
+    if (index >= cs.dst_capacity) {
+        failf(ErrorKind::Dst, call, site, "DST index %u is over capacity (%u DST tiles)", index, cs.dst_capacity);
+    }
+    return cs.dst + index * kTileElements;
+}
+
+}  // namespace tt_mock_device

@@ -1,0 +1,161 @@
+// The contract between a JIT-compiled kernel and the simulated device (runtime_mock).
+//
+// A kernel shared object never links against the runtime. Its entry point
+// `tt_mock_kernel_entry(KernelContext*)` stores the context in a thread-local pointer and calls the
+// kernel's main function; every API call then reaches the device through that context: state that only
+// the calling core touches (circular-buffer pointers, DST, runtime args) is read and written inline,
+// anything that must synchronise with other threads or validate an address goes through the
+// RuntimeFunctions table. Runtime functions report misuse by throwing a C++ exception that unwinds the
+// kernel back to the runtime, so kernels are built with exceptions enabled.
+//
+// This header is compiled both into kernels (C++17) and into the runtime; the runtime hashes the shim
+// headers into every kernel's cache key, so both sides always agree on the layout below.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace tt_mock_device {
+
+// Where in the kernel source an API call was made. Every API function takes a defaulted CallSite as
+// its last parameter; the defaults capture the caller's file and line.
+struct CallSite {
+    const char* file;
+    int line;
+    constexpr CallSite(const char* file_ = __builtin_FILE(), int line_ = __builtin_LINE()) : file(file_), line(line_) {}
+};
+
+// The error classes a kernel can provoke (mirrored by tt_mock::DeviceError subclasses).
+enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol };
+
+enum class Role : uint32_t { DataMovement0, DataMovement1, Compute };
+
+// One circular-buffer index on one core. The producer thread owns the first group of fields after the
+// configuration, the consumer thread the second; `pushed` and `popped` are the only fields both read.
+// Pages are counted with free-running 32-bit counters: available = pushed - popped.
+struct CircularBuffer {
+    // Configuration, fixed for a run (L1 addresses are the uint32 values kernels dereference).
+    uint32_t configured;
+    uint32_t base;
+    uint32_t limit;
+    uint32_t num_pages;
+    uint32_t page_size;
+    uint32_t format;  // DataFormat value
+
+    // Producer side: write pointer, pages reserved and not yet pushed, next sequential pack position.
+    alignas(64) uint32_t wr_ptr;
+    uint32_t reserved;
+    uint32_t pack_index;
+    std::atomic<uint32_t> pushed;
+    std::atomic<uint32_t> producer_blocked;
+
+    // Consumer side: read pointer, pages made visible by cb_wait_front and not yet popped.
+    alignas(64) uint32_t rd_ptr;
+    uint32_t waited;
+    std::atomic<uint32_t> popped;
+    std::atomic<uint32_t> consumer_blocked;
+};
+
+constexpr uint32_t kMaxCircularBuffers = 64;
+constexpr uint32_t kMaxSemaphores = 16;
+constexpr uint32_t kSemaphoreStride = 16;  // L1_ALIGNMENT
+constexpr uint32_t kMaxRuntimeArgs = 341;
+
+// One Tensix core, shared by its three kernel threads.
+struct Core {
+    uint32_t logical_x, logical_y;
+    uint8_t my_x[2], my_y[2];  // this core's NOC coordinates, indexed by NOC (the SDK's my_x/my_y)
+    uint32_t grid_x, grid_y;   // the device's compute grid (the L1 banks of interleaved L1 buffers)
+    uint32_t num_dram_banks;
+    uint32_t dram_alignment;
+    uint32_t l1_base;  // L1 address 0 of this core as a dereferenceable uint32 pointer value
+    uint32_t l1_size;
+    uint32_t semaphore_base;        // L1 address (pointer value) of semaphore 0
+    uint32_t semaphore_mask;        // bit i set: semaphore i exists on this core
+    uint32_t num_circular_buffers;  // the arch's CB count
+    CircularBuffer cbs[kMaxCircularBuffers];
+};
+
+// Per-thread counters, summed per core by the runtime after a run.
+struct Counters {
+    uint64_t tiles_read, tiles_written, noc_bytes_read, noc_bytes_written, cb_waits;
+};
+
+// DST register file and the state of the compute engines of one compute thread.
+enum class DstState : uint32_t { Free, Math, Committed, Pack, Legacy };
+
+struct ComputeState {
+    float* dst;             // dst_capacity tiles of 32x32 fp32, row-major within a tile
+    uint32_t dst_capacity;  // tiles usable under the kernel's fp32_dest_acc_en / dst_full_sync_en
+    DstState dst_state;
+    uint32_t dst_written;    // bit i: DST tile i written since acquire (reduce MAX starts from its first input)
+    uint32_t fp32_dest_acc;  // ComputeConfig::fp32_dest_acc_en
+    uint32_t binary_acc_to_dest;
+    uint32_t matmul_transpose;  // mm_init: transpose each B tile
+    uint32_t unpack_transpose;  // copy_tile_to_dst_init_short: transpose tiles copied to DST
+};
+
+struct KernelContext;
+
+// Runtime services. Functions marked "throws" unwind the kernel with an exception on misuse or abort.
+struct RuntimeFunctions {
+    // Reports misuse of the API at `site` (throws).
+    void (*fail)(KernelContext*, ErrorKind, const char* call, const char* message, CallSite site);
+    // Blocks until the CB has `pages` free (producer) or filled (consumer) pages (throws on deadlock/abort).
+    void (*cb_block)(KernelContext*, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site);
+    // Wakes the consumer (wake_producer=false) or producer thread blocked on the CB.
+    void (*cb_wake)(KernelContext*, uint32_t cb, bool wake_producer);
+    // Throws if an unfinished NOC read lands in (reads=true), or write reads from, [addr, addr+size).
+    void (*check_pending)(KernelContext*, uint32_t addr, uint32_t size, bool reads, const char* call, CallSite site);
+    void (*noc_read)(KernelContext*, uint64_t src_noc_addr, uint32_t dst_l1_addr, uint32_t size, CallSite site);
+    void (*noc_write)(KernelContext*, uint32_t src_l1_addr, uint64_t dst_noc_addr, uint32_t size, CallSite site);
+    void (*noc_write_multicast)(KernelContext*, uint32_t src_l1_addr, uint64_t dst_noc_multicast_addr, uint32_t size,
+                                uint32_t num_dests, bool loopback, const char* call, CallSite site);
+    void (*noc_barrier)(KernelContext*, bool reads, bool writes);
+    void (*semaphore_wait)(KernelContext*, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site);
+    void (*semaphore_set)(KernelContext*, volatile uint32_t* addr, uint32_t value, CallSite site);
+    void (*semaphore_inc)(KernelContext*, uint64_t noc_addr, uint32_t increment, CallSite site);
+    // Validates that [addr, addr+size) lies in this core's L1 (throws).
+    void (*check_l1)(KernelContext*, uint32_t addr, uint32_t size, const char* call, CallSite site);
+    void (*print)(KernelContext*, const char* text, size_t length);
+};
+
+struct KernelContext {
+    const RuntimeFunctions* fn;
+    void* thread;  // the runtime's record of this kernel thread
+    Core* core;
+    Role role;
+    uint32_t noc_index;
+    const uint32_t* args;  // unique runtime args, in L1
+    uint32_t num_args;
+    const uint32_t* common_args;  // common runtime args, in L1
+    uint32_t num_common_args;
+    uint32_t pending_reads;          // NOC reads issued since the last read barrier
+    uint32_t pending_writes;         // NOC writes issued since the last write barrier
+    std::atomic<uint64_t> progress;  // bumped by every API call; the watchdog looks for stalls
+    Counters counters;
+    ComputeState compute;
+};
+
+// The calling thread's context (one kernel thread per OS thread).
+inline thread_local KernelContext* current_context = nullptr;
+
+inline KernelContext* ctx() {
+    return current_context;
+}
+
+inline void note_progress(KernelContext* c) {
+    c->progress.store(c->progress.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+[[noreturn]] inline void fail(ErrorKind kind, const char* call, const char* message, CallSite site) {
+    KernelContext* c = ctx();
+    c->fn->fail(c, kind, call, message, site);
+    __builtin_unreachable();
+}
+
+}  // namespace tt_mock_device
+
+// The symbol the runtime looks up in every kernel shared object.
+extern "C" void tt_mock_kernel_entry(tt_mock_device::KernelContext* context);

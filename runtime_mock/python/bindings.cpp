@@ -1,0 +1,270 @@
+// The pybind11 module tt_mock._tt_mock: maps the runtime's C++ API (runtime_mock/*.hpp) to Python names
+// and types, nothing more; the friendly API is the Python package tt_mock on top.
+//
+// HostLibrary loads an SDK-style host program built as a shared object and calls its main() or its
+// tilelang_tt_run(). The program's runtime symbols resolve against this module, which the package
+// loads with RTLD_GLOBAL, so a process has one runtime. Libraries stay loaded until the process ends.
+#include <dlfcn.h>
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime_mock/arch.hpp"
+#include "runtime_mock/device.hpp"
+#include "runtime_mock/program_spec.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// The bytes of a C-contiguous Python buffer (numpy array, bytes, bytearray); the view keeps it alive.
+class ContiguousBytes {
+public:
+    ContiguousBytes(const py::buffer& buffer, bool writable) : info_(buffer.request(writable)) {
+        py::ssize_t stride = info_.itemsize;
+        for (py::ssize_t dim = info_.ndim - 1; dim >= 0; --dim) {
+            if (info_.shape[dim] != 1 && info_.strides[dim] != stride) {
+                throw py::value_error("the array must be C-contiguous (use numpy.ascontiguousarray)");
+            }
+            stride *= info_.shape[dim];
+        }
+    }
+    void* data() const { return info_.ptr; }
+    size_t size() const { return static_cast<size_t>(info_.size * info_.itemsize); }
+
+private:
+    py::buffer_info info_;
+};
+
+class HostLibrary {
+public:
+    explicit HostLibrary(const std::string& path) : path_(path) {
+        handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (handle_ == nullptr) {
+            throw std::runtime_error("cannot load host program " + path + ": " + dlerror());
+        }
+    }
+
+    bool has_symbol(const std::string& name) const { return dlsym(handle_, name.c_str()) != nullptr; }
+
+    // Calls main(argc, argv) with argv[0] = the library's path; returns main's exit status.
+    int main(const std::vector<std::string>& args) const {
+        using Main = int (*)(int, char**);
+        auto entry = reinterpret_cast<Main>(symbol("main"));
+        std::vector<std::string> storage{path_};
+        storage.insert(storage.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (std::string& arg : storage) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
+        py::gil_scoped_release release;
+        FlushOnExit flush;
+        return entry(static_cast<int>(storage.size()), argv.data());
+    }
+
+    // Calls tilelang_tt_run(kernel_dir, tensors, n): outputs are written into the arrays in place.
+    void run(const std::string& kernel_dir, const std::vector<py::buffer>& tensors) const {
+        using Run = void (*)(const char*, void* const*, int);
+        auto entry = reinterpret_cast<Run>(symbol("tilelang_tt_run"));
+        std::vector<ContiguousBytes> views;
+        std::vector<void*> pointers;
+        for (const py::buffer& tensor : tensors) {
+            views.emplace_back(tensor, true);
+            pointers.push_back(views.back().data());
+        }
+        py::gil_scoped_release release;
+        FlushOnExit flush;
+        entry(kernel_dir.c_str(), pointers.data(), static_cast<int>(pointers.size()));
+    }
+
+private:
+    // The program's C stdio output reaches the terminal before Python prints anything else.
+    struct FlushOnExit {
+        ~FlushOnExit() { std::fflush(nullptr); }
+    };
+
+    void* symbol(const char* name) const {
+        void* address = dlsym(handle_, name);
+        if (address == nullptr) {
+            throw std::runtime_error(std::string("host program ") + path_ + " does not define " + name);
+        }
+        return address;
+    }
+
+    std::string path_;
+    void* handle_;
+};
+
+void bind_errors(py::module_& m) {
+    // Translators run most recent first, so the base class is registered before its subclasses.
+    const py::object base = py::register_exception<tt_mock::DeviceError>(m, "DeviceError", PyExc_RuntimeError);
+    py::register_exception<tt_mock::DeadlockError>(m, "DeadlockError", base);
+    py::register_exception<tt_mock::CircularBufferError>(m, "CircularBufferError", base);
+    py::register_exception<tt_mock::NocAccessError>(m, "NocAccessError", base);
+    py::register_exception<tt_mock::DstError>(m, "DstError", base);
+    py::register_exception<tt_mock::ArgumentError>(m, "ArgumentError", base);
+    py::register_exception<tt_mock::KernelBuildError>(m, "KernelBuildError", base);
+}
+
+void bind_arch(py::module_& m) {
+    py::enum_<tt_mock::Arch>(m, "Arch").value("Wormhole", tt_mock::Arch::Wormhole).value("Blackhole",
+                                                                                           tt_mock::Arch::Blackhole);
+    py::class_<tt_mock::ArchSpec>(m, "ArchSpec")
+        .def_readonly("arch", &tt_mock::ArchSpec::arch)
+        .def_property_readonly("name", [](const tt_mock::ArchSpec& s) { return std::string(s.name); })
+        .def_readonly("grid_x", &tt_mock::ArchSpec::grid_x)
+        .def_readonly("grid_y", &tt_mock::ArchSpec::grid_y)
+        .def_readonly("l1_bytes", &tt_mock::ArchSpec::l1_bytes)
+        .def_readonly("dram_banks", &tt_mock::ArchSpec::dram_banks)
+        .def_readonly("dram_bank_bytes", &tt_mock::ArchSpec::dram_bank_bytes)
+        .def_readonly("num_circular_buffers", &tt_mock::ArchSpec::num_circular_buffers)
+        .def_readonly("dram_alignment", &tt_mock::ArchSpec::dram_alignment)
+        .def_readonly("l1_alignment", &tt_mock::ArchSpec::l1_alignment)
+        .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit);
+    m.def("arch_spec", &tt_mock::arch_spec, py::return_value_policy::reference);
+    m.def("parse_arch", &tt_mock::parse_arch);
+    m.def("default_arch", &tt_mock::default_arch);
+    m.def("set_default_arch", &tt_mock::set_default_arch);
+}
+
+void bind_program_spec(py::module_& m) {
+    py::class_<tt_mock::LogicalCore>(m, "LogicalCore")
+        .def(py::init([](uint32_t x, uint32_t y) { return tt_mock::LogicalCore{x, y}; }), py::arg("x"), py::arg("y"))
+        .def_readwrite("x", &tt_mock::LogicalCore::x)
+        .def_readwrite("y", &tt_mock::LogicalCore::y)
+        .def(py::self == py::self)
+        .def(py::self < py::self)
+        .def("__hash__", [](const tt_mock::LogicalCore& c) { return std::hash<uint64_t>{}((uint64_t{c.x} << 32) | c.y); })
+        .def("__repr__", [](const tt_mock::LogicalCore& c) {
+            return "LogicalCore(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ")";
+        });
+
+    py::enum_<tt_mock::DataFormat>(m, "DataFormat")
+        .value("Float32", tt_mock::DataFormat::Float32)
+        .value("Float16", tt_mock::DataFormat::Float16)
+        .value("Bfp8", tt_mock::DataFormat::Bfp8)
+        .value("Bfp4", tt_mock::DataFormat::Bfp4)
+        .value("Float16_b", tt_mock::DataFormat::Float16_b)
+        .value("Bfp8_b", tt_mock::DataFormat::Bfp8_b)
+        .value("Bfp4_b", tt_mock::DataFormat::Bfp4_b)
+        .value("UInt32", tt_mock::DataFormat::UInt32)
+        .value("UInt16", tt_mock::DataFormat::UInt16)
+        .value("Int32", tt_mock::DataFormat::Int32)
+        .value("UInt8", tt_mock::DataFormat::UInt8);
+
+    py::enum_<tt_mock::KernelRole>(m, "KernelRole")
+        .value("DataMovement0", tt_mock::KernelRole::DataMovement0)
+        .value("DataMovement1", tt_mock::KernelRole::DataMovement1)
+        .value("Compute", tt_mock::KernelRole::Compute);
+
+    py::class_<tt_mock::ComputeOptions>(m, "ComputeOptions")
+        .def(py::init<>())
+        .def_readwrite("math_fidelity", &tt_mock::ComputeOptions::math_fidelity)
+        .def_readwrite("fp32_dest_acc_en", &tt_mock::ComputeOptions::fp32_dest_acc_en)
+        .def_readwrite("dst_full_sync_en", &tt_mock::ComputeOptions::dst_full_sync_en)
+        .def_readwrite("math_approx_mode", &tt_mock::ComputeOptions::math_approx_mode);
+
+    py::class_<tt_mock::KernelSpec>(m, "KernelSpec")
+        .def(py::init<>())
+        .def_readwrite("source_path", &tt_mock::KernelSpec::source_path)
+        .def_readwrite("role", &tt_mock::KernelSpec::role)
+        .def_readwrite("noc", &tt_mock::KernelSpec::noc)
+        .def_readwrite("cores", &tt_mock::KernelSpec::cores)
+        .def_readwrite("compile_args", &tt_mock::KernelSpec::compile_args)
+        .def_readwrite("defines", &tt_mock::KernelSpec::defines)
+        .def_readwrite("named_compile_args", &tt_mock::KernelSpec::named_compile_args)
+        .def_readwrite("compute", &tt_mock::KernelSpec::compute)
+        .def_readwrite("runtime_args", &tt_mock::KernelSpec::runtime_args)
+        .def_readwrite("common_runtime_args", &tt_mock::KernelSpec::common_runtime_args);
+
+    py::class_<tt_mock::CircularBufferSpec::Index>(m, "CircularBufferIndex")
+        .def(py::init([](uint32_t index, tt_mock::DataFormat format, uint32_t page_size) {
+                 return tt_mock::CircularBufferSpec::Index{index, format, page_size};
+             }),
+             py::arg("index"), py::arg("format"), py::arg("page_size"))
+        .def_readwrite("index", &tt_mock::CircularBufferSpec::Index::index)
+        .def_readwrite("format", &tt_mock::CircularBufferSpec::Index::format)
+        .def_readwrite("page_size", &tt_mock::CircularBufferSpec::Index::page_size);
+
+    py::class_<tt_mock::CircularBufferSpec>(m, "CircularBufferSpec")
+        .def(py::init<>())
+        .def_readwrite("cores", &tt_mock::CircularBufferSpec::cores)
+        .def_readwrite("total_size", &tt_mock::CircularBufferSpec::total_size)
+        .def_readwrite("indices", &tt_mock::CircularBufferSpec::indices);
+
+    py::class_<tt_mock::SemaphoreSpec>(m, "SemaphoreSpec")
+        .def(py::init<>())
+        .def_readwrite("id", &tt_mock::SemaphoreSpec::id)
+        .def_readwrite("cores", &tt_mock::SemaphoreSpec::cores)
+        .def_readwrite("initial_value", &tt_mock::SemaphoreSpec::initial_value);
+
+    py::class_<tt_mock::ProgramSpec>(m, "ProgramSpec")
+        .def(py::init<>())
+        .def_readwrite("kernels", &tt_mock::ProgramSpec::kernels)
+        .def_readwrite("circular_buffers", &tt_mock::ProgramSpec::circular_buffers)
+        .def_readwrite("semaphores", &tt_mock::ProgramSpec::semaphores);
+}
+
+void bind_device(py::module_& m) {
+    py::enum_<tt_mock::BufferKind>(m, "BufferKind")
+        .value("Dram", tt_mock::BufferKind::Dram)
+        .value("L1", tt_mock::BufferKind::L1);
+
+    py::class_<tt_mock::CoreCounters>(m, "CoreCounters")
+        .def_readonly("core", &tt_mock::CoreCounters::core)
+        .def_readonly("tiles_read", &tt_mock::CoreCounters::tiles_read)
+        .def_readonly("tiles_written", &tt_mock::CoreCounters::tiles_written)
+        .def_readonly("noc_bytes_read", &tt_mock::CoreCounters::noc_bytes_read)
+        .def_readonly("noc_bytes_written", &tt_mock::CoreCounters::noc_bytes_written)
+        .def_readonly("cb_waits", &tt_mock::CoreCounters::cb_waits);
+
+    py::class_<tt_mock::Device>(m, "Device")
+        .def(py::init<tt_mock::Arch>(), py::arg("arch"))
+        .def_property_readonly("spec", &tt_mock::Device::spec, py::return_value_policy::reference)
+        .def("allocate_dram", &tt_mock::Device::allocate_dram, py::arg("size_bytes"), py::arg("page_size"))
+        .def("allocate_l1", &tt_mock::Device::allocate_l1, py::arg("size_bytes"), py::arg("page_size"))
+        .def("deallocate", &tt_mock::Device::deallocate, py::arg("kind"), py::arg("address"))
+        .def(
+            "write_interleaved",
+            [](tt_mock::Device& device, tt_mock::BufferKind kind, uint64_t address, uint32_t page_size,
+               const py::buffer& data) {
+                const ContiguousBytes bytes(data, false);
+                device.write_interleaved(kind, address, page_size, bytes.data(), bytes.size());
+            },
+            py::arg("kind"), py::arg("address"), py::arg("page_size"), py::arg("data"))
+        .def(
+            "read_interleaved",
+            [](const tt_mock::Device& device, tt_mock::BufferKind kind, uint64_t address, uint32_t page_size,
+               const py::buffer& out) {
+                const ContiguousBytes bytes(out, true);
+                device.read_interleaved(kind, address, page_size, bytes.data(), bytes.size());
+            },
+            py::arg("kind"), py::arg("address"), py::arg("page_size"), py::arg("out"))
+        .def("worker_noc_coord", &tt_mock::Device::worker_noc_coord, py::arg("logical"))
+        .def("dram_bank_noc_coord", &tt_mock::Device::dram_bank_noc_coord, py::arg("bank"))
+        .def("run", &tt_mock::Device::run, py::arg("program"), py::call_guard<py::gil_scoped_release>())
+        .def("last_run_counters", &tt_mock::Device::last_run_counters);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_tt_mock, m) {
+    m.doc() = "Bindings of the TileLang-TT mock Tenstorrent device (use the tt_mock package).";
+    bind_errors(m);
+    bind_arch(m);
+    bind_program_spec(m);
+    bind_device(m);
+    py::class_<HostLibrary>(m, "HostLibrary")
+        .def(py::init<const std::string&>(), py::arg("path"))
+        .def("has_symbol", &HostLibrary::has_symbol, py::arg("name"))
+        .def("main", &HostLibrary::main, py::arg("args"))
+        .def("run", &HostLibrary::run, py::arg("kernel_dir"), py::arg("tensors"));
+}

@@ -1,0 +1,66 @@
+"""tt_mock: a CPU simulation of a Tenstorrent device, and SDK-style host programs running on it.
+
+Example::
+
+    import numpy as np
+    import tt_mock
+
+    device = tt_mock.Device()                       # wormhole unless set_default_arch() says otherwise
+    buffer = device.dram_buffer(np.arange(2048, dtype=np.uint16), page_size=2048)
+    assert (buffer.read(np.uint16) == np.arange(2048)).all()
+
+    so = tt_mock.build_host_program(["main.cpp"])   # an SDK host program with tilelang_tt_run()
+    tt_mock.HostProgram(so).run("kernels/", [a, b, c])
+
+Device-side failures raise :class:`DeviceError` or one of its subclasses.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import config
+
+config.export_shim_include()
+
+# Host programs and kernels resolve the runtime's symbols from this extension: load it globally.
+_flags = sys.getdlopenflags()
+sys.setdlopenflags(_flags | os.RTLD_GLOBAL)
+try:
+    from . import _tt_mock
+finally:
+    sys.setdlopenflags(_flags)
+
+from ._tt_mock import (  # noqa: E402
+    ArgumentError,
+    CircularBufferError,
+    DeadlockError,
+    DeviceError,
+    DstError,
+    KernelBuildError,
+    NocAccessError,
+)
+from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
+from .host_program import HostProgram, build_host_program  # noqa: E402
+from .program import Kernel, Program, core_range  # noqa: E402
+
+__all__ = [
+    "ArgumentError",
+    "Buffer",
+    "CircularBufferError",
+    "CoreCounters",
+    "DeadlockError",
+    "Device",
+    "DeviceError",
+    "DstError",
+    "HostProgram",
+    "Kernel",
+    "KernelBuildError",
+    "NocAccessError",
+    "Program",
+    "build_host_program",
+    "core_range",
+    "default_arch",
+    "set_default_arch",
+]

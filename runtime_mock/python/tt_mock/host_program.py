@@ -1,0 +1,116 @@
+"""SDK-style host programs on the mock device: build one into a shared object, then run it.
+
+A host program is ordinary TT-Metalium host C++ (mesh or single-device API). It is compiled against
+metal_shim and leaves the runtime's symbols to be resolved from the loaded ``tt_mock._tt_mock``.
+
+Example::
+
+    so = tt_mock.build_host_program(["main.cpp"], include_dirs=["common"], defines={"N": "4"})
+    program = tt_mock.HostProgram(so)
+    status = program.main(["--seed", "3"])          # the program's main(argc, argv)
+    program.run("kernels/", [a, b, c])              # tilelang_tt_run(kernel_dir, tensors, n)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from . import _tt_mock, config
+
+
+def _compile_command(
+    sources: Sequence[Path], include_dirs: Sequence[Path], defines: Mapping[str, str], std: str
+) -> list[str]:
+    command = [config.compiler(), f"-std={std}", "-O2", "-fPIC", "-shared", "-pthread"]
+    # Like the SDK's programming examples: narrowing in braced runtime-arg lists is accepted.
+    command += ["-Wno-narrowing", "-DFMT_HEADER_ONLY"]
+    command += [f"-I{d}" for d in include_dirs]
+    command += [f"-I{config.shim_include_dir()}", f"-I{config.runtime_include_dir()}"]
+    command += [f"-D{name}={value}" for name, value in defines.items()]
+    return command + [str(s) for s in sources]
+
+
+def _dependency_hash(command: list[str]) -> str:
+    """Hash of the command and of every file the sources include."""
+    listing = subprocess.run(
+        [*command[:1], *[a for a in command[1:] if a not in ("-shared", "-O2")], "-M"],
+        capture_output=True,
+        text=True,
+    )
+    if listing.returncode != 0:
+        raise RuntimeError(f"host program does not compile:\n{listing.stderr}")
+    files = sorted({f for f in listing.stdout.replace("\\\n", " ").split() if not f.endswith(":")})
+    digest = hashlib.sha256("\0".join(command).encode())
+    for name in files:
+        digest.update(name.encode())
+        digest.update(Path(name).read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def build_host_program(
+    sources: Iterable[str | Path],
+    include_dirs: Iterable[str | Path] = (),
+    defines: Mapping[str, str] | None = None,
+    out: str | Path | None = None,
+    std: str = "c++20",
+) -> Path:
+    """Compiles host program sources into a shared object and returns its path.
+
+    Without `out`, the object is cached under the host cache dir, keyed by the sources, everything they
+    include and the flags (see tt_mock.config). `std` defaults to C++20, as the SDK builds its examples.
+    """
+    source_paths = [Path(s).resolve() for s in sources]
+    for source in source_paths:
+        if not source.is_file():
+            raise FileNotFoundError(f"host program source {source} not found")
+    command = _compile_command(source_paths, [Path(d).resolve() for d in include_dirs], defines or {}, std)
+    if out is None:
+        cache = config.host_cache_dir()
+        target = cache / f"{source_paths[0].stem}-{_dependency_hash(command)}.so"
+        if target.is_file():
+            return target
+    else:
+        target = Path(out).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".so", delete=False) as partial:
+        partial_path = Path(partial.name)
+    result = subprocess.run([*command, "-o", str(partial_path)], capture_output=True, text=True)
+    if result.returncode != 0:
+        partial_path.unlink(missing_ok=True)
+        raise RuntimeError(f"host program does not compile:\n{' '.join(command)}\n{result.stderr}")
+    os.replace(partial_path, target)
+    return target
+
+
+class HostProgram:
+    """A built host program, loaded into this process (it stays loaded until the process ends)."""
+
+    def __init__(self, so_path: str | Path) -> None:
+        self.path = Path(so_path).resolve()
+        self._library = _tt_mock.HostLibrary(str(self.path))
+
+    def main(self, argv: Sequence[str] = ()) -> int:
+        """Calls the program's main with argv (argv[0] is the library path); returns its exit status.
+
+        An exception escaping main is raised here (DeviceError and subclasses, else RuntimeError).
+        """
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return self._library.main([str(a) for a in argv])
+
+    def run(self, kernel_dir: str | Path, tensors: Sequence[np.ndarray]) -> None:
+        """Calls tilelang_tt_run(kernel_dir, tensors, n); the arrays must be C-contiguous and writable."""
+        for i, tensor in enumerate(tensors):
+            if not (tensor.flags.c_contiguous and tensor.flags.writeable):
+                raise ValueError(f"tensor {i} must be a C-contiguous, writable numpy array")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self._library.run(str(Path(kernel_dir).resolve()), list(tensors))

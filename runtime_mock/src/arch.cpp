@@ -1,0 +1,46 @@
+// The two simulated architectures' facts, and the process-wide default arch.
+#include "runtime_mock/arch.hpp"
+
+#include <atomic>
+#include <optional>
+#include <stdexcept>
+
+#include "config.hpp"
+
+namespace tt_mock {
+
+namespace {
+
+constexpr ArchSpec kWormhole{Arch::Wormhole, "wormhole_b0", 8, 8, 1464 * 1024, 12, uint64_t(1) << 30, 32, 32, 16, 16};
+constexpr ArchSpec kBlackhole{Arch::Blackhole, "blackhole", 13, 10, 1536 * 1024, 8, 4278190080ull, 64, 64, 16, 16};
+
+std::atomic<int> g_default_arch{-1};
+
+}  // namespace
+
+const ArchSpec& arch_spec(Arch arch) {
+    return arch == Arch::Wormhole ? kWormhole : kBlackhole;
+}
+
+Arch parse_arch(const std::string& name) {
+    if (name == "wormhole" || name == "wormhole_b0")
+        return Arch::Wormhole;
+    if (name == "blackhole")
+        return Arch::Blackhole;
+    throw std::invalid_argument("unknown Tenstorrent arch '" + name +
+                                "' (expected wormhole, wormhole_b0 or blackhole)");
+}
+
+Arch default_arch() {
+    const int chosen = g_default_arch.load();
+    if (chosen >= 0)
+        return Arch(chosen);
+    const std::optional<std::string> env = config::arch_name();
+    return env ? parse_arch(*env) : Arch::Wormhole;
+}
+
+void set_default_arch(Arch arch) {
+    g_default_arch.store(int(arch));
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,51 @@
+#include "config.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "runtime_mock/device.hpp"
+
+namespace tt_mock::config {
+
+namespace {
+
+std::optional<std::string> env(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0')
+        return std::nullopt;
+    return std::string(value);
+}
+
+}  // namespace
+
+std::optional<std::string> arch_name() {
+    return env("TT_METAL_MOCK_ARCH");
+}
+
+std::string shim_include_dir() {
+    if (auto dir = env("TT_METAL_MOCK_SHIM_INCLUDE"))
+        return *dir;
+    throw KernelBuildError(
+        "TT_METAL_MOCK_SHIM_INCLUDE is not set: point it at metal_shim/include so kernels can be compiled "
+        "(the tt_mock Python package and the tests set it from their runfiles)");
+}
+
+std::string kernel_cache_dir() {
+    if (auto dir = env("TT_METAL_MOCK_CACHE_DIR"))
+        return *dir;
+    if (auto home = env("HOME"))
+        return *home + "/.cache/tilelang_tt/kernels";
+    return "/tmp/tilelang_tt/kernels";
+}
+
+std::string kernel_compiler() {
+    return env("TT_METAL_MOCK_CXX").value_or("g++");
+}
+
+double watchdog_seconds() {
+    if (auto value = env("TT_METAL_MOCK_WATCHDOG_SECONDS"))
+        return std::stod(*value);
+    return 5.0;
+}
+
+}  // namespace tt_mock::config

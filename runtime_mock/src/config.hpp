@@ -1,0 +1,21 @@
+// Every environment variable the simulator reads, in one place.
+//
+//   TT_METAL_MOCK_ARCH              default arch of new devices (wormhole | blackhole)
+//   TT_METAL_MOCK_SHIM_INCLUDE      metal_shim/include, the headers kernels are compiled against (required)
+//   TT_METAL_MOCK_CACHE_DIR         kernel build cache (default ~/.cache/tilelang_tt/kernels)
+//   TT_METAL_MOCK_CXX               compiler for kernels (default g++)
+//   TT_METAL_MOCK_WATCHDOG_SECONDS  how long no kernel may make progress before a run fails (default 5)
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace tt_mock::config {
+
+std::optional<std::string> arch_name();
+std::string shim_include_dir();  // throws DeviceError naming the variable when unset
+std::string kernel_cache_dir();
+std::string kernel_compiler();
+double watchdog_seconds();
+
+}  // namespace tt_mock::config

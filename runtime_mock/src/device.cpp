@@ -1,0 +1,361 @@
+// Device: owns DRAM and L1, and runs programs: validate the ProgramSpec, build and load its kernels,
+// lay out each core's L1 (runtime args, semaphores, circular buffers), then execute the kernel threads.
+#include "runtime_mock/device.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+
+#include "config.hpp"
+#include "jit.hpp"
+#include "run_state.hpp"
+#include "tt_mock_device/noc.h"
+#include "tt_mock_device/tile_format.h"
+
+namespace tt_mock {
+
+struct Device::Impl {
+    const ArchSpec& arch;
+    Dram dram;
+    L1 l1;
+    std::vector<CoreCounters> counters;
+
+    explicit Impl(Arch a)
+        : arch(arch_spec(a)),
+          dram(arch.dram_banks, arch.dram_bank_bytes, arch.dram_alignment),
+          l1(arch.grid_x * arch.grid_y, arch.l1_bytes) {}
+
+    uint32_t l1_banks() const { return arch.grid_x * arch.grid_y; }
+    uint32_t alignment(BufferKind kind) const { return kind == BufferKind::Dram ? arch.dram_alignment : 16; }
+
+    // Calls f(bank, bank_address, host_offset, bytes) for every page of an interleaved buffer access.
+    template <typename F>
+    void for_each_page(BufferKind kind, uint64_t address, uint32_t page_size, size_t size_bytes, F f) const {
+        if (page_size == 0)
+            throw ArgumentError("interleaved buffer access with page size 0");
+        const uint32_t banks = kind == BufferKind::Dram ? arch.dram_banks : l1_banks();
+        const uint64_t aligned = tt_mock_device::align_up(page_size, alignment(kind));
+        for (size_t offset = 0, page = 0; offset < size_bytes; offset += page_size, page++) {
+            const size_t bytes = std::min<size_t>(page_size, size_bytes - offset);
+            const uint64_t bank_address = address + (page / banks) * aligned;
+            const bool inside = kind == BufferKind::Dram ? dram.contains(bank_address, bytes)
+                                                         : l1.buffers().contains(bank_address, bytes);
+            if (!inside) {
+                throw NocAccessError("host access to page " + std::to_string(page) + " of the " +
+                                     (kind == BufferKind::Dram ? "DRAM" : "L1") + " buffer at " +
+                                     std::to_string(address) + " falls outside the allocated buffer");
+            }
+            f(uint32_t(page % banks), bank_address, offset, bytes);
+        }
+    }
+
+    void run(const ProgramSpec& program);
+};
+
+namespace {
+
+uint32_t role_index(KernelRole role) {
+    return uint32_t(role);
+}
+
+uint32_t dst_capacity(const ArchSpec& arch, const ComputeOptions& options) {
+    uint32_t tiles = arch.dst_tiles_16bit;
+    if (options.fp32_dest_acc_en)
+        tiles /= 2;
+    if (!options.dst_full_sync_en)
+        tiles /= 2;
+    return tiles;
+}
+
+std::string core_name(LogicalCore core) {
+    return "(" + std::to_string(core.x) + "," + std::to_string(core.y) + ")";
+}
+
+void check_core(const ArchSpec& arch, LogicalCore core, const std::string& what) {
+    if (core.x >= arch.grid_x || core.y >= arch.grid_y) {
+        throw ArgumentError(what + " uses core " + core_name(core) + " outside the " + std::to_string(arch.grid_x) +
+                            "x" + std::to_string(arch.grid_y) + " compute grid of " + arch.name);
+    }
+}
+
+}  // namespace
+
+void Device::Impl::run(const ProgramSpec& program) {
+    auto owner = std::make_unique<RunState>();
+    RunState& run = *owner;
+    run.arch = &arch;
+    run.l1 = &l1;
+    run.dram = &dram;
+    run.functions = runtime_functions();
+
+    // Cores taking part, in a stable order.
+    std::map<LogicalCore, CoreRun*> cores;
+    auto core_run = [&](LogicalCore logical, const std::string& what) {
+        check_core(arch, logical, what);
+        auto it = cores.find(logical);
+        if (it != cores.end())
+            return it->second;
+        auto created = std::make_unique<CoreRun>();
+        tt_mock_device::Core& c = created->core;
+        created->l1_index = logical.y * arch.grid_x + logical.x;
+        c.logical_x = logical.x;
+        c.logical_y = logical.y;
+        c.my_x[0] = c.my_x[1] = uint8_t(tt_mock_device::worker_noc_x(logical.x));
+        c.my_y[0] = c.my_y[1] = uint8_t(tt_mock_device::worker_noc_y(logical.y));
+        c.grid_x = arch.grid_x;
+        c.grid_y = arch.grid_y;
+        c.num_dram_banks = arch.dram_banks;
+        c.dram_alignment = arch.dram_alignment;
+        c.l1_base = l1.address(created->l1_index, 0);
+        c.l1_size = arch.l1_bytes;
+        c.semaphore_base = l1.address(created->l1_index, kL1SemaphoreBase);
+        c.num_circular_buffers = arch.num_circular_buffers;
+        CoreRun* raw = created.get();
+        run.cores.push_back(std::move(created));
+        return cores[logical] = raw;
+    };
+
+    // Circular buffers: same address on every core of a config, above the reserved area.
+    std::map<LogicalCore, uint32_t> cb_top;
+    for (size_t i = 0; i < program.circular_buffers.size(); i++) {
+        const CircularBufferSpec& cb = program.circular_buffers[i];
+        const std::string what = "circular buffer config #" + std::to_string(i);
+        uint32_t address = kL1UnreservedBase;
+        for (LogicalCore core : cb.cores) {
+            core_run(core, what);
+            auto it = cb_top.find(core);
+            if (it != cb_top.end())
+                address = std::max(address, it->second);
+        }
+        address = tt_mock_device::align_up(address, 32);
+        if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
+            throw ArgumentError(what + " (" + std::to_string(cb.total_size) + " bytes at L1 " +
+                                std::to_string(address) +
+                                ") does not fit in L1: " + std::to_string(l1.buffers().lowest() - kL1UnreservedBase) +
+                                " bytes are available for circular buffers");
+        }
+        for (LogicalCore core : cb.cores) {
+            cb_top[core] = address + cb.total_size;
+            CoreRun* cr = cores[core];
+            for (const auto& index : cb.indices) {
+                if (index.index >= arch.num_circular_buffers) {
+                    throw ArgumentError(what + " uses CB index " + std::to_string(index.index) + "; " + arch.name +
+                                        " has " + std::to_string(arch.num_circular_buffers));
+                }
+                tt_mock_device::CircularBuffer& b = cr->core.cbs[index.index];
+                if (b.configured) {
+                    throw ArgumentError("CB index " + std::to_string(index.index) + " is configured twice on core " +
+                                        core_name(core));
+                }
+                if (index.page_size == 0 || cb.total_size % index.page_size != 0) {
+                    throw ArgumentError(what + ": total size " + std::to_string(cb.total_size) +
+                                        " is not a multiple of the page size " + std::to_string(index.page_size) +
+                                        " of CB index " + std::to_string(index.index));
+                }
+                b.configured = 1;
+                b.base = b.wr_ptr = b.rd_ptr = l1.address(cr->l1_index, address);
+                b.limit = b.base + cb.total_size;
+                b.num_pages = cb.total_size / index.page_size;
+                b.page_size = index.page_size;
+                b.format = uint32_t(index.format);
+            }
+        }
+    }
+
+    for (const SemaphoreSpec& sem : program.semaphores) {
+        if (sem.id >= tt_mock_device::kMaxSemaphores) {
+            throw ArgumentError("semaphore id " + std::to_string(sem.id) + " is over the limit of " +
+                                std::to_string(tt_mock_device::kMaxSemaphores));
+        }
+        for (LogicalCore core : sem.cores) {
+            CoreRun* cr = core_run(core, "semaphore " + std::to_string(sem.id));
+            if (cr->core.semaphore_mask & (1u << sem.id)) {
+                throw ArgumentError("semaphore " + std::to_string(sem.id) + " is created twice on core " +
+                                    core_name(core));
+            }
+            cr->core.semaphore_mask |= 1u << sem.id;
+            uint8_t* word = l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * tt_mock_device::kSemaphoreStride;
+            std::memcpy(word, &sem.initial_value, 4);
+        }
+    }
+
+    // Kernels: build, load, and one thread per (core, role).
+    std::vector<KernelBuild> builds;
+    for (const KernelSpec& kernel : program.kernels) {
+        KernelBuild build;
+        build.source_path = kernel.source_path;
+        build.role = kernel.role;
+        build.compile_args = kernel.compile_args;
+        build.named_compile_args = kernel.named_compile_args;
+        build.defines = kernel.defines;
+        build.compute = kernel.compute;
+        build.arch = arch.arch;
+        build.cb_formats.assign(arch.num_circular_buffers, 255);
+        for (uint32_t index = 0; index < arch.num_circular_buffers; index++) {
+            std::set<uint32_t> formats;
+            for (LogicalCore core : kernel.cores) {
+                auto it = cores.find(core);
+                const bool configured = it != cores.end() && it->second->core.cbs[index].configured;
+                formats.insert(configured ? it->second->core.cbs[index].format : 255u);
+            }
+            if (formats.size() == 1)
+                build.cb_formats[index] = uint8_t(*formats.begin());
+        }
+        builds.push_back(build);
+    }
+    const std::vector<std::string> objects = build_kernels(builds);
+
+    std::set<std::pair<LogicalCore, uint32_t>> roles_taken;
+    for (size_t k = 0; k < program.kernels.size(); k++) {
+        const KernelSpec& kernel = program.kernels[k];
+        const KernelEntry entry = load_kernel(objects[k], kernel.source_path);
+        for (const auto& [core, args] : kernel.runtime_args) {
+            if (std::find(kernel.cores.begin(), kernel.cores.end(), core) == kernel.cores.end()) {
+                throw ArgumentError("runtime args set for core " + core_name(core) + " where kernel " +
+                                    kernel.source_path + " does not run");
+            }
+        }
+        for (LogicalCore core : kernel.cores) {
+            CoreRun* cr = core_run(core, "kernel " + kernel.source_path);
+            if (!roles_taken.insert({core, role_index(kernel.role)}).second) {
+                throw ArgumentError("core " + core_name(core) + " has two " + role_name(kernel.role) +
+                                    " kernels (the second is " + kernel.source_path + ")");
+            }
+            auto args_it = kernel.runtime_args.find(core);
+            const std::vector<uint32_t> no_args;
+            const std::vector<uint32_t>& args = args_it == kernel.runtime_args.end() ? no_args : args_it->second;
+            if (args.size() + kernel.common_runtime_args.size() > tt_mock_device::kMaxRuntimeArgs) {
+                throw ArgumentError("kernel " + kernel.source_path + " on core " + core_name(core) + " has " +
+                                    std::to_string(args.size() + kernel.common_runtime_args.size()) +
+                                    " runtime args (unique + common); the limit is 341");
+            }
+            const uint32_t args_offset = kL1ArgsBase + role_index(kernel.role) * kL1ArgsStride;
+            uint8_t* memory = l1.core_memory(cr->l1_index);
+            std::memcpy(memory + args_offset, args.data(), args.size() * 4);
+            std::memcpy(memory + args_offset + kL1CommonArgsOffset, kernel.common_runtime_args.data(),
+                        kernel.common_runtime_args.size() * 4);
+
+            auto thread = std::make_unique<KernelThread>();
+            KernelThread& t = *thread;
+            t.run = &run;
+            t.core = cr;
+            t.role = kernel.role;
+            t.source_path = kernel.source_path;
+            t.entry = entry;
+            t.ctx.fn = &run.functions;
+            t.ctx.thread = &t;
+            t.ctx.core = &cr->core;
+            t.ctx.role = tt_mock_device::Role(role_index(kernel.role));
+            t.ctx.noc_index = kernel.noc;
+            t.ctx.args = reinterpret_cast<const uint32_t*>(memory + args_offset);
+            t.ctx.num_args = uint32_t(args.size());
+            t.ctx.common_args = reinterpret_cast<const uint32_t*>(memory + args_offset + kL1CommonArgsOffset);
+            t.ctx.num_common_args = uint32_t(kernel.common_runtime_args.size());
+            if (kernel.role == KernelRole::Compute) {
+                const uint32_t capacity = dst_capacity(arch, kernel.compute);
+                t.dst = std::make_unique<float[]>(capacity * tt_mock_device::kTileElements);
+                t.ctx.compute.dst = t.dst.get();
+                t.ctx.compute.dst_capacity = capacity;
+                t.ctx.compute.fp32_dest_acc = kernel.compute.fp32_dest_acc_en;
+            }
+            run.threads.push_back(std::move(thread));
+        }
+    }
+
+    counters.clear();
+    execute(owner, config::watchdog_seconds());
+    for (const auto& [logical, cr] : cores) {
+        CoreCounters c;
+        c.core = logical;
+        for (const auto& thread : run.threads) {
+            if (thread->core != cr)
+                continue;
+            c.tiles_read += thread->ctx.counters.tiles_read;
+            c.tiles_written += thread->ctx.counters.tiles_written;
+            c.noc_bytes_read += thread->ctx.counters.noc_bytes_read;
+            c.noc_bytes_written += thread->ctx.counters.noc_bytes_written;
+            c.cb_waits += thread->ctx.counters.cb_waits;
+        }
+        counters.push_back(c);
+    }
+}
+
+Device::Device(Arch arch) : impl_(std::make_unique<Impl>(arch)) {}
+Device::~Device() = default;
+
+const ArchSpec& Device::spec() const {
+    return impl_->arch;
+}
+
+uint64_t Device::allocate_dram(uint64_t size_bytes, uint32_t page_size) {
+    return impl_->dram.allocate(size_bytes, page_size);
+}
+
+uint64_t Device::allocate_l1(uint64_t size_bytes, uint32_t page_size) {
+    const uint64_t aligned = tt_mock_device::align_up(page_size, 16);
+    const uint64_t pages = page_size ? (size_bytes + page_size - 1) / page_size : 0;
+    const uint64_t banks = impl_->l1_banks();
+    return impl_->l1.buffers().allocate((pages + banks - 1) / banks * aligned, "L1");
+}
+
+void Device::deallocate(BufferKind kind, uint64_t address) {
+    if (kind == BufferKind::Dram) {
+        impl_->dram.deallocate(address);
+    } else {
+        impl_->l1.buffers().deallocate(address, "L1");
+    }
+}
+
+void Device::write_interleaved(uint64_t address, uint32_t page_size, const void* data, size_t size_bytes) {
+    write_interleaved(BufferKind::Dram, address, page_size, data, size_bytes);
+}
+
+void Device::read_interleaved(uint64_t address, uint32_t page_size, void* data, size_t size_bytes) const {
+    read_interleaved(BufferKind::Dram, address, page_size, data, size_bytes);
+}
+
+void Device::write_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, const void* data,
+                               size_t size_bytes) {
+    const uint8_t* src = static_cast<const uint8_t*>(data);
+    impl_->for_each_page(kind, address, page_size, size_bytes,
+                         [&](uint32_t bank, uint64_t bank_address, size_t offset, size_t bytes) {
+                             if (kind == BufferKind::Dram) {
+                                 impl_->dram.write(bank, bank_address, src + offset, bytes);
+                             } else {
+                                 std::memcpy(impl_->l1.core_memory(bank) + bank_address, src + offset, bytes);
+                             }
+                         });
+}
+
+void Device::read_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, void* data,
+                              size_t size_bytes) const {
+    uint8_t* dst = static_cast<uint8_t*>(data);
+    impl_->for_each_page(kind, address, page_size, size_bytes,
+                         [&](uint32_t bank, uint64_t bank_address, size_t offset, size_t bytes) {
+                             if (kind == BufferKind::Dram) {
+                                 impl_->dram.read(bank, bank_address, dst + offset, bytes);
+                             } else {
+                                 std::memcpy(dst + offset, impl_->l1.core_memory(bank) + bank_address, bytes);
+                             }
+                         });
+}
+
+LogicalCore Device::worker_noc_coord(LogicalCore logical) const {
+    return {tt_mock_device::worker_noc_x(logical.x), tt_mock_device::worker_noc_y(logical.y)};
+}
+
+LogicalCore Device::dram_bank_noc_coord(uint32_t bank) const {
+    return {tt_mock_device::dram_bank_noc_x(bank), tt_mock_device::dram_bank_noc_y(bank)};
+}
+
+void Device::run(const ProgramSpec& program) {
+    impl_->run(program);
+}
+
+std::vector<CoreCounters> Device::last_run_counters() const {
+    return impl_->counters;
+}
+
+}  // namespace tt_mock

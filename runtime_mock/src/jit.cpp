@@ -1,0 +1,250 @@
+#include "jit.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "config.hpp"
+#include "runtime_mock/device.hpp"
+
+extern char** environ;
+
+namespace tt_mock {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+// 128-bit FNV-1a (two 64-bit lanes with different seeds), as 32 hex digits.
+class Hasher {
+public:
+    void add(const std::string& text) {
+        for (unsigned char c : text) {
+            a_ = (a_ ^ c) * 0x100000001b3ull;
+            b_ = (b_ ^ c) * 0x100000001b3ull;
+        }
+        a_ = (a_ ^ 0xff) * 0x100000001b3ull;
+    }
+    std::string hex() const {
+        char buffer[33];
+        std::snprintf(buffer, sizeof(buffer), "%016llx%016llx", (unsigned long long)a_, (unsigned long long)b_);
+        return buffer;
+    }
+
+private:
+    uint64_t a_ = 0xcbf29ce484222325ull;
+    uint64_t b_ = 0x84222325cbf29ce4ull;
+};
+
+bool is_header(const fs::path& path) {
+    const std::string ext = path.extension().string();
+    return ext == ".h" || ext == ".hpp" || ext == ".inc";
+}
+
+// Hash of every file under the shim include dir, computed once per process and directory.
+std::string shim_hash(const std::string& shim_dir) {
+    static std::mutex mutex;
+    static std::map<std::string, std::string> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(shim_dir);
+    if (it != cache.end())
+        return it->second;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(shim_dir)) {
+        if (entry.is_regular_file())
+            files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    Hasher hasher;
+    for (const auto& file : files) {
+        hasher.add(fs::relative(file, shim_dir).string());
+        hasher.add(read_file(file));
+    }
+    return cache[shim_dir] = hasher.hex();
+}
+
+std::string join(const std::vector<uint32_t>& values) {
+    std::string out;
+    for (size_t i = 0; i < values.size(); i++)
+        out += (i ? "," : "") + std::to_string(values[i]);
+    return out;
+}
+
+std::vector<std::string> compile_flags(const KernelBuild& build, const std::string& shim_dir) {
+    const bool compute = build.role == KernelRole::Compute;
+    std::vector<std::string> flags = {
+        "-std=c++17",
+        "-O3",
+        "-march=native",
+        "-fPIC",
+        "-shared",
+        "-fvisibility=hidden",
+        "-I" + shim_dir,
+        "-I" + fs::path(build.source_path).parent_path().string(),
+        "-include",
+        compute ? "tt_mock_device/compute_kernel_entry.h" : "tt_mock_device/dataflow_kernel_entry.h",
+        "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args)};
+    if (!build.named_compile_args.empty()) {
+        std::string map;
+        for (const auto& [name, value] : build.named_compile_args) {
+            map += (map.empty() ? "" : ",") + std::string("{\"") + name + "\"," + std::to_string(value) + "}";
+        }
+        flags.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
+    }
+    flags.push_back("-DTT_MOCK_CB_FORMATS=" +
+                    join(std::vector<uint32_t>(build.cb_formats.begin(), build.cb_formats.end())));
+    flags.push_back(build.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
+    if (compute) {
+        flags.push_back("-DTT_MOCK_FP32_DEST_ACC=" + std::to_string(int(build.compute.fp32_dest_acc_en)));
+        flags.push_back("-DTT_MOCK_DST_FULL_SYNC=" + std::to_string(int(build.compute.dst_full_sync_en)));
+        flags.push_back("-DTT_MOCK_MATH_FIDELITY=" + std::to_string(build.compute.math_fidelity));
+        flags.push_back("-DTT_MOCK_APPROX=" + std::to_string(int(build.compute.math_approx_mode)));
+    } else {
+        flags.push_back(build.role == KernelRole::DataMovement0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
+    }
+    for (const auto& [name, value] : build.defines)
+        flags.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    return flags;
+}
+
+std::string cache_key(const KernelBuild& build, const std::vector<std::string>& flags, const std::string& shim_dir,
+                      const std::string& compiler) {
+    Hasher hasher;
+    hasher.add("tt_mock kernel v1");
+    hasher.add(compiler);
+    hasher.add(shim_hash(shim_dir));
+    for (const auto& flag : flags)
+        hasher.add(flag);
+    hasher.add(build.source_path);
+    hasher.add(read_file(build.source_path));
+    const fs::path dir = fs::path(build.source_path).parent_path();
+    std::vector<fs::path> headers;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.is_regular_file() && is_header(entry.path()))
+            headers.push_back(entry.path());
+    }
+    std::sort(headers.begin(), headers.end());
+    for (const auto& header : headers)
+        hasher.add(header.filename().string() + read_file(header));
+    return hasher.hex();
+}
+
+// Runs the compiler; returns its exit status and combined output.
+std::pair<int, std::string> run_compiler(const std::string& compiler, const std::vector<std::string>& args,
+                                         const fs::path& log_path) {
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(compiler.c_str()));
+    for (const auto& arg : args)
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid;
+    const int spawn_error = posix_spawnp(&pid, compiler.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawn_error != 0)
+        return {-1, "cannot start the kernel compiler '" + compiler + "': " + std::strerror(spawn_error)};
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::string output = read_file(log_path);
+    fs::remove(log_path);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+const char* role_name(KernelRole role) {
+    switch (role) {
+        case KernelRole::DataMovement0:
+            return "data-movement (RISCV_0)";
+        case KernelRole::DataMovement1:
+            return "data-movement (RISCV_1)";
+        case KernelRole::Compute:
+            return "compute";
+    }
+    return "?";
+}
+
+std::string build_one(const KernelBuild& build) {
+    if (!fs::is_regular_file(build.source_path)) {
+        throw KernelBuildError("kernel source not found: " + build.source_path);
+    }
+    const std::string shim_dir = config::shim_include_dir();
+    const std::string compiler = config::kernel_compiler();
+    const fs::path cache_dir = config::kernel_cache_dir();
+    const std::vector<std::string> flags = compile_flags(build, shim_dir);
+    const fs::path so_path = cache_dir / (cache_key(build, flags, shim_dir, compiler) + ".so");
+    if (fs::exists(so_path))
+        return so_path.string();
+
+    std::error_code error;
+    fs::create_directories(cache_dir, error);
+    static std::atomic<uint64_t> counter{0};
+    const std::string unique = "." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    const fs::path tmp_path = so_path.string() + unique + ".tmp";
+    std::vector<std::string> args = flags;
+    args.push_back("-o");
+    args.push_back(tmp_path.string());
+    args.push_back(build.source_path);
+    auto [status, output] = run_compiler(compiler, args, so_path.string() + unique + ".log");
+    if (status != 0) {
+        fs::remove(tmp_path, error);
+        std::string command = compiler;
+        for (const auto& arg : args)
+            command += " " + arg;
+        throw KernelBuildError("failed to build " + std::string(role_name(build.role)) + " kernel " +
+                               build.source_path + ":\n" + output + "\ncommand: " + command);
+    }
+    fs::rename(tmp_path, so_path);
+    return so_path.string();
+}
+
+}  // namespace
+
+std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds) {
+    std::vector<std::string> paths(builds.size());
+    std::vector<std::exception_ptr> errors(builds.size());
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i = next++; i < builds.size(); i = next++) {
+            try {
+                paths[i] = build_one(builds[i]);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    const size_t threads =
+        std::min<size_t>(builds.size(), std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; t++)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& thread : pool)
+        thread.join();
+    for (auto& error : errors) {
+        if (error)
+            std::rethrow_exception(error);
+    }
+    return paths;
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,36 @@
+// JIT build of kernels: each (source, role, compile-time args, named args, defines, compute options,
+// CB formats, arch) is compiled with the host C++ compiler into its own shared object, cached on disk
+// under a content hash that also covers the shim headers and the kernel directory's headers.
+//
+// Command: $TT_METAL_MOCK_CXX (g++) -std=c++17 -O3 -march=native -fPIC -shared
+//          -I $TT_METAL_MOCK_SHIM_INCLUDE -I <kernel dir> -include tt_mock_device/<role>_kernel_entry.h
+//          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DTT_MOCK_CB_FORMATS=...
+//          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DTT_MOCK_FP32_DEST_ACC= ...] <defines> <source>
+// Output: <cache dir>/<hash>.so, written atomically (temp file + rename), so processes may share it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime_mock/arch.hpp"
+#include "runtime_mock/program_spec.hpp"
+
+namespace tt_mock {
+
+struct KernelBuild {
+    std::string source_path;
+    KernelRole role = KernelRole::DataMovement0;
+    std::vector<uint32_t> compile_args;
+    std::map<std::string, uint32_t> named_compile_args;
+    std::map<std::string, std::string> defines;
+    ComputeOptions compute;
+    std::vector<uint8_t> cb_formats;  // DataFormat per CB index, 255 where unknown
+    Arch arch = Arch::Wormhole;
+};
+
+// Builds (or finds in the cache) every kernel, two compilations at a time; returns the .so paths in
+// order. Throws KernelBuildError with the compiler's diagnostics and the kernel path.
+std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds);
+
+}  // namespace tt_mock

@@ -1,0 +1,59 @@
+// L1: every worker core's SRAM, mapped below 4 GiB so kernels can dereference uint32 L1 addresses.
+//
+// One mmap(MAP_32BIT) pool holds a fixed 2 MiB slot per worker core of the grid; a core's L1 address
+// `a` (0 <= a < l1_bytes) is the host pointer slot_base + a, and kernels see that pointer value as
+// the address (get_write_ptr, get_semaphore, ...). Layout of each core's L1:
+//   [0, 32 KiB)               reserved like the SDK's firmware area: runtime args of the three kernels
+//                             (unique then common, 4 KiB per kernel) and the semaphores (16 B apart)
+//   [32 KiB, ...)             circular buffers, allocated upwards, at the same address on every core
+//   [..., l1_bytes)           interleaved L1 buffers, allocated downwards
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "bank_allocator.hpp"
+
+namespace tt_mock {
+
+constexpr uint32_t kL1ArgsBase = 0x1000;
+constexpr uint32_t kL1ArgsStride = 0x1000;  // per kernel role: unique args, then common args at +0x800
+constexpr uint32_t kL1CommonArgsOffset = 0x800;
+constexpr uint32_t kL1SemaphoreBase = 0x4000;
+constexpr uint32_t kL1UnreservedBase = 0x8000;
+
+class L1 {
+public:
+    L1(uint32_t num_cores, uint32_t l1_bytes);
+    ~L1();
+    L1(const L1&) = delete;
+    L1& operator=(const L1&) = delete;
+
+    uint32_t l1_bytes() const { return l1_bytes_; }
+    uint8_t* core_memory(uint32_t core) const { return base_ + uint64_t(core) * kSlotBytes; }
+    // The uint32 pointer value kernels use for L1 address `offset` of `core`.
+    uint32_t address(uint32_t core, uint32_t offset) const { return uint32_t(uintptr_t(core_memory(core)) + offset); }
+
+    struct Location {
+        uint32_t core;
+        uint32_t offset;
+    };
+    // Resolves a pointer value into the pool to (core, offset); nullopt when it is not one.
+    std::optional<Location> locate(uint64_t pointer_value) const;
+
+    BankAllocator& buffers() { return buffers_; }
+    const BankAllocator& buffers() const { return buffers_; }
+    // Keeps the mapping alive for the rest of the process (kernel threads that never returned use it).
+    void leak() { leaked_ = true; }
+
+private:
+    static constexpr uint64_t kSlotBytes = uint64_t(2) << 20;
+    uint8_t* base_ = nullptr;
+    uint32_t num_cores_;
+    uint32_t l1_bytes_;
+    BankAllocator buffers_;
+    bool leaked_ = false;
+};
+
+}  // namespace tt_mock

@@ -1,0 +1,226 @@
+#include "noc.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "tt_mock_device/noc.h"
+
+namespace tt_mock {
+
+namespace {
+
+[[noreturn]] void noc_error(KernelThread& thread, const char* call, CallSite site, const std::string& message) {
+    throw KernelFault{ErrorKind::NocAccess, describe(thread, call, site) + ": " + message};
+}
+
+std::string hex(uint64_t value) {
+    std::ostringstream out;
+    out << "0x" << std::hex << value;
+    return out.str();
+}
+
+void check_running(KernelThread& thread) {
+    if (thread.run->aborted.load())
+        throw Aborted{};
+    tt_mock_device::note_progress(&thread.ctx);
+}
+
+// The L1 offset a local address designates: an offset below the L1 size, or a pointer into any core's L1.
+uint32_t l1_offset(KernelThread& thread, uint64_t addr, uint32_t size, const char* call, CallSite site) {
+    const L1& l1 = *thread.run->l1;
+    uint64_t offset = addr;
+    if (addr >= l1.l1_bytes()) {
+        auto location = l1.locate(addr);
+        if (!location) {
+            noc_error(thread, call, site,
+                      "L1 address " + hex(addr) + " is neither an L1 offset (< " + hex(l1.l1_bytes()) +
+                          ") nor a pointer into a core's L1 (get_write_ptr, get_read_ptr, get_semaphore)");
+        }
+        offset = location->offset;
+    }
+    if (offset + size > l1.l1_bytes()) {
+        noc_error(thread, call, site,
+                  "L1 access [" + hex(offset) + ", " + hex(offset + size) + ") is outside the core's " +
+                      std::to_string(l1.l1_bytes()) + "-byte L1");
+    }
+    if (offset % tt_mock_device::kL1Alignment != 0) {
+        noc_error(thread, call, site, "L1 address " + hex(offset) + " is not 16-byte aligned");
+    }
+    return uint32_t(offset);
+}
+
+struct Endpoint {
+    uint8_t* l1 = nullptr;  // set for a worker's L1
+    uint32_t bank = 0;      // DRAM bank otherwise
+    uint64_t dram_address = 0;
+};
+
+Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dram_read, const char* call,
+                 CallSite site) {
+    const RunState& run = *thread.run;
+    const uint32_t x = tt_mock_device::noc_x(noc_addr), y = tt_mock_device::noc_y(noc_addr);
+    const uint64_t local = tt_mock_device::noc_local(noc_addr);
+    if (x == tt_mock_device::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
+        if (!run.dram->contains(local, size)) {
+            noc_error(thread, call, site,
+                      "DRAM bank " + std::to_string(y) + " range [" + hex(local) + ", " + hex(local + size) +
+                          ") is outside every allocated DRAM buffer");
+        }
+        const uint32_t alignment = dram_read ? run.arch->dram_alignment : tt_mock_device::kL1Alignment;
+        if (local % alignment != 0) {
+            noc_error(thread, call, site,
+                      "DRAM address " + hex(local) + " is not " + std::to_string(alignment) + "-byte aligned");
+        }
+        return Endpoint{nullptr, y, local};
+    }
+    if (x < 1 || x > run.arch->grid_x || y < 1 || y > run.arch->grid_y) {
+        noc_error(thread, call, site,
+                  "NOC address " + hex(noc_addr) + " names node (" + std::to_string(x) + "," + std::to_string(y) +
+                      "), which is neither a worker core (x 1.." + std::to_string(run.arch->grid_x) + ", y 1.." +
+                      std::to_string(run.arch->grid_y) + ") nor a DRAM bank (x 0, y 0.." +
+                      std::to_string(run.arch->dram_banks - 1) + ")");
+    }
+    const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
+    return Endpoint{run.l1->core_memory(core) + l1_offset(thread, local, size, call, site)};
+}
+
+void copy_from(const RunState& run, const Endpoint& from, uint8_t* to, uint32_t size) {
+    if (from.l1) {
+        std::memmove(to, from.l1, size);
+    } else {
+        run.dram->read(from.bank, from.dram_address, to, size);
+    }
+}
+
+void copy_to(const RunState& run, const uint8_t* from, const Endpoint& to, uint32_t size) {
+    if (to.l1) {
+        std::memmove(to.l1, from, size);
+    } else {
+        run.dram->write(to.bank, to.dram_address, from, size);
+    }
+}
+
+bool overlaps(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
+    return a < b + b_size && b < a + a_size;
+}
+
+}  // namespace
+
+uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site) {
+    return thread.run->l1->core_memory(thread.core->l1_index) + l1_offset(thread, addr, size, call, site);
+}
+
+void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    const char* call = "noc_async_read";
+    const Endpoint from = resolve(thread, src, size, true, call, site);
+    uint8_t* to = local_l1(thread, dst, size, call, site);
+    copy_from(*thread.run, from, to, size);
+    thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
+    ctx->pending_reads = uint32_t(thread.pending_reads.size());
+    ctx->counters.tiles_read++;
+    ctx->counters.noc_bytes_read += size;
+    wake_semaphore_waiters(*thread.run);
+}
+
+void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    const char* call = "noc_async_write";
+    const uint8_t* from = local_l1(thread, src, size, call, site);
+    const Endpoint to = resolve(thread, dst, size, false, call, site);
+    copy_to(*thread.run, from, to, size);
+    thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
+    ctx->pending_writes = uint32_t(thread.pending_writes.size());
+    ctx->counters.tiles_written++;
+    ctx->counters.noc_bytes_written += size;
+    wake_semaphore_waiters(*thread.run);
+}
+
+void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
+                         uint32_t num_dests, bool loopback, const char* call, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    const RunState& run = *thread.run;
+    const uint8_t* from = local_l1(thread, src, size, call, site);
+    const uint32_t x0 = std::min(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
+    const uint32_t x1 = std::max(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
+    const uint32_t y0 = std::min(tt_mock_device::noc_y_start(dst), tt_mock_device::noc_y(dst));
+    const uint32_t y1 = std::max(tt_mock_device::noc_y_start(dst), tt_mock_device::noc_y(dst));
+    if (x0 < 1 || x1 > run.arch->grid_x || y0 < 1 || y1 > run.arch->grid_y) {
+        noc_error(thread, call, site,
+                  "multicast rectangle (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) +
+                      "," + std::to_string(y1) + ") contains nodes that are not worker cores");
+    }
+    const uint32_t my_x = thread.core->core.my_x[0], my_y = thread.core->core.my_y[0];
+    const bool self_inside = my_x >= x0 && my_x <= x1 && my_y >= y0 && my_y <= y1;
+    const uint32_t expected = (x1 - x0 + 1) * (y1 - y0 + 1) - (self_inside && !loopback ? 1 : 0);
+    if (num_dests != expected) {
+        noc_error(thread, call, site,
+                  "num_dests is " + std::to_string(num_dests) + " but the rectangle (" + std::to_string(x0) + "," +
+                      std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") has " +
+                      std::to_string(expected) + " destinations" +
+                      (self_inside ? (loopback ? " (including the sender)" : " (excluding the sender)") : ""));
+    }
+    const uint32_t offset = l1_offset(thread, tt_mock_device::noc_local(dst), size, call, site);
+    for (uint32_t y = y0; y <= y1; y++) {
+        for (uint32_t x = x0; x <= x1; x++) {
+            if (x == my_x && y == my_y && !loopback)
+                continue;
+            uint8_t* to = run.l1->core_memory((y - 1) * run.arch->grid_x + (x - 1)) + offset;
+            std::memmove(to, from, size);
+        }
+    }
+    thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
+    ctx->pending_writes = uint32_t(thread.pending_writes.size());
+    ctx->counters.tiles_written++;
+    ctx->counters.noc_bytes_written += uint64_t(size) * num_dests;
+    wake_semaphore_waiters(*thread.run);
+}
+
+void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    if (reads)
+        thread.pending_reads.clear();
+    if (writes)
+        thread.pending_writes.clear();
+    ctx->pending_reads = uint32_t(thread.pending_reads.size());
+    ctx->pending_writes = uint32_t(thread.pending_writes.size());
+}
+
+void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
+                   CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    for (const PendingTransfer& pending : reads ? thread.pending_reads : thread.pending_writes) {
+        if (!overlaps(addr, size, pending.address, pending.size))
+            continue;
+        std::ostringstream out;
+        out << describe(thread, call, site) << ": "
+            << (reads ? "pushes CB pages that a noc_async_read" : "pops CB pages that a noc_async_write")
+            << " issued at " << pending.site.file << ":" << pending.site.line << " may still be "
+            << (reads ? "writing; call noc_async_read_barrier() before cb_push_back"
+                      : "reading; call noc_async_write_barrier() (or noc_async_writes_flushed()) before cb_pop_front");
+        throw KernelFault{ErrorKind::CircularBuffer, out.str()};
+    }
+}
+
+void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    local_l1(thread, addr, size, call, site);
+}
+
+void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    const Endpoint target = resolve(thread, addr, 4, false, "noc_semaphore_inc", site);
+    if (!target.l1)
+        noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
+    __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
+    wake_semaphore_waiters(*thread.run);
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,31 @@
+// The NOC: decoding NOC addresses to memory and moving bytes (see tt_mock_device/noc.h for the address
+// format and coordinates).
+//
+// Transfers are synchronous copies made when the kernel issues them; the issuing thread still tracks
+// them as pending until the matching barrier, so protocol errors (pushing a CB page a read is still
+// landing in, popping one a write is still reading from) are caught. Rules enforced: the target node
+// is a worker of the grid or a DRAM bank; DRAM ranges lie inside one allocated buffer and DRAM read
+// addresses are aligned to the arch's DRAM alignment; L1 ranges lie inside L1 and L1 addresses are
+// 16-byte aligned; multicast rectangles contain only workers and num_dests matches the rectangle.
+#pragma once
+
+#include <cstdint>
+
+#include "run_state.hpp"
+
+namespace tt_mock {
+
+void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
+void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
+void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
+                         uint32_t num_dests, bool loopback, const char* call, CallSite site);
+void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes);
+void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
+                   CallSite site);
+void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site);
+void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
+
+// Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).
+uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site);
+
+}  // namespace tt_mock

@@ -1,0 +1,113 @@
+// The RuntimeFunctions table kernels call: error reporting, blocking on circular buffers and
+// semaphores, waking partners, and DPRINT output. NOC transfers live in noc.cpp.
+#include <cstdio>
+#include <mutex>
+
+#include "noc.hpp"
+#include "run_state.hpp"
+
+namespace tt_mock {
+
+namespace {
+
+using tt_mock_device::KernelContext;
+
+void fail(KernelContext* ctx, ErrorKind kind, const char* call, const char* message, CallSite site) {
+    throw KernelFault{kind, describe(thread_of(ctx), call, site) + ": " + message};
+}
+
+void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    RunState& run = *thread.run;
+    auto& b = thread.core->core.cbs[cb];
+    std::atomic<uint32_t>& flag = producer ? b.producer_blocked : b.consumer_blocked;
+    std::unique_lock<std::mutex> lock(run.mutex);
+    thread.core->cb_waiters[cb][producer ? 1 : 0] = &thread;
+    flag.store(1, std::memory_order_seq_cst);
+    BlockedOn what;
+    what.kind = producer ? BlockedOn::Kind::CbFree : BlockedOn::Kind::CbFilled;
+    what.cb = cb;
+    what.pages = pages;
+    what.call = call;
+    what.site = site;
+    try {
+        block_until_satisfied(thread, lock, what);
+    } catch (...) {
+        flag.store(0, std::memory_order_seq_cst);
+        thread.core->cb_waiters[cb][producer ? 1 : 0] = nullptr;
+        throw;
+    }
+    flag.store(0, std::memory_order_seq_cst);
+    thread.core->cb_waiters[cb][producer ? 1 : 0] = nullptr;
+}
+
+void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
+    KernelThread& thread = thread_of(ctx);
+    std::lock_guard<std::mutex> lock(thread.run->mutex);
+    if (KernelThread* waiter = thread.core->cb_waiters[cb][wake_producer ? 1 : 0])
+        waiter->cv.notify_all();
+}
+
+void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    RunState& run = *thread.run;
+    const char* call = at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait";
+    local_l1(thread, uint32_t(uintptr_t(addr)), 4, call, site);
+    std::unique_lock<std::mutex> lock(run.mutex);
+    run.semaphore_waiters++;
+    BlockedOn what;
+    what.kind = BlockedOn::Kind::Semaphore;
+    what.semaphore = addr;
+    what.value = value;
+    what.at_least = at_least;
+    what.call = call;
+    what.site = site;
+    try {
+        block_until_satisfied(thread, lock, what);
+    } catch (...) {
+        run.semaphore_waiters--;
+        throw;
+    }
+    run.semaphore_waiters--;
+}
+
+void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    if (thread.run->aborted.load())
+        throw Aborted{};
+    uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
+    __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
+    tt_mock_device::note_progress(ctx);
+    wake_semaphore_waiters(*thread.run);
+}
+
+void print(KernelContext* ctx, const char* text, size_t length) {
+    static std::mutex mutex;
+    const KernelThread& thread = thread_of(ctx);
+    std::lock_guard<std::mutex> lock(mutex);
+    std::fprintf(stdout, "[core (%u,%u) %s] %.*s\n", thread.core->core.logical_x, thread.core->core.logical_y,
+                 role_name(thread.role), int(length), text);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+tt_mock_device::RuntimeFunctions runtime_functions() {
+    tt_mock_device::RuntimeFunctions f{};
+    f.fail = fail;
+    f.cb_block = cb_block;
+    f.cb_wake = cb_wake;
+    f.check_pending = check_pending;
+    f.noc_read = noc_read;
+    f.noc_write = noc_write;
+    f.noc_write_multicast = noc_write_multicast;
+    f.noc_barrier = noc_barrier;
+    f.semaphore_wait = semaphore_wait;
+    f.semaphore_set = semaphore_set;
+    f.semaphore_inc = semaphore_inc;
+    f.check_l1 = check_l1;
+    f.print = print;
+    return f;
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,180 @@
+// Compute kernels on one core, checked numerically against references computed here: matmul through
+// matmul_tiles, element-wise add/sub/mul, SFPU functions, and row/column reductions.
+#include <chrono>
+
+#include "test_support.hpp"
+
+using namespace tt_mock;
+
+namespace {
+
+constexpr LogicalCore kCore{0, 0};
+
+struct Tensor {
+    uint64_t address;
+    uint32_t tiles;
+};
+
+Tensor upload(Device& device, const std::vector<uint16_t>& tiles) {
+    const uint64_t address = device.allocate_dram(tiles.size() * 2, test::kTileBytes);
+    device.write_interleaved(address, test::kTileBytes, tiles.data(), tiles.size() * 2);
+    return {address, uint32_t(tiles.size() / 1024)};
+}
+
+std::vector<uint16_t> download(Device& device, const Tensor& t) {
+    std::vector<uint16_t> tiles(size_t(t.tiles) * 1024);
+    device.read_interleaved(t.address, test::kTileBytes, tiles.data(), tiles.size() * 2);
+    return tiles;
+}
+
+KernelSpec writer(const Tensor& out) {
+    return test::kernel_on("writer_unary.cpp", KernelRole::DataMovement0, kCore,
+                           {tt::CBIndex::c_16, test::kDramAccessor}, {uint32_t(out.address), out.tiles});
+}
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want, float tolerance) {
+    const float error = test::max_rel_error(got, want);
+    if (error > tolerance) {
+        throw std::runtime_error("max relative error " + std::to_string(error) + " > " + std::to_string(tolerance));
+    }
+}
+
+}  // namespace
+
+TEST(matmul_single_core) {
+    Device device;
+    constexpr uint32_t M = 96, K = 128, N = 64, Mt = M / 32, Kt = K / 32, Nt = N / 32;
+    const auto a = test::random_values(M * K, -1, 1, 1), b = test::random_values(K * N, -1, 1, 2);
+    const Tensor ta = upload(device, test::tilize_bf16(a, M, K)), tb = upload(device, test::tilize_bf16(b, K, N));
+    const Tensor tc{device.allocate_dram(M * N * 2, test::kTileBytes), Mt * Nt};
+
+    ProgramSpec program;
+    program.kernels = {test::kernel_on("reader_matmul.cpp", KernelRole::DataMovement1, kCore,
+                                       {test::kDramAccessor, test::kDramAccessor},
+                                       {uint32_t(ta.address), uint32_t(tb.address), Mt, Kt, Nt}),
+                       test::kernel_on("compute_matmul.cpp", KernelRole::Compute, kCore, {Mt, Kt, Nt}, {}), writer(tc)};
+    program.circular_buffers = {test::bf16_cb(0, 2, {kCore}), test::bf16_cb(1, 2, {kCore}),
+                                test::bf16_cb(16, 2, {kCore})};
+    device.run(program);
+
+    std::vector<float> want(M * N, 0.0f);
+    for (uint32_t i = 0; i < M; i++)
+        for (uint32_t k = 0; k < K; k++)
+            for (uint32_t j = 0; j < N; j++)
+                want[i * N + j] += a[i * K + k] * b[k * N + j];
+    check_close(test::untilize_bf16(download(device, tc), M, N), want, 0.02f);
+}
+
+TEST(eltwise_binary_add_sub_mul) {
+    constexpr uint32_t R = 64, C = 96, tiles = R * C / 1024;
+    const auto a = test::random_values(R * C, -4, 4, 3), b = test::random_values(R * C, -4, 4, 4);
+    const std::vector<std::pair<std::string, float (*)(float, float)>> ops = {
+        {"add", [](float x, float y) { return x + y; }},
+        {"sub", [](float x, float y) { return x - y; }},
+        {"mul", [](float x, float y) { return x * y; }}};
+    for (const auto& [name, op] : ops) {
+        Device device;
+        const Tensor ta = upload(device, test::tilize_bf16(a, R, C)), tb = upload(device, test::tilize_bf16(b, R, C));
+        const Tensor out{device.allocate_dram(R * C * 2, test::kTileBytes), tiles};
+        KernelSpec compute = test::kernel_on("compute_binary.cpp", KernelRole::Compute, kCore, {tiles}, {});
+        compute.defines = {{"BINARY_OP", name + "_tiles"}, {"BINARY_INIT", name + "_tiles_init"}};
+        ProgramSpec program;
+        program.kernels = {test::kernel_on("reader_binary.cpp", KernelRole::DataMovement1, kCore,
+                                           {test::kDramAccessor, test::kDramAccessor},
+                                           {uint32_t(ta.address), uint32_t(tb.address), tiles}),
+                           compute, writer(out)};
+        program.circular_buffers = {test::bf16_cb(0, 2, {kCore}), test::bf16_cb(1, 2, {kCore}),
+                                    test::bf16_cb(16, 2, {kCore})};
+        device.run(program);
+        std::vector<float> want(R * C);
+        for (size_t i = 0; i < want.size(); i++)
+            want[i] = test::from_bf16(test::to_bf16(op(a[i], b[i])));
+        check_close(test::untilize_bf16(download(device, out), R, C), want, 1e-6f);
+    }
+}
+
+TEST(sfpu_unary_functions) {
+    constexpr uint32_t R = 32, C = 64, tiles = R * C / 1024;
+    const auto x = test::random_values(R * C, 0.1f, 3, 5);
+    const std::vector<std::tuple<std::string, std::string, float (*)(float)>> ops = {
+        {"exp_tile_init()", "exp_tile(i)", [](float v) { return std::exp(v); }},
+        {"log_tile_init()", "log_tile(i)", [](float v) { return std::log(v); }},
+        {"sqrt_tile_init()", "sqrt_tile(i)", [](float v) { return std::sqrt(v); }},
+        {"recip_tile_init()", "recip_tile(i)", [](float v) { return 1.0f / v; }},
+        {"sigmoid_tile_init()", "sigmoid_tile(i)", [](float v) { return 1.0f / (1.0f + std::exp(-v)); }},
+    };
+    for (const auto& [init, tile, f] : ops) {
+        Device device;
+        const Tensor in = upload(device, test::tilize_bf16(x, R, C));
+        const Tensor out{device.allocate_dram(R * C * 2, test::kTileBytes), tiles};
+        KernelSpec compute = test::kernel_on("compute_sfpu.cpp", KernelRole::Compute, kCore, {tiles}, {});
+        compute.defines = {{"SFPU_INIT()", init}, {"SFPU_TILE(i)", tile}};
+        ProgramSpec program;
+        program.kernels = {test::kernel_on("reader_unary.cpp", KernelRole::DataMovement1, kCore, {test::kDramAccessor},
+                                           {uint32_t(in.address), tiles}),
+                           compute, writer(out)};
+        program.circular_buffers = {test::bf16_cb(0, 2, {kCore}), test::bf16_cb(16, 2, {kCore})};
+        device.run(program);
+        std::vector<float> want(R * C);
+        for (size_t i = 0; i < want.size(); i++)
+            want[i] = f(x[i]);
+        check_close(test::untilize_bf16(download(device, out), R, C), want, 0.008f);
+    }
+}
+
+TEST(reduce_row_sum_and_col_max) {
+    constexpr uint32_t R = 64, C = 96, Ht = R / 32, Wt = C / 32;
+    const auto x = test::random_values(R * C, -2, 2, 6);
+    for (const bool row_sum : {true, false}) {
+        Device device;
+        // Row sums reduce each row of tiles (tiles in row-major order); column maxima need the tiles of a
+        // column in a row, so upload the transposed tile order for them.
+        std::vector<uint16_t> tiles = test::tilize_bf16(x, R, C);
+        if (!row_sum) {
+            std::vector<uint16_t> by_column(tiles.size());
+            for (uint32_t wt = 0; wt < Wt; wt++)
+                for (uint32_t ht = 0; ht < Ht; ht++)
+                    std::copy_n(&tiles[(ht * Wt + wt) * 1024], 1024, &by_column[(wt * Ht + ht) * 1024]);
+            tiles = by_column;
+        }
+        const Tensor in = upload(device, tiles);
+        const Tensor scaler = upload(device, test::tilize_bf16(std::vector<float>(1024, 1.0f), 32, 32));
+        const uint32_t groups = row_sum ? Ht : Wt, group = row_sum ? Wt : Ht;
+        const Tensor out{device.allocate_dram(groups * test::kTileBytes, test::kTileBytes), groups};
+        KernelSpec compute = test::kernel_on("compute_reduce.cpp", KernelRole::Compute, kCore, {groups, group}, {});
+        compute.defines = {{"REDUCE_OP", row_sum ? "PoolType::SUM" : "PoolType::MAX"},
+                           {"REDUCE_DIM", row_sum ? "ReduceDim::REDUCE_ROW" : "ReduceDim::REDUCE_COL"}};
+        ProgramSpec program;
+        program.kernels = {test::kernel_on("reader_reduce.cpp", KernelRole::DataMovement1, kCore,
+                                           {test::kDramAccessor, test::kDramAccessor},
+                                           {uint32_t(in.address), uint32_t(scaler.address), groups * group}),
+                           compute, writer(out)};
+        program.circular_buffers = {test::bf16_cb(0, 2, {kCore}), test::bf16_cb(2, 1, {kCore}),
+                                    test::bf16_cb(16, 2, {kCore})};
+        device.run(program);
+        const std::vector<float> result = test::untilize_bf16(download(device, out), 32, 32 * groups);
+        std::vector<float> got, want;
+        if (row_sum) {
+            for (uint32_t r = 0; r < R; r++) {
+                float sum = 0;
+                for (uint32_t c = 0; c < C; c++)
+                    sum += x[r * C + c];
+                want.push_back(sum);
+                got.push_back(result[(r % 32) * 32 * groups + (r / 32) * 32]);
+            }
+        } else {
+            for (uint32_t c = 0; c < C; c++) {
+                float m = -INFINITY;
+                for (uint32_t r = 0; r < R; r++)
+                    m = std::max(m, x[r * C + c]);
+                want.push_back(m);
+                got.push_back(result[c]);
+            }
+        }
+        check_close(got, want, 0.02f);
+    }
+}
+
+int main() {
+    return test::run_all();
+}

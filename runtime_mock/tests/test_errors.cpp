@@ -1,0 +1,120 @@
+// One negative test per error class: each provokes the misuse with a small kernel and checks the error
+// type and that the message names the core, the role and the kernel file:line of the offending call.
+#include <fstream>
+
+#include "test_support.hpp"
+
+using namespace tt_mock;
+
+namespace {
+
+constexpr LogicalCore kCore{0, 0};
+
+// "misuse_dataflow.cpp:<line>" of the line marked "// misuse:<name>".
+std::string marked_line(const std::string& file, const std::string& name) {
+    std::ifstream in(test::kernel(file));
+    std::string line;
+    for (int n = 1; std::getline(in, line); n++) {
+        if (line.find("// misuse:" + name) != std::string::npos)
+            return file + ":" + std::to_string(n);
+    }
+    throw std::runtime_error("no marker " + name + " in " + file);
+}
+
+void run_dataflow_misuse(const std::string& name) {
+    Device device;
+    const uint64_t src = device.allocate_dram(test::kTileBytes, test::kTileBytes);
+    KernelSpec k = test::kernel_on("misuse_dataflow.cpp", KernelRole::DataMovement1, kCore, {test::kDramAccessor},
+                                   {uint32_t(src)});
+    k.defines = {{"MISUSE_" + name, "1"}};
+    ProgramSpec program;
+    program.kernels = {k};
+    program.circular_buffers = {test::bf16_cb(0, 2, {kCore})};
+    program.semaphores = {{0, {kCore}, 0}};
+    device.run(program);
+}
+
+template <typename Error>
+void expect_dataflow(const std::string& name, std::vector<std::string> needles) {
+    needles.push_back("core (0,0) RISCV_1 (NCRISC)");
+    needles.push_back(marked_line("misuse_dataflow.cpp", name));
+    test::expect_error<Error>([&] { run_dataflow_misuse(name); }, needles);
+}
+
+void run_compute_misuse(const std::string& name) {
+    Device device;
+    KernelSpec k = test::kernel_on("misuse_compute.cpp", KernelRole::Compute, kCore, {}, {});
+    k.defines = {{"MISUSE_" + name, "1"}};
+    ProgramSpec program;
+    program.kernels = {k};
+    program.circular_buffers = {test::bf16_cb(16, 2, {kCore})};
+    device.run(program);
+}
+
+}  // namespace
+
+TEST(deadlock_lists_blocked_kernels) {
+    expect_dataflow<DeadlockError>("DEADLOCK", {"deadlock", "cb_wait_front", "waits for 2 filled pages of CB 0"});
+}
+
+TEST(cb_push_more_than_reserved) {
+    expect_dataflow<CircularBufferError>("PUSH_OVER_RESERVED", {"cb_push_back", "only 1 are reserved"});
+}
+
+TEST(cb_pop_without_wait) {
+    expect_dataflow<CircularBufferError>("POP_WITHOUT_WAIT", {"cb_pop_front", "made only 0"});
+}
+
+TEST(cb_reserve_over_capacity) {
+    expect_dataflow<CircularBufferError>("RESERVE_OVER_CAPACITY", {"cb_reserve_back", "holds only 2 pages"});
+}
+
+TEST(cb_push_with_pending_read) {
+    expect_dataflow<CircularBufferError>("PUSH_PENDING_READ", {"cb_push_back", "noc_async_read_barrier"});
+}
+
+TEST(dram_out_of_bounds) {
+    expect_dataflow<NocAccessError>("DRAM_OUT_OF_BOUNDS", {"noc_async_read", "outside every allocated DRAM buffer"});
+}
+
+TEST(misaligned_l1_address) {
+    expect_dataflow<NocAccessError>("MISALIGNED", {"noc_async_read", "16-byte aligned"});
+}
+
+TEST(runtime_arg_out_of_range) {
+    expect_dataflow<ArgumentError>("ARG_OUT_OF_RANGE", {"get_arg_val", "runtime argument 5", "set only 1"});
+}
+
+TEST(cb_not_configured) {
+    expect_dataflow<CircularBufferError>("CB_NOT_CONFIGURED",
+                                         {"cb_reserve_back", "circular buffer 7 is not configured"});
+}
+
+TEST(dst_over_capacity) {
+    test::expect_error<DstError>([] { run_compute_misuse("DST_OVER_CAPACITY"); },
+                                 {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "DST_OVER_CAPACITY"),
+                                  "DST index 8 is over capacity", "8 DST tiles"});
+}
+
+TEST(pack_outside_tile_regs_wait) {
+    test::expect_error<DstError>([] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },
+                                 {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "PACK_OUTSIDE_WAIT"),
+                                  "pack_tile", "tile_regs_wait"});
+}
+
+TEST(kernel_build_error_names_kernel) {
+    test::expect_error<KernelBuildError>([] { run_dataflow_misuse("BUILD_ERROR"); },
+                                         {"misuse_dataflow.cpp", "this_does_not_compile"});
+}
+
+// Last: the spinning thread is abandoned and keeps its device's L1 mapped for the rest of the process.
+TEST(watchdog_reports_spinning_kernel) {
+    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
+    test::expect_error<DeadlockError>([] { run_dataflow_misuse("SPIN"); },
+                                      {"no kernel made progress", "core (0,0) RISCV_1 (NCRISC)"});
+    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+}
+
+int main() {
+    return test::run_all();
+}

@@ -1,0 +1,185 @@
+// A small test harness for the device tests: TEST cases, CHECKs, the environment the JIT needs (shim
+// include dir and kernel cache from Bazel's runfiles / TEST_TMPDIR), and tile/bfloat16 helpers.
+//
+// Outside Bazel, set TT_MOCK_TEST_ROOT to the repository root (and optionally TT_METAL_MOCK_CACHE_DIR).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hostdevcommon/kernel_structs.h"
+#include "runtime_mock/device.hpp"
+#include "runtime_mock/program_spec.hpp"
+
+namespace test {
+
+struct Case {
+    const char* name;
+    std::function<void()> body;
+};
+
+inline std::vector<Case>& cases() {
+    static std::vector<Case> all;
+    return all;
+}
+
+struct Register {
+    Register(const char* name, std::function<void()> body) { cases().push_back({name, std::move(body)}); }
+};
+
+#define TEST(name)                                      \
+    static void name();                                 \
+    static test::Register register_##name(#name, name); \
+    static void name()
+
+#define CHECK(cond)                                                                           \
+    do {                                                                                      \
+        if (!(cond))                                                                          \
+            throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + \
+                                     ": CHECK failed: " #cond);                               \
+    } while (0)
+
+inline std::string root() {
+    if (const char* srcdir = std::getenv("TEST_SRCDIR"))
+        return std::string(srcdir) + "/tilelang_tt";
+    if (const char* repo = std::getenv("TT_MOCK_TEST_ROOT"))
+        return repo;
+    throw std::runtime_error("run under bazel test, or set TT_MOCK_TEST_ROOT to the repository root");
+}
+
+inline void setup_environment() {
+    setenv("TT_METAL_MOCK_SHIM_INCLUDE", (root() + "/metal_shim/include").c_str(), 0);
+    if (const char* tmp = std::getenv("TEST_TMPDIR")) {
+        setenv("TT_METAL_MOCK_CACHE_DIR", (std::string(tmp) + "/kernels").c_str(), 0);
+    }
+}
+
+inline std::string kernel(const std::string& name) {
+    return root() + "/runtime_mock/tests/kernels/" + name;
+}
+
+inline int run_all() {
+    setup_environment();
+    int failed = 0;
+    for (const Case& c : cases()) {
+        try {
+            c.body();
+            std::printf("[ OK ] %s\n", c.name);
+        } catch (const std::exception& e) {
+            std::printf("[FAIL] %s\n%s\n", c.name, e.what());
+            failed++;
+        }
+    }
+    std::printf("%zu tests, %d failed\n", cases().size(), failed);
+    return failed == 0 ? 0 : 1;
+}
+
+// Runs `body`, which must throw ErrorType with a message containing every one of `needles`.
+template <typename ErrorType>
+void expect_error(const std::function<void()>& body, const std::vector<std::string>& needles) {
+    try {
+        body();
+    } catch (const ErrorType& e) {
+        const std::string message = e.what();
+        for (const auto& needle : needles) {
+            if (message.find(needle) == std::string::npos) {
+                throw std::runtime_error("error message lacks '" + needle + "':\n" + message);
+            }
+        }
+        return;
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("wrong error type: ") + e.what());
+    }
+    throw std::runtime_error("expected an error, none was raised");
+}
+
+inline uint16_t to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+inline float from_bf16(uint16_t b) {
+    uint32_t u = uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+inline std::vector<float> random_values(size_t n, float lo, float hi, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = from_bf16(to_bf16(dist(rng)));
+    return v;
+}
+
+// Row-major rows x cols matrix -> bf16 tiles (row-major tile order, four 16x16 faces per tile).
+inline std::vector<uint16_t> tilize_bf16(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
+    std::vector<uint16_t> out(m.size());
+    size_t i = 0;
+    for (uint32_t tr = 0; tr < rows / 32; tr++)
+        for (uint32_t tc = 0; tc < cols / 32; tc++)
+            for (uint32_t face = 0; face < 4; face++)
+                for (uint32_t r = 0; r < 16; r++)
+                    for (uint32_t c = 0; c < 16; c++)
+                        out[i++] = to_bf16(m[(tr * 32 + (face / 2) * 16 + r) * cols + tc * 32 + (face % 2) * 16 + c]);
+    return out;
+}
+
+inline std::vector<float> untilize_bf16(const std::vector<uint16_t>& t, uint32_t rows, uint32_t cols) {
+    std::vector<float> out(t.size());
+    size_t i = 0;
+    for (uint32_t tr = 0; tr < rows / 32; tr++)
+        for (uint32_t tc = 0; tc < cols / 32; tc++)
+            for (uint32_t face = 0; face < 4; face++)
+                for (uint32_t r = 0; r < 16; r++)
+                    for (uint32_t c = 0; c < 16; c++)
+                        out[(tr * 32 + (face / 2) * 16 + r) * cols + tc * 32 + (face % 2) * 16 + c] = from_bf16(t[i++]);
+    return out;
+}
+
+// Largest |a - b| relative to max(1, |b|).
+inline float max_rel_error(const std::vector<float>& a, const std::vector<float>& b) {
+    float worst = 0;
+    for (size_t i = 0; i < a.size(); i++)
+        worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1.0f, std::fabs(b[i])));
+    return worst;
+}
+
+constexpr uint32_t kTileBytes = 2048;  // bf16 tile
+
+// A kernel on one core.
+inline tt_mock::KernelSpec kernel_on(const std::string& file, tt_mock::KernelRole role, tt_mock::LogicalCore core,
+                                     std::vector<uint32_t> compile_args, std::vector<uint32_t> runtime_args) {
+    tt_mock::KernelSpec k;
+    k.source_path = kernel(file);
+    k.role = role;
+    k.noc = role == tt_mock::KernelRole::DataMovement1 ? 0 : 1;
+    k.cores = {core};
+    k.compile_args = std::move(compile_args);
+    k.runtime_args[core] = std::move(runtime_args);
+    return k;
+}
+
+// A bf16 circular buffer of `pages` tiles at `index` on the given cores.
+inline tt_mock::CircularBufferSpec bf16_cb(uint32_t index, uint32_t pages, std::vector<tt_mock::LogicalCore> cores) {
+    tt_mock::CircularBufferSpec cb;
+    cb.cores = std::move(cores);
+    cb.total_size = pages * kTileBytes;
+    cb.indices = {{index, tt_mock::DataFormat::Float16_b, kTileBytes}};
+    return cb;
+}
+
+constexpr uint32_t kDramAccessor = 2;  // TensorAccessorArgs compile-time word: interleaved, DRAM
+
+}  // namespace test
