@@ -1,7 +1,5 @@
 // Compute kernels on one core, checked numerically against references computed here: matmul through
 // matmul_tiles, element-wise add/sub/mul, SFPU functions, and row/column reductions.
-#include <chrono>
-
 #include "test_support.hpp"
 
 using namespace tt_mock;
@@ -10,33 +8,14 @@ namespace {
 
 constexpr LogicalCore kCore{0, 0};
 
-struct Tensor {
-    uint64_t address;
-    uint32_t tiles;
-};
-
-Tensor upload(Device& device, const std::vector<uint16_t>& tiles) {
-    const uint64_t address = device.allocate_dram(tiles.size() * 2, test::kTileBytes);
-    device.write_interleaved(address, test::kTileBytes, tiles.data(), tiles.size() * 2);
-    return {address, uint32_t(tiles.size() / 1024)};
-}
-
-std::vector<uint16_t> download(Device& device, const Tensor& t) {
-    std::vector<uint16_t> tiles(size_t(t.tiles) * 1024);
-    device.read_interleaved(t.address, test::kTileBytes, tiles.data(), tiles.size() * 2);
-    return tiles;
-}
+using test::check_close;
+using test::download;
+using test::Tensor;
+using test::upload;
 
 KernelSpec writer(const Tensor& out) {
     return test::kernel_on("writer_unary.cpp", KernelRole::DataMovement0, kCore,
                            {tt::CBIndex::c_16, test::kDramAccessor}, {uint32_t(out.address), out.tiles});
-}
-
-void check_close(const std::vector<float>& got, const std::vector<float>& want, float tolerance) {
-    const float error = test::max_rel_error(got, want);
-    if (error > tolerance) {
-        throw std::runtime_error("max relative error " + std::to_string(error) + " > " + std::to_string(tolerance));
-    }
 }
 
 }  // namespace

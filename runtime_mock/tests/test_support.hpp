@@ -182,4 +182,33 @@ inline tt_mock::CircularBufferSpec bf16_cb(uint32_t index, uint32_t pages, std::
 
 constexpr uint32_t kDramAccessor = 2;  // TensorAccessorArgs compile-time word: interleaved, DRAM
 
+// An interleaved DRAM tensor of bf16 pages (tiles, or 1024-element row-major pages).
+struct Tensor {
+    uint64_t address;
+    uint32_t tiles;
+};
+
+inline Tensor upload(tt_mock::Device& device, const std::vector<uint16_t>& pages) {
+    const uint64_t address = device.allocate_dram(pages.size() * 2, kTileBytes);
+    device.write_interleaved(address, kTileBytes, pages.data(), pages.size() * 2);
+    return {address, uint32_t(pages.size() / 1024)};
+}
+
+inline Tensor allocate(tt_mock::Device& device, uint32_t tiles) {
+    return {device.allocate_dram(uint64_t(tiles) * kTileBytes, kTileBytes), tiles};
+}
+
+inline std::vector<uint16_t> download(tt_mock::Device& device, const Tensor& t) {
+    std::vector<uint16_t> pages(size_t(t.tiles) * 1024);
+    device.read_interleaved(t.address, kTileBytes, pages.data(), pages.size() * 2);
+    return pages;
+}
+
+inline void check_close(const std::vector<float>& got, const std::vector<float>& want, float tolerance) {
+    const float error = max_rel_error(got, want);
+    if (error > tolerance) {
+        throw std::runtime_error("max relative error " + std::to_string(error) + " > " + std::to_string(tolerance));
+    }
+}
+
 }  // namespace test

@@ -88,20 +88,31 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
     detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose != 0, site);
 }
 
+// Unpacks each B tile once (transposing it once if asked) and each A tile once per call, then runs the
+// rt_dim x ct_dim tile products.
 ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                        uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
                        uint32_t call_line = __builtin_LINE(), tt_mock_device::CallSite site = {}) {
+    using namespace tt_mock_device;
     (void)call_line;
+    if (ct_dim == 0 || rt_dim == 0)
+        return;
+    dst_math_tile(idst + rt_dim * ct_dim - 1, "matmul_block", site);
+    TileBuffer b[kMaxDstTiles];
     for (uint32_t c = 0; c < ct_dim; c++) {
-        tt_mock_device::TileBuffer b;
-        tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index + c, b.v, "matmul_block", site);
-        for (uint32_t r = 0; r < rt_dim; r++) {
+        unpack_from_cb(in1_cb_id, in1_tile_index + c, b[c].v, "matmul_block", site);
+        if (transpose != 0) {
+            TileBuffer plain = b[c];
+            transpose_tile(b[c].v, plain.v);
+        }
+    }
+    for (uint32_t r = 0; r < rt_dim; r++) {
+        TileBuffer a;
+        unpack_from_cb(in0_cb_id, in0_tile_index + r * kt_dim, a.v, "matmul_block", site);
+        for (uint32_t c = 0; c < ct_dim; c++) {
             const uint32_t d = idst + r * ct_dim + c;
-            float* dst = tt_mock_device::dst_math_tile(d, "matmul_block", site);
-            tt_mock_device::TileBuffer a;
-            tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index + r * kt_dim, a.v, "matmul_block", site);
-            tt_mock_device::matmul_tile(dst, a.v, b.v, transpose != 0);
-            tt_mock_device::ctx()->compute.dst_written |= 1u << d;
+            matmul_tile(dst_math_tile(d, "matmul_block", site), a.v, b[c].v, false);
+            ctx()->compute.dst_written |= 1u << d;
         }
     }
 }

@@ -17,6 +17,9 @@
 
 namespace tt_mock_device {
 
+// The largest DST of any simulated arch (full-sync, 16-bit data); dst_capacity never exceeds it.
+constexpr uint32_t kMaxDstTiles = 16;
+
 inline const char* dst_state_name(DstState state) {
     switch (state) {
         case DstState::Free:

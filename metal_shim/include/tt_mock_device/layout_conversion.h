@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tt_mock_device/compute_io.h"
+#include "tt_mock_device/tile_math.h"
 
 namespace tt_mock_device {
 
