@@ -21,6 +21,9 @@ struct Device::Impl {
     Dram dram;
     L1 l1;
     std::vector<CoreCounters> counters;
+    // Set when a run abandoned kernel threads: they may still write this device's L1, so its contents
+    // can no longer be trusted.
+    bool abandoned_threads = false;
 
     explicit Impl(Arch a)
         : arch(arch_spec(a)),
@@ -83,6 +86,11 @@ void check_core(const ArchSpec& arch, LogicalCore core, const std::string& what)
 }  // namespace
 
 void Device::Impl::run(const ProgramSpec& program) {
+    if (abandoned_threads) {
+        throw DeviceError(
+            "this device cannot run programs: kernel threads of an earlier failed run never returned and may still "
+            "write its L1; create a new Device");
+    }
     auto owner = std::make_unique<RunState>();
     RunState& run = *owner;
     run.arch = &arch;
@@ -265,7 +273,12 @@ void Device::Impl::run(const ProgramSpec& program) {
     }
 
     counters.clear();
-    execute(owner, config::watchdog_seconds());
+    try {
+        execute(owner, config::watchdog_seconds());
+    } catch (const DeviceError&) {
+        abandoned_threads = owner == nullptr;
+        throw;
+    }
     for (const auto& [logical, cr] : cores) {
         CoreCounters c;
         c.core = logical;

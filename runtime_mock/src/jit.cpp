@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -53,11 +55,6 @@ private:
     uint64_t a_ = 0xcbf29ce484222325ull;
     uint64_t b_ = 0x84222325cbf29ce4ull;
 };
-
-bool is_header(const fs::path& path) {
-    const std::string ext = path.extension().string();
-    return ext == ".h" || ext == ".hpp" || ext == ".inc";
-}
 
 // Hash of every file under the shim include dir, computed once per process and directory.
 std::string shim_hash(const std::string& shim_dir) {
@@ -125,28 +122,6 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::stri
     return flags;
 }
 
-std::string cache_key(const KernelBuild& build, const std::vector<std::string>& flags, const std::string& shim_dir,
-                      const std::string& compiler) {
-    Hasher hasher;
-    hasher.add("tt_mock kernel v1");
-    hasher.add(compiler);
-    hasher.add(shim_hash(shim_dir));
-    for (const auto& flag : flags)
-        hasher.add(flag);
-    hasher.add(build.source_path);
-    hasher.add(read_file(build.source_path));
-    const fs::path dir = fs::path(build.source_path).parent_path();
-    std::vector<fs::path> headers;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        if (entry.is_regular_file() && is_header(entry.path()))
-            headers.push_back(entry.path());
-    }
-    std::sort(headers.begin(), headers.end());
-    for (const auto& header : headers)
-        hasher.add(header.filename().string() + read_file(header));
-    return hasher.hex();
-}
-
 // Runs the compiler; returns its exit status and combined output.
 std::pair<int, std::string> run_compiler(const std::string& compiler, const std::vector<std::string>& args,
                                          const fs::path& log_path) {
@@ -171,6 +146,112 @@ std::pair<int, std::string> run_compiler(const std::string& compiler, const std:
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
+// What identifies the compiler binary: its --version banner (the cache must not serve objects built
+// by another compiler version). Computed once per process and compiler.
+std::string compiler_identity(const std::string& compiler, const fs::path& cache_dir) {
+    static std::mutex mutex;
+    static std::map<std::string, std::string> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(compiler);
+    if (it != cache.end())
+        return it->second;
+    std::error_code error;
+    fs::create_directories(cache_dir, error);
+    const fs::path log = cache_dir / ("compiler-version." + std::to_string(getpid()) + ".log");
+    auto [status, output] = run_compiler(compiler, {"--version"}, log);
+    if (status != 0)
+        throw KernelBuildError("cannot run the kernel compiler '" + compiler + " --version': " + output);
+    return cache[compiler] = output;
+}
+
+// Key of everything known before compiling: compiler, shim headers, flags, the kernel source.
+std::string source_key(const KernelBuild& build, const std::vector<std::string>& flags, const std::string& shim_dir,
+                       const std::string& compiler_id) {
+    Hasher hasher;
+    hasher.add("tt_mock kernel v2");
+    hasher.add(compiler_id);
+    hasher.add(shim_hash(shim_dir));
+    for (const auto& flag : flags)
+        hasher.add(flag);
+    hasher.add(build.source_path);
+    hasher.add(read_file(build.source_path));
+    return hasher.hex();
+}
+
+// Key of the object: the source key plus the content of every other header the kernel included when it
+// was last built (kernel-local headers, `../common.h`, ...). Any change to the set of included headers
+// requires a change to the source or to one of these headers, so the key stays sound.
+std::string object_key(const std::string& source_key, const std::vector<std::string>& dependencies) {
+    Hasher hasher;
+    hasher.add(source_key);
+    for (const auto& path : dependencies) {
+        hasher.add(path);
+        hasher.add(fs::is_regular_file(path) ? read_file(path) : std::string("<missing>"));
+    }
+    return hasher.hex();
+}
+
+// The headers listed in a make-style depfile (-MMD), minus the source and the shim's own headers (those
+// are in the source key already).
+std::vector<std::string> parse_depfile(const std::string& text, const std::string& source_path,
+                                       const std::string& shim_dir) {
+    std::vector<std::string> paths;
+    std::string current;
+    bool after_target = false;
+    for (size_t i = 0; i < text.size(); i++) {
+        const char c = text[i];
+        if (c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == ' ')) {
+            if (text[i + 1] == ' ')
+                current += ' ';
+            i++;
+            continue;
+        }
+        if (!after_target) {
+            after_target = c == ':' && i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1]));
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!current.empty())
+                paths.push_back(fs::absolute(current).lexically_normal().string());
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        paths.push_back(fs::absolute(current).lexically_normal().string());
+    const std::string source = fs::absolute(source_path).lexically_normal().string();
+    const std::string shim = fs::absolute(shim_dir).lexically_normal().string() + "/";
+    std::vector<std::string> kept;
+    for (const auto& path : paths) {
+        if (path != source && path.rfind(shim, 0) != 0)
+            kept.push_back(path);
+    }
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    return kept;
+}
+
+std::vector<std::string> read_lines(const fs::path& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty())
+            lines.push_back(line);
+    }
+    return lines;
+}
+
+// Writes `text` to `path` so that concurrent readers see either the old or the whole new file.
+void write_atomically(const fs::path& path, const std::string& text, const std::string& unique) {
+    const fs::path tmp = path.string() + unique + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+    }
+    fs::rename(tmp, path);
+}
+
 const char* role_name(KernelRole role) {
     switch (role) {
         case KernelRole::DataMovement0:
@@ -183,6 +264,8 @@ const char* role_name(KernelRole role) {
     return "?";
 }
 
+// Cache layout: <source key>.deps lists the headers the kernel included when last built;
+// <object key>.so is the object. Both are written by rename, so processes may share the directory.
 std::string build_one(const KernelBuild& build) {
     if (!fs::is_regular_file(build.source_path)) {
         throw KernelBuildError("kernel source not found: " + build.source_path);
@@ -191,29 +274,42 @@ std::string build_one(const KernelBuild& build) {
     const std::string compiler = config::kernel_compiler();
     const fs::path cache_dir = config::kernel_cache_dir();
     const std::vector<std::string> flags = compile_flags(build, shim_dir);
-    const fs::path so_path = cache_dir / (cache_key(build, flags, shim_dir, compiler) + ".so");
-    if (fs::exists(so_path))
-        return so_path.string();
+    const std::string key = source_key(build, flags, shim_dir, compiler_identity(compiler, cache_dir));
+    const fs::path deps_path = cache_dir / (key + ".deps");
+    if (fs::exists(deps_path)) {
+        const fs::path so_path = cache_dir / (object_key(key, read_lines(deps_path)) + ".so");
+        if (fs::exists(so_path))
+            return so_path.string();
+    }
 
     std::error_code error;
     fs::create_directories(cache_dir, error);
     static std::atomic<uint64_t> counter{0};
     const std::string unique = "." + std::to_string(getpid()) + "." + std::to_string(counter++);
-    const fs::path tmp_path = so_path.string() + unique + ".tmp";
+    const fs::path tmp_path = cache_dir / (key + unique + ".so.tmp");
+    const fs::path depfile_path = cache_dir / (key + unique + ".d");
     std::vector<std::string> args = flags;
-    args.push_back("-o");
-    args.push_back(tmp_path.string());
-    args.push_back(build.source_path);
-    auto [status, output] = run_compiler(compiler, args, so_path.string() + unique + ".log");
+    for (const std::string& arg : {std::string("-MMD"), std::string("-MF"), depfile_path.string(), std::string("-o"),
+                                   tmp_path.string(), build.source_path})
+        args.push_back(arg);
+    auto [status, output] = run_compiler(compiler, args, cache_dir / (key + unique + ".log"));
     if (status != 0) {
         fs::remove(tmp_path, error);
+        fs::remove(depfile_path, error);
         std::string command = compiler;
         for (const auto& arg : args)
             command += " " + arg;
         throw KernelBuildError("failed to build " + std::string(role_name(build.role)) + " kernel " +
                                build.source_path + ":\n" + output + "\ncommand: " + command);
     }
+    const std::vector<std::string> dependencies = parse_depfile(read_file(depfile_path), build.source_path, shim_dir);
+    fs::remove(depfile_path, error);
+    const fs::path so_path = cache_dir / (object_key(key, dependencies) + ".so");
     fs::rename(tmp_path, so_path);
+    std::string manifest;
+    for (const auto& path : dependencies)
+        manifest += path + "\n";
+    write_atomically(deps_path, manifest, unique);
     return so_path.string();
 }
 

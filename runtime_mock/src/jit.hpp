@@ -1,12 +1,14 @@
 // JIT build of kernels: each (source, role, compile-time args, named args, defines, compute options,
 // CB formats, arch) is compiled with the host C++ compiler into its own shared object, cached on disk
-// under a content hash that also covers the shim headers and the kernel directory's headers.
+// under a content hash of the compiler's version banner, every flag, the source, every shim header and
+// every other header the kernel included (recorded from the compiler's -MMD depfile).
 //
 // Command: $TT_METAL_MOCK_CXX (g++) -std=c++17 -O3 -march=native -fPIC -shared
 //          -I $TT_METAL_MOCK_SHIM_INCLUDE -I <kernel dir> -include tt_mock_device/<role>_kernel_entry.h
 //          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DTT_MOCK_CB_FORMATS=...
 //          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DTT_MOCK_FP32_DEST_ACC= ...] <defines> <source>
-// Output: <cache dir>/<hash>.so, written atomically (temp file + rename), so processes may share it.
+// Output: <cache dir>/<object hash>.so and <cache dir>/<source hash>.deps (the included headers), each
+// written atomically (temp file + rename), so processes may share the cache directory.
 #pragma once
 
 #include <map>

@@ -16,29 +16,44 @@ void fail(KernelContext* ctx, ErrorKind kind, const char* call, const char* mess
     throw KernelFault{kind, describe(thread_of(ctx), call, site) + ": " + message};
 }
 
+// Blocks on `what`, calling `enter` before and `leave` after the wait (also when it unwinds), both under
+// the run mutex.
+template <typename Register, typename Unregister>
+void block_registered(KernelThread& thread, const BlockedOn& what, Register enter, Unregister leave) {
+    std::unique_lock<std::mutex> lock(thread.run->mutex);
+    enter();
+    try {
+        block_until_satisfied(thread, lock, what);
+    } catch (...) {
+        leave();
+        throw;
+    }
+    leave();
+}
+
 void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
-    RunState& run = *thread.run;
-    auto& b = thread.core->core.cbs[cb];
-    std::atomic<uint32_t>& flag = producer ? b.producer_blocked : b.consumer_blocked;
-    std::unique_lock<std::mutex> lock(run.mutex);
-    thread.core->cb_waiters[cb][producer ? 1 : 0] = &thread;
-    flag.store(1, std::memory_order_seq_cst);
+    std::atomic<uint32_t>& flag =
+        producer ? thread.core->core.cbs[cb].producer_blocked : thread.core->core.cbs[cb].consumer_blocked;
+    KernelThread*& waiter = thread.core->cb_waiters[cb][producer ? 1 : 0];
     BlockedOn what;
     what.kind = producer ? BlockedOn::Kind::CbFree : BlockedOn::Kind::CbFilled;
     what.cb = cb;
     what.pages = pages;
     what.call = call;
     what.site = site;
-    try {
-        block_until_satisfied(thread, lock, what);
-    } catch (...) {
-        flag.store(0, std::memory_order_seq_cst);
-        thread.core->cb_waiters[cb][producer ? 1 : 0] = nullptr;
-        throw;
-    }
-    flag.store(0, std::memory_order_seq_cst);
-    thread.core->cb_waiters[cb][producer ? 1 : 0] = nullptr;
+    // The flag is set before the condition is checked, and the partner publishes before reading the
+    // flag (both seq_cst): either the partner sees the flag and wakes us, or we see its pages.
+    block_registered(
+        thread, what,
+        [&] {
+            waiter = &thread;
+            flag.store(1, std::memory_order_seq_cst);
+        },
+        [&] {
+            flag.store(0, std::memory_order_seq_cst);
+            waiter = nullptr;
+        });
 }
 
 void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
@@ -53,8 +68,6 @@ void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
     RunState& run = *thread.run;
     const char* call = at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait";
     local_l1(thread, uint32_t(uintptr_t(addr)), 4, call, site);
-    std::unique_lock<std::mutex> lock(run.mutex);
-    run.semaphore_waiters++;
     BlockedOn what;
     what.kind = BlockedOn::Kind::Semaphore;
     what.semaphore = addr;
@@ -62,13 +75,7 @@ void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
     what.at_least = at_least;
     what.call = call;
     what.site = site;
-    try {
-        block_until_satisfied(thread, lock, what);
-    } catch (...) {
-        run.semaphore_waiters--;
-        throw;
-    }
-    run.semaphore_waiters--;
+    block_registered(thread, what, [&] { run.semaphore_waiters++; }, [&] { run.semaphore_waiters--; });
 }
 
 void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, CallSite site) {

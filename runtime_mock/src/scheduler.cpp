@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <system_error>
 
 #include "run_state.hpp"
 #include "tt_mock_device/circular_buffer.h"
@@ -235,9 +236,17 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
         std::lock_guard<std::mutex> lock(run.mutex);
         run.live = run.threads.size();
     }
-    for (auto& thread : run.threads) {
-        KernelThread* t = thread.get();
-        t->thread = std::thread([t] { thread_main(*t); });
+    for (size_t i = 0; i < run.threads.size(); i++) {
+        KernelThread* t = run.threads[i].get();
+        try {
+            t->thread = std::thread([t] { thread_main(*t); });
+        } catch (const std::system_error& e) {
+            // The threads already started are told to stop; the others never count as live.
+            std::lock_guard<std::mutex> lock(run.mutex);
+            run.live -= run.threads.size() - i;
+            abort_run_locked(run, ErrorKind::Protocol, std::string("cannot start a kernel thread: ") + e.what());
+            break;
+        }
     }
     std::unique_lock<std::mutex> lock(run.mutex);
     uint64_t progress = total_progress(run);
@@ -260,10 +269,13 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
         finished.push_back(thread->finished);
     lock.unlock();
     for (size_t i = 0; i < run.threads.size(); i++) {
+        std::thread& thread = run.threads[i]->thread;
+        if (!thread.joinable())
+            continue;
         if (finished[i]) {
-            run.threads[i]->thread.join();
+            thread.join();
         } else {
-            run.threads[i]->thread.detach();
+            thread.detach();
         }
     }
     const ErrorKind kind = run.error_kind;
@@ -274,7 +286,7 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
         owner.release();
         error +=
             "\n(kernel threads that never returned were abandoned; this device's L1 stays mapped for the rest "
-            "of the process)";
+            "of the process and the device refuses further runs: create a new Device)";
     }
     if (!error.empty())
         throw_error(kind, error);

@@ -21,17 +21,21 @@ std::string marked_line(const std::string& file, const std::string& name) {
     throw std::runtime_error("no marker " + name + " in " + file);
 }
 
-void run_dataflow_misuse(const std::string& name) {
-    Device device;
+void run_dataflow_misuse(const std::string& name, Device& device) {
     const uint64_t src = device.allocate_dram(test::kTileBytes, test::kTileBytes);
     KernelSpec k = test::kernel_on("misuse_dataflow.cpp", KernelRole::DataMovement1, kCore, {test::kDramAccessor},
-                                   {uint32_t(src)});
+                                   {uint32_t(src), device.spec().l1_bytes});
     k.defines = {{"MISUSE_" + name, "1"}};
     ProgramSpec program;
     program.kernels = {k};
     program.circular_buffers = {test::bf16_cb(0, 2, {kCore})};
     program.semaphores = {{0, {kCore}, 0}};
     device.run(program);
+}
+
+void run_dataflow_misuse(const std::string& name) {
+    Device device;
+    run_dataflow_misuse(name, device);
 }
 
 template <typename Error>
@@ -82,7 +86,7 @@ TEST(misaligned_l1_address) {
 }
 
 TEST(runtime_arg_out_of_range) {
-    expect_dataflow<ArgumentError>("ARG_OUT_OF_RANGE", {"get_arg_val", "runtime argument 5", "set only 1"});
+    expect_dataflow<ArgumentError>("ARG_OUT_OF_RANGE", {"get_arg_val", "runtime argument 5", "set only 2"});
 }
 
 TEST(cb_not_configured) {
@@ -102,17 +106,78 @@ TEST(pack_outside_tile_regs_wait) {
                                   "pack_tile", "tile_regs_wait"});
 }
 
+TEST(cb_pop_more_than_waited) {
+    expect_dataflow<CircularBufferError>("POP_OVER_WAITED", {"cb_pop_front", "pops 2 pages", "made only 1"});
+}
+
+TEST(cb_cumulative_wait_past_ring_end) {
+    expect_dataflow<CircularBufferError>("CUMULATIVE_WAIT_WRAPS",
+                                         {"cb_wait_front", "would wrap past the end of circular buffer 0"});
+}
+
+TEST(cb_index_over_arch_count) {
+    expect_dataflow<CircularBufferError>(
+        "CB_INDEX_OVER_ARCH", {"cb_wait_front", "circular buffer 40 is not configured", "has 32 CB indices"});
+}
+
+TEST(dram_read_misaligned) {
+    expect_dataflow<NocAccessError>("DRAM_MISALIGNED", {"noc_async_read", "is not 32-byte aligned"});
+}
+
+TEST(l1_out_of_bounds_via_noc_address) {
+    expect_dataflow<NocAccessError>("L1_OUT_OF_BOUNDS", {"noc_async_read", "is outside the core's 1499136-byte L1"});
+}
+
+TEST(noc_address_names_no_node) {
+    expect_dataflow<NocAccessError>("NOC_NODE_OUTSIDE", {"noc_async_read", "names node (30,30)"});
+}
+
+TEST(multicast_outside_grid) {
+    expect_dataflow<NocAccessError>("MCAST_OUT_OF_GRID",
+                                    {"noc_async_write_multicast", "(1,1)-(20,1) contains nodes that are not worker"});
+}
+
+TEST(multicast_wrong_num_dests) {
+    expect_dataflow<NocAccessError>("MCAST_NUM_DESTS", {"noc_async_write_multicast", "num_dests is 5", "has 2"});
+}
+
+TEST(semaphore_not_created) {
+    expect_dataflow<ArgumentError>("SEMAPHORE_NOT_CREATED", {"get_semaphore", "semaphore 3 was not created"});
+}
+
+TEST(semaphore_wait_on_bad_address) {
+    expect_dataflow<NocAccessError>("SEMAPHORE_BAD_ADDRESS", {"noc_semaphore_wait", "0x10 is not an aligned word"});
+}
+
+TEST(semaphore_deadlock) {
+    expect_dataflow<DeadlockError>("SEMAPHORE_DEADLOCK", {"deadlock", "noc_semaphore_wait", "to be == 1 (now 0)"});
+}
+
+TEST(math_after_commit) {
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("MATH_AFTER_COMMIT"); },
+        {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "MATH_AFTER_COMMIT"), "fill_tile"});
+}
+
+TEST(kernel_ends_with_dst_acquired) {
+    test::expect_error<DstError>([] { run_compute_misuse("DST_NOT_RELEASED"); },
+                                 {"core (0,0) compute (TRISC)", "finished with DST still acquired"});
+}
+
 TEST(kernel_build_error_names_kernel) {
     test::expect_error<KernelBuildError>([] { run_dataflow_misuse("BUILD_ERROR"); },
                                          {"misuse_dataflow.cpp", "this_does_not_compile"});
 }
 
-// Last: the spinning thread is abandoned and keeps its device's L1 mapped for the rest of the process.
+// Last: the spinning thread is abandoned and keeps its device's L1 mapped for the rest of the process;
+// the device then refuses to run anything else, since that thread may still write its L1.
 TEST(watchdog_reports_spinning_kernel) {
     setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
-    test::expect_error<DeadlockError>([] { run_dataflow_misuse("SPIN"); },
+    Device device;
+    test::expect_error<DeadlockError>([&] { run_dataflow_misuse("SPIN", device); },
                                       {"no kernel made progress", "core (0,0) RISCV_1 (NCRISC)"});
     unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+    test::expect_error<DeviceError>([&] { device.run(ProgramSpec{}); }, {"create a new Device"});
 }
 
 int main() {

@@ -55,6 +55,19 @@ inline void check_chunk(const CircularBuffer& b, uint32_t ptr, uint32_t pages, c
     }
 }
 
+// Moves a ring pointer `pages` pages on; a chunk never straddles the end (check_chunk), so the pointer
+// wraps only when it lands exactly on the end.
+inline void advance(const CircularBuffer& b, uint32_t& ptr, uint32_t pages) {
+    ptr += pages * b.page_size;
+    if (ptr == b.limit)
+        ptr = b.base;
+}
+
+// Publishes `pages` more pushed or popped pages to the partner thread (only this thread writes `counter`).
+inline void publish(std::atomic<uint32_t>& counter, uint32_t pages) {
+    counter.store(counter.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
+}
+
 inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
     const char* call = "cb_reserve_back";
     CircularBuffer& b = circular_buffer(cb, call, site);
@@ -86,10 +99,8 @@ inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
         c->fn->check_pending(c, b.wr_ptr, pages * b.page_size, true, call, site);
     b.reserved -= pages;
     b.pack_index = 0;
-    b.wr_ptr += pages * b.page_size;
-    if (b.wr_ptr == b.limit)
-        b.wr_ptr = b.base;
-    b.pushed.store(b.pushed.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
+    advance(b, b.wr_ptr, pages);
+    publish(b.pushed, pages);
     if (b.consumer_blocked.load(std::memory_order_seq_cst))
         c->fn->cb_wake(c, cb, false);
 }
@@ -124,10 +135,8 @@ inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
     if (c->pending_writes)
         c->fn->check_pending(c, b.rd_ptr, pages * b.page_size, false, call, site);
     b.waited -= pages;
-    b.rd_ptr += pages * b.page_size;
-    if (b.rd_ptr == b.limit)
-        b.rd_ptr = b.base;
-    b.popped.store(b.popped.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
+    advance(b, b.rd_ptr, pages);
+    publish(b.popped, pages);
     if (b.producer_blocked.load(std::memory_order_seq_cst))
         c->fn->cb_wake(c, cb, true);
 }

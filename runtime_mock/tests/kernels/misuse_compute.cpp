@@ -12,6 +12,11 @@ void kernel_main() {
     fill_tile(0, 1.0f);
     cb_reserve_back(cb_out, 1);
     pack_tile(0, cb_out);  // misuse:PACK_OUTSIDE_WAIT
+#elif defined(MISUSE_MATH_AFTER_COMMIT)
+    tile_regs_commit();
+    fill_tile(0, 1.0f);  // misuse:MATH_AFTER_COMMIT
+#elif defined(MISUSE_DST_NOT_RELEASED)
+    return;
 #endif
     tile_regs_commit();
     tile_regs_wait();

@@ -337,19 +337,35 @@ FORCE_INLINE uint32_t get_semaphore(uint32_t semaphore_id, tt_mock_device::CallS
     return core->semaphore_base + semaphore_id * tt_mock_device::kSemaphoreStride;
 }
 
+namespace tt_mock_device {
+
+// A semaphore word is read inline before any runtime call, so its address is checked here first: it
+// must be a 4-byte aligned word of this core's L1.
+inline volatile uint32_t* local_semaphore(volatile uint32_t* sem_addr, const char* call, CallSite site) {
+    KernelContext* c = ctx();
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(sem_addr);
+    if (addr % 4 != 0 || addr < c->core->l1_base || addr + 4 > uintptr_t(c->core->l1_base) + c->core->l1_size) {
+        failf(ErrorKind::NocAccess, call, site,
+              "semaphore address 0x%llx is not an aligned word of this core's L1 (use get_semaphore(id))",
+              static_cast<unsigned long long>(addr));
+    }
+    note_progress(c);
+    return sem_addr;
+}
+
+}  // namespace tt_mock_device
+
 FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
                                      tt_mock_device::CallSite site = {}) {
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    tt_mock_device::note_progress(c);
-    if (*sem_addr != val)
+    if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait", site) != val)
         c->fn->semaphore_wait(c, sem_addr, val, false, site);
 }
 
 FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
                                          tt_mock_device::CallSite site = {}) {
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    tt_mock_device::note_progress(c);
-    if (*sem_addr < val)
+    if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait_min", site) < val)
         c->fn->semaphore_wait(c, sem_addr, val, true, site);
 }
 
