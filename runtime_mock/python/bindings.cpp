@@ -115,8 +115,9 @@ void bind_errors(py::module_& m) {
 }
 
 void bind_arch(py::module_& m) {
-    py::enum_<tt_mock::Arch>(m, "Arch").value("Wormhole", tt_mock::Arch::Wormhole).value("Blackhole",
-                                                                                           tt_mock::Arch::Blackhole);
+    py::enum_<tt_mock::Arch>(m, "Arch")
+        .value("Wormhole", tt_mock::Arch::Wormhole)
+        .value("Blackhole", tt_mock::Arch::Blackhole);
     py::class_<tt_mock::ArchSpec>(m, "ArchSpec")
         .def_readonly("arch", &tt_mock::ArchSpec::arch)
         .def_property_readonly("name", [](const tt_mock::ArchSpec& s) { return std::string(s.name); })
@@ -142,7 +143,8 @@ void bind_program_spec(py::module_& m) {
         .def_readwrite("y", &tt_mock::LogicalCore::y)
         .def(py::self == py::self)
         .def(py::self < py::self)
-        .def("__hash__", [](const tt_mock::LogicalCore& c) { return std::hash<uint64_t>{}((uint64_t{c.x} << 32) | c.y); })
+        .def("__hash__",
+             [](const tt_mock::LogicalCore& c) { return std::hash<uint64_t>{}((uint64_t{c.x} << 32) | c.y); })
         .def("__repr__", [](const tt_mock::LogicalCore& c) {
             return "LogicalCore(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ")";
         });

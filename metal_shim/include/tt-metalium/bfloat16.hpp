@@ -77,7 +77,9 @@ inline uint16_t bfloat16_bits(bfloat16 value) {
 }
 
 // Prints the raw bits, as the SDK does.
-inline std::ostream& operator<<(std::ostream& os, const bfloat16& value) { return os << bfloat16_bits(value); }
+inline std::ostream& operator<<(std::ostream& os, const bfloat16& value) {
+    return os << bfloat16_bits(value);
+}
 
 // Bitwise equality of two vectors.
 inline bool operator==(const std::vector<bfloat16>& lhs, const std::vector<bfloat16>& rhs) {
@@ -96,7 +98,9 @@ inline std::vector<uint32_t> pack_bfloat16_vec_into_uint32_vec(const std::vector
     return packed;
 }
 
-inline bfloat16 bfloat16_identity_transform(const bfloat16& input) { return input; }
+inline bfloat16 bfloat16_identity_transform(const bfloat16& input) {
+    return input;
+}
 
 inline std::vector<bfloat16> unpack_uint32_vec_into_bfloat16_vec(
     const std::vector<uint32_t>& data,

@@ -74,8 +74,7 @@ private:
         mock_ = device->mock_shared();
         TT_FATAL(size > 0 && page_size > 0 && page_size <= UINT32_MAX,
                  "Buffer: size ({}) and page size ({}) must be positive", size, page_size);
-        TT_FATAL(size % page_size == 0, "Buffer: size {} B must be a multiple of the page size {} B", size,
-                 page_size);
+        TT_FATAL(size % page_size == 0, "Buffer: size {} B must be a multiple of the page size {} B", size, page_size);
         switch (buffer_type) {
             case BufferType::DRAM:
                 address_ = mock().allocate_dram(size, static_cast<uint32_t>(page_size));
@@ -83,7 +82,8 @@ private:
             case BufferType::L1:
                 address_ = mock().allocate_l1(size, static_cast<uint32_t>(page_size));
                 break;
-            default: TT_THROW("Buffer: only DRAM and L1 buffers are supported by the mock device");
+            default:
+                TT_THROW("Buffer: only DRAM and L1 buffers are supported by the mock device");
         }
     }
 

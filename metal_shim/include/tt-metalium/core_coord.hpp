@@ -2,7 +2,7 @@
 // rectangle, iterated row by row) and CoreRangeSet (disjoint rectangles).
 #pragma once
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <tt_stl/assert.hpp>
 #include <umd/device/types/xy_pair.hpp>
 
@@ -81,7 +81,9 @@ public:
 inline bool operator==(const CoreRange& a, const CoreRange& b) {
     return a.start_coord == b.start_coord && a.end_coord == b.end_coord;
 }
-inline bool operator!=(const CoreRange& a, const CoreRange& b) { return !(a == b); }
+inline bool operator!=(const CoreRange& a, const CoreRange& b) {
+    return !(a == b);
+}
 inline bool operator<(const CoreRange& a, const CoreRange& b) {
     return std::tie(a.start_coord.x, a.start_coord.y, a.end_coord.x, a.end_coord.y) <
            std::tie(b.start_coord.x, b.start_coord.y, b.end_coord.x, b.end_coord.y);
@@ -151,8 +153,8 @@ private:
     void validate_no_overlap() const {
         for (size_t i = 0; i < ranges_.size(); ++i) {
             for (size_t j = i + 1; j < ranges_.size(); ++j) {
-                TT_FATAL(!ranges_[i].intersects(ranges_[j]), "CoreRangeSet: ranges {} and {} overlap",
-                         ranges_[i].str(), ranges_[j].str());
+                TT_FATAL(!ranges_[i].intersects(ranges_[j]), "CoreRangeSet: ranges {} and {} overlap", ranges_[i].str(),
+                         ranges_[j].str());
             }
         }
     }
@@ -160,8 +162,12 @@ private:
     std::vector<CoreRange> ranges_;
 };
 
-inline bool operator==(const CoreRangeSet& a, const CoreRangeSet& b) { return a.ranges() == b.ranges(); }
-inline bool operator!=(const CoreRangeSet& a, const CoreRangeSet& b) { return !(a == b); }
+inline bool operator==(const CoreRangeSet& a, const CoreRangeSet& b) {
+    return a.ranges() == b.ranges();
+}
+inline bool operator!=(const CoreRangeSet& a, const CoreRangeSet& b) {
+    return !(a == b);
+}
 
 // The cores of a set, range by range; within a range row by row (row_wise) or column by column.
 inline std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,

@@ -45,8 +45,12 @@ enum class CoreType { WORKER, ETH, PCIE, ARC, DRAM, ROUTER_ONLY, TENSIX = WORKER
 
 namespace detail {
 
-inline NOC preferred_noc_for_dram_read(ARCH) { return NOC::NOC_0; }
-inline NOC preferred_noc_for_dram_write(ARCH) { return NOC::NOC_1; }
+inline NOC preferred_noc_for_dram_read(ARCH) {
+    return NOC::NOC_0;
+}
+inline NOC preferred_noc_for_dram_write(ARCH) {
+    return NOC::NOC_1;
+}
 
 }  // namespace detail
 

@@ -42,8 +42,8 @@ public:
         const CoreCoord grid = compute_with_storage_grid_size();
         TT_FATAL(logical_core.x < grid.x && logical_core.y < grid.y, "Logical core {} is outside the {}x{} grid",
                  logical_core.str(), grid.x, grid.y);
-        const tt_mock::LogicalCore noc = mock().worker_noc_coord(
-            {static_cast<uint32_t>(logical_core.x), static_cast<uint32_t>(logical_core.y)});
+        const tt_mock::LogicalCore noc =
+            mock().worker_noc_coord({static_cast<uint32_t>(logical_core.x), static_cast<uint32_t>(logical_core.y)});
         return {noc.x, noc.y};
     }
 

@@ -62,6 +62,8 @@ inline void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_wo
     }
 }
 
-inline void Finish(MeshCommandQueue& mesh_cq) { (void)mesh_cq; }
+inline void Finish(MeshCommandQueue& mesh_cq) {
+    (void)mesh_cq;
+}
 
 }  // namespace tt::tt_metal::distributed

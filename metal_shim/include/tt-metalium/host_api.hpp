@@ -3,7 +3,7 @@
 // (blocking or not), so host data may be reused as soon as an Enqueue* call returns.
 #pragma once
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <hostdevcommon/common_values.hpp>
 #include <hostdevcommon/kernel_structs.h>
 #include <tt-metalium/base_types.hpp>
@@ -55,8 +55,7 @@ inline void check_arg_count(const Program::Kernel& kernel, size_t unique, size_t
 inline void set_runtime_args(const Program& program, KernelHandle kernel_id, const CoreCoord& core,
                              const uint32_t* args, size_t count) {
     Program::Kernel& kernel = program.kernel(kernel_id);
-    TT_FATAL(kernel.cores.contains(core), "SetRuntimeArgs: kernel {} does not run on core {}", kernel.name,
-             core.str());
+    TT_FATAL(kernel.cores.contains(core), "SetRuntimeArgs: kernel {} does not run on core {}", kernel.name, core.str());
     check_arg_count(kernel, count, kernel.common_runtime_args.size());
     auto [it, inserted] = kernel.runtime_args.try_emplace(core, args, args + count);
     if (!inserted) {
@@ -80,8 +79,10 @@ inline void set_runtime_args(const Program& program, KernelHandle kernel_id, con
 
 inline tt_mock::KernelRole data_movement_role(DataMovementProcessor processor) {
     switch (processor) {
-        case DataMovementProcessor::RISCV_0: return tt_mock::KernelRole::DataMovement0;
-        case DataMovementProcessor::RISCV_1: return tt_mock::KernelRole::DataMovement1;
+        case DataMovementProcessor::RISCV_0:
+            return tt_mock::KernelRole::DataMovement0;
+        case DataMovementProcessor::RISCV_1:
+            return tt_mock::KernelRole::DataMovement1;
         default:
             TT_THROW("DataMovementProcessor::RISCV_{} does not exist on Tensix cores (only RISCV_0 and RISCV_1)",
                      static_cast<int>(processor));
@@ -106,7 +107,9 @@ inline bool CloseDevice(IDevice* device) {
     return closed;
 }
 
-inline Program CreateProgram() { return Program(); }
+inline Program CreateProgram() {
+    return Program();
+}
 
 // Adds a kernel (source file, resolved like the SDK: see tt_mock_host/kernel_path.hpp) on the given
 // cores. RISCV_0/RISCV_1 data-movement kernels and compute kernels are supported.
@@ -127,8 +130,7 @@ inline KernelHandle CreateKernel(Program& program, const std::string& file_name,
         kernel->spec.role = tt_mock::KernelRole::Compute;
         kernel->spec.compile_args = compute->compile_args;
         kernel->spec.defines = compute->defines;
-        kernel->spec.named_compile_args.insert(compute->named_compile_args.begin(),
-                                               compute->named_compile_args.end());
+        kernel->spec.named_compile_args.insert(compute->named_compile_args.begin(), compute->named_compile_args.end());
         kernel->spec.compute.math_fidelity = static_cast<int>(compute->math_fidelity);
         kernel->spec.compute.fp32_dest_acc_en = compute->fp32_dest_acc_en;
         kernel->spec.compute.dst_full_sync_en = compute->dst_full_sync_en;
@@ -166,7 +168,9 @@ inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& confi
     return Buffer::create(config.device, config.size, config.page_size, config.buffer_type);
 }
 
-inline void DeallocateBuffer(Buffer& buffer) { buffer.deallocate(); }
+inline void DeallocateBuffer(Buffer& buffer) {
+    buffer.deallocate();
+}
 
 inline void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
                            stl::Span<const uint32_t> runtime_args) {
@@ -209,8 +213,7 @@ inline void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
 // The args of one core, writable in place (they are used by the next run of the program).
 inline RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel_id, const CoreCoord& core) {
     Program::Kernel& kernel = program.kernel(kernel_id);
-    TT_FATAL(kernel.cores.contains(core), "GetRuntimeArgs: kernel {} does not run on core {}", kernel.name,
-             core.str());
+    TT_FATAL(kernel.cores.contains(core), "GetRuntimeArgs: kernel {} does not run on core {}", kernel.name, core.str());
     return kernel.runtime_args_views[core];
 }
 
@@ -282,6 +285,8 @@ inline void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking) {
     cq.device()->mock().run(program.spec());
 }
 
-inline void Finish(CommandQueue& cq) { (void)cq; }
+inline void Finish(CommandQueue& cq) {
+    (void)cq;
+}
 
 }  // namespace tt::tt_metal

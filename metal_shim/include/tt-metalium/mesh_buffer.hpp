@@ -32,7 +32,8 @@ class MeshBuffer {
 public:
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& mesh_buffer_config,
                                               const DeviceLocalBufferConfig& device_local_config,
-                                              MeshDevice* mesh_device, std::optional<DeviceAddr> address = std::nullopt) {
+                                              MeshDevice* mesh_device,
+                                              std::optional<DeviceAddr> address = std::nullopt) {
         TT_FATAL(mesh_device != nullptr, "MeshBuffer::create: mesh device is null");
         TT_FATAL(!address.has_value(), "MeshBuffer::create: buffers at a given address are not supported by the mock");
         auto backing = Buffer::create(mesh_device, mesh_buffer_config.size, device_local_config.page_size,

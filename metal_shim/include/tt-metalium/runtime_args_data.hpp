@@ -17,8 +17,8 @@ struct RuntimeArgsData {
     const std::uint32_t& operator[](std::size_t index) const { return at(index); }
 
     std::uint32_t& at(std::size_t index) {
-        TT_FATAL(index < rt_args_count, "Runtime arg index {} out of range: the kernel has {} args on this core",
-                 index, rt_args_count);
+        TT_FATAL(index < rt_args_count, "Runtime arg index {} out of range: the kernel has {} args on this core", index,
+                 rt_args_count);
         return rt_args_data[index];
     }
     const std::uint32_t& at(std::size_t index) const { return const_cast<RuntimeArgsData*>(this)->at(index); }

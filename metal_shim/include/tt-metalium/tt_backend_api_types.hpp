@@ -34,32 +34,55 @@ enum class DataFormat : uint8_t {
 
 inline const char* data_format_name(DataFormat format) {
     switch (format) {
-        case DataFormat::Float32: return "Float32";
-        case DataFormat::Float16: return "Float16";
-        case DataFormat::Bfp8: return "Bfp8";
-        case DataFormat::Bfp4: return "Bfp4";
-        case DataFormat::Bfp2: return "Bfp2";
-        case DataFormat::Float16_b: return "Float16_b";
-        case DataFormat::Bfp8_b: return "Bfp8_b";
-        case DataFormat::Bfp4_b: return "Bfp4_b";
-        case DataFormat::Bfp2_b: return "Bfp2_b";
-        case DataFormat::Lf8: return "Lf8";
-        case DataFormat::Fp8_e4m3: return "Fp8_e4m3";
-        case DataFormat::Int8: return "Int8";
-        case DataFormat::Tf32: return "Tf32";
-        case DataFormat::UInt8: return "UInt8";
-        case DataFormat::UInt16: return "UInt16";
-        case DataFormat::Int32: return "Int32";
-        case DataFormat::UInt32: return "UInt32";
-        case DataFormat::RawUInt8: return "RawUInt8";
-        case DataFormat::RawUInt16: return "RawUInt16";
-        case DataFormat::RawUInt32: return "RawUInt32";
-        case DataFormat::Invalid: return "Invalid";
+        case DataFormat::Float32:
+            return "Float32";
+        case DataFormat::Float16:
+            return "Float16";
+        case DataFormat::Bfp8:
+            return "Bfp8";
+        case DataFormat::Bfp4:
+            return "Bfp4";
+        case DataFormat::Bfp2:
+            return "Bfp2";
+        case DataFormat::Float16_b:
+            return "Float16_b";
+        case DataFormat::Bfp8_b:
+            return "Bfp8_b";
+        case DataFormat::Bfp4_b:
+            return "Bfp4_b";
+        case DataFormat::Bfp2_b:
+            return "Bfp2_b";
+        case DataFormat::Lf8:
+            return "Lf8";
+        case DataFormat::Fp8_e4m3:
+            return "Fp8_e4m3";
+        case DataFormat::Int8:
+            return "Int8";
+        case DataFormat::Tf32:
+            return "Tf32";
+        case DataFormat::UInt8:
+            return "UInt8";
+        case DataFormat::UInt16:
+            return "UInt16";
+        case DataFormat::Int32:
+            return "Int32";
+        case DataFormat::UInt32:
+            return "UInt32";
+        case DataFormat::RawUInt8:
+            return "RawUInt8";
+        case DataFormat::RawUInt16:
+            return "RawUInt16";
+        case DataFormat::RawUInt32:
+            return "RawUInt32";
+        case DataFormat::Invalid:
+            return "Invalid";
     }
     return "Unknown";
 }
 
-inline std::ostream& operator<<(std::ostream& os, const DataFormat& format) { return os << data_format_name(format); }
+inline std::ostream& operator<<(std::ostream& os, const DataFormat& format) {
+    return os << data_format_name(format);
+}
 
 // Bytes of one datum; block-float formats have no per-datum size.
 constexpr uint32_t datum_size(const DataFormat& format) {
@@ -67,17 +90,21 @@ constexpr uint32_t datum_size(const DataFormat& format) {
         case DataFormat::Float16:
         case DataFormat::Float16_b:
         case DataFormat::UInt16:
-        case DataFormat::RawUInt16: return 2;
+        case DataFormat::RawUInt16:
+            return 2;
         case DataFormat::Float32:
         case DataFormat::Int32:
         case DataFormat::UInt32:
-        case DataFormat::RawUInt32: return 4;
+        case DataFormat::RawUInt32:
+            return 4;
         case DataFormat::Int8:
         case DataFormat::Lf8:
         case DataFormat::UInt8:
         case DataFormat::Fp8_e4m3:
-        case DataFormat::RawUInt8: return 1;
-        default: throw std::invalid_argument(std::string("datum_size: no per-datum size for ") + data_format_name(format));
+        case DataFormat::RawUInt8:
+            return 1;
+        default:
+            throw std::invalid_argument(std::string("datum_size: no per-datum size for ") + data_format_name(format));
     }
 }
 
@@ -85,15 +112,19 @@ constexpr uint32_t datum_size(const DataFormat& format) {
 constexpr uint32_t tile_size(const DataFormat& format) {
     switch (format) {
         case DataFormat::Bfp2:
-        case DataFormat::Bfp2_b: return (64 * 4) + (16 * 4);
+        case DataFormat::Bfp2_b:
+            return (64 * 4) + (16 * 4);
         case DataFormat::Bfp4:
-        case DataFormat::Bfp4_b: return (128 * 4) + (16 * 4);
+        case DataFormat::Bfp4_b:
+            return (128 * 4) + (16 * 4);
         case DataFormat::Bfp8:
-        case DataFormat::Bfp8_b: return (256 * 4) + (16 * 4);
+        case DataFormat::Bfp8_b:
+            return (256 * 4) + (16 * 4);
         case DataFormat::Tf32:
         case DataFormat::Invalid:
             throw std::invalid_argument(std::string("tile_size: unsupported format ") + data_format_name(format));
-        default: return 1024 * datum_size(format);
+        default:
+            return 1024 * datum_size(format);
     }
 }
 

@@ -18,8 +18,8 @@ inline CoreRangeSet num_cores_to_corerangeset(const CoreCoord start_core, const 
     const size_t ny = grid_size.y;
     TT_FATAL(start_core.x < nx && start_core.y < ny, "Start core {} must be within grid size {}", start_core.str(),
              grid_size.str());
-    const size_t available =
-        row_wise ? (ny - 1 - start_core.y) * nx + (nx - start_core.x) : (nx - 1 - start_core.x) * ny + (ny - start_core.y);
+    const size_t available = row_wise ? (ny - 1 - start_core.y) * nx + (nx - start_core.x)
+                                      : (nx - 1 - start_core.x) * ny + (ny - start_core.y);
     TT_FATAL(target_num_cores <= available,
              "Target number of cores {} is greater than total number of available cores {}", target_num_cores,
              available);

@@ -4,7 +4,7 @@
 // checked: the mock is meant to catch mistakes.
 #pragma once
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <stdexcept>
 #include <string>
@@ -23,7 +23,9 @@ namespace tt::assert {
     throw std::runtime_error(what);
 }
 
-inline std::string format_message() { return {}; }
+inline std::string format_message() {
+    return {};
+}
 
 template <typename... Args>
 std::string format_message(fmt::format_string<Args...> format, Args&&... args) {
@@ -34,18 +36,18 @@ std::string format_message(fmt::format_string<Args...> format, Args&&... args) {
 
 #define TT_THROW(...) ::tt::assert::throw_error("TT_THROW", __FILE__, __LINE__, nullptr, ::fmt::format(__VA_ARGS__))
 
-#define TT_FATAL(condition, ...)                                                                              \
-    do {                                                                                                      \
-        if (!(condition)) {                                                                                   \
-            ::tt::assert::throw_error("TT_FATAL", __FILE__, __LINE__, #condition,                             \
-                                      ::tt::assert::format_message(__VA_ARGS__));                             \
-        }                                                                                                     \
+#define TT_FATAL(condition, ...)                                                  \
+    do {                                                                          \
+        if (!(condition)) {                                                       \
+            ::tt::assert::throw_error("TT_FATAL", __FILE__, __LINE__, #condition, \
+                                      ::tt::assert::format_message(__VA_ARGS__)); \
+        }                                                                         \
     } while (0)
 
-#define TT_ASSERT(condition, ...)                                                                             \
-    do {                                                                                                      \
-        if (!(condition)) {                                                                                   \
-            ::tt::assert::throw_error("TT_ASSERT", __FILE__, __LINE__, #condition,                            \
-                                      ::tt::assert::format_message(__VA_ARGS__));                             \
-        }                                                                                                     \
+#define TT_ASSERT(condition, ...)                                                  \
+    do {                                                                           \
+        if (!(condition)) {                                                        \
+            ::tt::assert::throw_error("TT_ASSERT", __FILE__, __LINE__, #condition, \
+                                      ::tt::assert::format_message(__VA_ARGS__));  \
+        }                                                                          \
     } while (0)

@@ -28,7 +28,7 @@ config.export_shim_include()
 _flags = sys.getdlopenflags()
 sys.setdlopenflags(_flags | os.RTLD_GLOBAL)
 try:
-    from . import _tt_mock
+    from . import _tt_mock  # noqa: F401 - loaded first, with RTLD_GLOBAL
 finally:
     sys.setdlopenflags(_flags)
 

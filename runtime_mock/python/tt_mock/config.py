@@ -13,8 +13,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# runtime_mock/python/tt_mock/config.py -> the workspace root (source tree or runfiles tree).
-_WORKSPACE = Path(__file__).resolve().parents[3]
+
+def _workspace() -> Path:
+    """The tree this file is in (runfiles or source): runtime_mock/python/tt_mock/config.py -> root.
+
+    Symlinks are followed only if the unresolved tree lacks the headers (a package dir of symlinks).
+    """
+    for path in (Path(__file__).absolute(), Path(__file__).resolve()):
+        root = path.parents[3]
+        if (root / "metal_shim" / "include").is_dir():
+            return root
+    return Path(__file__).absolute().parents[3]
+
+
+_WORKSPACE = _workspace()
 
 
 def shim_include_dir() -> Path:

@@ -44,7 +44,9 @@ class Buffer:
     """An interleaved buffer: page i in bank i % banks. Freed when the Buffer is garbage-collected."""
 
     def __init__(self, device: Device, size: int, page_size: int, kind: _tt_mock.BufferKind) -> None:
-        allocate = device._device.allocate_dram if kind == _tt_mock.BufferKind.Dram else device._device.allocate_l1
+        allocate = (
+            device._device.allocate_dram if kind == _tt_mock.BufferKind.Dram else device._device.allocate_l1
+        )
         self.device = device
         self.size = size
         self.page_size = page_size
@@ -56,7 +58,9 @@ class Buffer:
         array = np.ascontiguousarray(data)
         if array.nbytes > self.size:
             raise ValueError(f"{array.nbytes} bytes do not fit a buffer of {self.size} bytes")
-        self.device._device.write_interleaved(self.kind, self.address, self.page_size, array.reshape(-1).view(np.uint8))
+        self.device._device.write_interleaved(
+            self.kind, self.address, self.page_size, array.reshape(-1).view(np.uint8)
+        )
 
     def read(self, dtype: np.dtype | type = np.uint8, shape: tuple[int, ...] | None = None) -> np.ndarray:
         """The buffer's contents as an array of dtype (the whole buffer unless shape says less)."""
@@ -93,7 +97,9 @@ class Device:
     def spec(self) -> _tt_mock.ArchSpec:
         return self._device.spec
 
-    def dram_buffer(self, data: np.ndarray | None = None, *, page_size: int, size: int | None = None) -> Buffer:
+    def dram_buffer(
+        self, data: np.ndarray | None = None, *, page_size: int, size: int | None = None
+    ) -> Buffer:
         """A DRAM buffer of `size` bytes (default: data's size), initialised from `data` if given."""
         return self._buffer(data, page_size, size, _tt_mock.BufferKind.Dram)
 
@@ -119,7 +125,9 @@ class Device:
             for c in self._device.last_run_counters()
         }
 
-    def _buffer(self, data: np.ndarray | None, page_size: int, size: int | None, kind: _tt_mock.BufferKind) -> Buffer:
+    def _buffer(
+        self, data: np.ndarray | None, page_size: int, size: int | None, kind: _tt_mock.BufferKind
+    ) -> Buffer:
         if size is None:
             if data is None:
                 raise ValueError("give the buffer's size or its initial data")

@@ -31,17 +31,18 @@ def _compile_command(
 ) -> list[str]:
     command = [config.compiler(), f"-std={std}", "-O2", "-fPIC", "-shared", "-pthread"]
     # Like the SDK's programming examples: narrowing in braced runtime-arg lists is accepted.
-    command += ["-Wno-narrowing", "-DFMT_HEADER_ONLY"]
+    command += ["-Wno-narrowing"]
     command += [f"-I{d}" for d in include_dirs]
     command += [f"-I{config.shim_include_dir()}", f"-I{config.runtime_include_dir()}"]
     command += [f"-D{name}={value}" for name, value in defines.items()]
-    return command + [str(s) for s in sources]
+    # {fmt} is linked (libfmt-dev's libfmt.so) rather than compiled into every program: half the build time.
+    return command + [str(s) for s in sources] + ["-lfmt"]
 
 
 def _dependency_hash(command: list[str]) -> str:
     """Hash of the command and of every file the sources include."""
     listing = subprocess.run(
-        [*command[:1], *[a for a in command[1:] if a not in ("-shared", "-O2")], "-M"],
+        [*command[:1], *[a for a in command[1:] if a not in ("-shared", "-O2", "-lfmt")], "-M"],
         capture_output=True,
         text=True,
     )

@@ -130,15 +130,15 @@ class Program:
         spec = _tt_mock.CircularBufferSpec()
         spec.cores = _logical(_cores(cores))
         spec.total_size = page_size * num_pages
-        spec.indices = [_tt_mock.CircularBufferIndex(index, getattr(_tt_mock.DataFormat, data_format), page_size)]
+        spec.indices = [
+            _tt_mock.CircularBufferIndex(index, getattr(_tt_mock.DataFormat, data_format), page_size)
+        ]
         self._circular_buffers.append(spec)
 
     def add_semaphore(self, cores: Core | Iterable[Core], initial_value: int = 0) -> int:
         """A semaphore on the cores; returns its id (what kernels pass to get_semaphore)."""
         core_set = set(_cores(cores))
-        taken = {
-            s.id for s in self._semaphores if core_set & {(c.x, c.y) for c in s.cores}
-        }
+        taken = {s.id for s in self._semaphores if core_set & {(c.x, c.y) for c in s.cores}}
         semaphore_id = next(i for i in range(len(self._semaphores) + 1) if i not in taken)
         spec = _tt_mock.SemaphoreSpec()
         spec.id = semaphore_id

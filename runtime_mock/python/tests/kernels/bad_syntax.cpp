@@ -1,2 +1,4 @@
 // Does not compile: the device must report a kernel build error.
-void kernel_main() { this is not C++; }
+void kernel_main() {
+    this is not C++;
+}

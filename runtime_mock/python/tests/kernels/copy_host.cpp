@@ -34,13 +34,13 @@ std::vector<uint16_t> copy_on_device(const std::string& kernel_dir, const std::v
     std::vector<uint32_t> compile_args;
     TensorAccessorArgs(*src).append_to(compile_args);
     TensorAccessorArgs(*dst).append_to(compile_args);
-    const KernelHandle copy = CreateKernel(program, kernel_dir + "/dram_copy.cpp", core,
-                                           DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
-                                                              .noc = NOC::RISCV_0_default,
-                                                              .compile_args = compile_args});
-    SetRuntimeArgs(program, copy, core,
-                   {static_cast<uint32_t>(src->address()), static_cast<uint32_t>(dst->address()),
-                    bytes / kPageSize, kPageSize});
+    const KernelHandle copy = CreateKernel(
+        program, kernel_dir + "/dram_copy.cpp", core,
+        DataMovementConfig{
+            .processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default, .compile_args = compile_args});
+    SetRuntimeArgs(
+        program, copy, core,
+        {static_cast<uint32_t>(src->address()), static_cast<uint32_t>(dst->address()), bytes / kPageSize, kPageSize});
 
     distributed::MeshWorkload workload;
     workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));

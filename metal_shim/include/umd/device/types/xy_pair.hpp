@@ -18,9 +18,15 @@ struct xy_pair {
     std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
 };
 
-constexpr bool operator==(const xy_pair& a, const xy_pair& b) { return a.x == b.x && a.y == b.y; }
-constexpr bool operator!=(const xy_pair& a, const xy_pair& b) { return !(a == b); }
-constexpr bool operator<(const xy_pair& a, const xy_pair& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; }
+constexpr bool operator==(const xy_pair& a, const xy_pair& b) {
+    return a.x == b.x && a.y == b.y;
+}
+constexpr bool operator!=(const xy_pair& a, const xy_pair& b) {
+    return !(a == b);
+}
+constexpr bool operator<(const xy_pair& a, const xy_pair& b) {
+    return a.x != b.x ? a.x < b.x : a.y < b.y;
+}
 
 }  // namespace tt
 

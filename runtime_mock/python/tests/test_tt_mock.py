@@ -1,0 +1,136 @@
+"""The tt_mock package: numpy round trips, programs, typed errors, host programs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tt_mock
+
+KERNELS = Path(__file__).absolute().parent / "kernels"
+PAGE = 2048
+
+
+@pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
+def test_dram_round_trip_keeps_every_byte(arch):
+    device = tt_mock.Device(arch)
+    data = np.random.default_rng(0).integers(0, 2**16, size=(3, 32, 32), dtype=np.uint16)
+    buffer = device.dram_buffer(data, page_size=PAGE)
+    np.testing.assert_array_equal(buffer.read(np.uint16, data.shape), data)
+
+
+def test_l1_round_trip_and_partial_read():
+    device = tt_mock.Device()
+    data = np.arange(8 * 1024, dtype=np.float32)
+    buffer = device.l1_buffer(data, page_size=4096)
+    np.testing.assert_array_equal(buffer.read(np.float32), data)
+    np.testing.assert_array_equal(buffer.read(np.float32, (16,)), data[:16])
+
+
+def test_arch_facts():
+    assert tt_mock.Device("wormhole").grid == (8, 8)
+    blackhole = tt_mock.Device("blackhole")
+    assert blackhole.arch == "blackhole"
+    assert blackhole.grid == (13, 10)
+
+
+def _copy_program(device, src, dst, num_pages):
+    program = tt_mock.Program()
+    kernel = program.add_kernel(KERNELS / "dram_copy.cpp", (0, 0), "riscv_0", compile_args=[2, 2])
+    program.add_circular_buffer((0, 0), index=0, data_format="Float16_b", page_size=PAGE, num_pages=2)
+    program.set_runtime_args(kernel, (0, 0), [src.address, dst.address, num_pages, PAGE])
+    return program
+
+
+def test_program_copies_pages_and_counts_them():
+    device = tt_mock.Device()
+    data = np.random.default_rng(1).integers(0, 2**16, size=5 * 1024, dtype=np.uint16)
+    src = device.dram_buffer(data, page_size=PAGE)
+    dst = device.dram_buffer(size=data.nbytes, page_size=PAGE)
+    device.run(_copy_program(device, src, dst, 5))
+    np.testing.assert_array_equal(dst.read(np.uint16), data)
+    counters = device.counters()[(0, 0)]
+    assert counters.tiles_read == 5, counters
+    assert counters.noc_bytes_read == 5 * PAGE, counters
+
+
+def test_deadlock_raises_deadlock_error():
+    device = tt_mock.Device()
+    program = tt_mock.Program()
+    program.add_kernel(KERNELS / "wait_forever.cpp", (0, 0), "riscv_1")
+    program.add_circular_buffer((0, 0), index=0, data_format="Float16_b", page_size=PAGE, num_pages=1)
+    with pytest.raises(tt_mock.DeadlockError, match="cb_wait_front"):
+        device.run(program)
+
+
+def test_compile_error_raises_kernel_build_error():
+    program = tt_mock.Program()
+    program.add_kernel(KERNELS / "bad_syntax.cpp", (0, 0), "riscv_0")
+    with pytest.raises(tt_mock.KernelBuildError, match="bad_syntax.cpp"):
+        tt_mock.Device().run(program)
+
+
+def test_missing_runtime_arg_raises_argument_error():
+    program = tt_mock.Program()
+    kernel = program.add_kernel(KERNELS / "read_missing_arg.cpp", (0, 0), "riscv_0")
+    program.set_runtime_args(kernel, (0, 0), [1, 2])
+    with pytest.raises(tt_mock.ArgumentError):
+        tt_mock.Device().run(program)
+
+
+def test_every_device_error_is_a_device_error():
+    for error in (
+        tt_mock.DeadlockError,
+        tt_mock.CircularBufferError,
+        tt_mock.NocAccessError,
+        tt_mock.DstError,
+        tt_mock.ArgumentError,
+        tt_mock.KernelBuildError,
+    ):
+        assert issubclass(error, tt_mock.DeviceError)
+    assert issubclass(tt_mock.DeviceError, RuntimeError)
+
+
+@pytest.fixture(scope="module")
+def copy_host():
+    so = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    return tt_mock.HostProgram(so)
+
+
+def test_host_program_run_writes_outputs_in_place(copy_host):
+    source = np.random.default_rng(2).integers(0, 2**16, size=4096, dtype=np.uint16)
+    result = np.zeros_like(source)
+    copy_host.run(KERNELS, [source, result])
+    np.testing.assert_array_equal(result, source)
+
+
+def test_host_program_main_returns_its_exit_status(copy_host, capfd):
+    assert copy_host.main([str(KERNELS)]) == 0
+    assert "copy_host: exact" in capfd.readouterr().out
+
+
+def test_host_program_exception_reaches_python(copy_host):
+    with pytest.raises(RuntimeError, match="usage"):
+        copy_host.main([])
+
+
+def test_host_program_kernel_path_error_names_the_places_tried(copy_host, tmp_path):
+    with pytest.raises(RuntimeError, match=r"dram_copy.cpp' not found. Tried"):
+        copy_host.run(tmp_path, [np.zeros(4096, np.uint16), np.zeros(4096, np.uint16)])
+
+
+def test_build_host_program_is_cached():
+    first = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    second = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    assert first == second
+
+
+def test_default_arch_reaches_host_programs(copy_host, capfd):
+    tt_mock.set_default_arch("blackhole")
+    try:
+        assert tt_mock.default_arch() == "blackhole"
+        assert tt_mock.Device().grid == (13, 10)
+        assert copy_host.main([str(KERNELS)]) == 0
+    finally:
+        tt_mock.set_default_arch("wormhole")

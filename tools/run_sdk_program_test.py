@@ -1,0 +1,51 @@
+"""run_sdk_program: macro values, exit status, program arguments, kernel root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools import run_sdk_program
+
+SDK_STYLE = Path(__file__).absolute().parent.parent / "tests" / "sdk_style"
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("4", "4"),
+        ("0x10", "0x10"),
+        ("RISCV_0", "RISCV_0"),
+        ('"already/quoted/"', '"already/quoted/"'),
+        ("tt_metal/programming_examples/", '"tt_metal/programming_examples/"'),
+        ('say "hi"', '"say \\"hi\\""'),
+    ],
+)
+def test_macro_value_quotes_what_is_not_a_token(value, expected):
+    assert run_sdk_program.macro_value(value) == expected
+
+
+def test_runs_main_with_its_arguments_and_returns_its_status(capfd):
+    status = run_sdk_program.main([str(SDK_STYLE / "legacy_api.cpp"), "--", str(SDK_STYLE / "kernels")])
+    assert status == 0
+    assert "legacy_api: pass" in capfd.readouterr().out
+
+
+def test_kernel_root_resolves_relative_kernel_paths(capfd):
+    status = run_sdk_program.main(
+        ["--kernel-root", str(SDK_STYLE), str(SDK_STYLE / "legacy_api.cpp"), "--", "kernels"]
+    )
+    assert status == 0, capfd.readouterr().err
+
+
+def test_uncaught_exception_exits_like_an_abort(capfd):
+    assert run_sdk_program.main([str(SDK_STYLE / "legacy_api.cpp")]) == 134
+    assert "usage" in capfd.readouterr().err
+
+
+def test_compile_error_exits_with_1(tmp_path, capfd):
+    broken = tmp_path / "broken.cpp"
+    broken.write_text("int main() { return undefined_name; }\n")
+    assert run_sdk_program.main([str(broken)]) == 1
+    assert "undefined_name" in capfd.readouterr().err
