@@ -31,6 +31,17 @@ struct Device::Impl {
           l1(arch.grid_x * arch.grid_y, arch.l1_bytes) {}
 
     uint32_t l1_banks() const { return arch.grid_x * arch.grid_y; }
+
+    // The bank address (L1 offset) of an L1 buffer address handed out by allocate_l1, which is a pointer
+    // value into the L1 of core (0,0), the core of bank 0.
+    uint64_t l1_bank_address(uint64_t address) const {
+        const auto location = l1.locate(address);
+        if (!location || location->core != 0) {
+            throw NocAccessError("L1 buffer address " + std::to_string(address) +
+                                 " was not returned by allocate_l1 (it is not an address in the L1 of core (0,0))");
+        }
+        return location->offset;
+    }
     uint32_t alignment(BufferKind kind) const { return kind == BufferKind::Dram ? arch.dram_alignment : 16; }
 
     // Calls f(bank, bank_address, host_offset, bytes) for every page of an interleaved buffer access.
@@ -40,9 +51,10 @@ struct Device::Impl {
             throw ArgumentError("interleaved buffer access with page size 0");
         const uint32_t banks = kind == BufferKind::Dram ? arch.dram_banks : l1_banks();
         const uint64_t aligned = tt_mock_device::align_up(page_size, alignment(kind));
+        const uint64_t base = kind == BufferKind::Dram ? address : l1_bank_address(address);
         for (size_t offset = 0, page = 0; offset < size_bytes; offset += page_size, page++) {
             const size_t bytes = std::min<size_t>(page_size, size_bytes - offset);
-            const uint64_t bank_address = address + (page / banks) * aligned;
+            const uint64_t bank_address = base + (page / banks) * aligned;
             const bool inside = kind == BufferKind::Dram ? dram.contains(bank_address, bytes)
                                                          : l1.buffers().contains(bank_address, bytes);
             if (!inside) {
@@ -310,14 +322,15 @@ uint64_t Device::allocate_l1(uint64_t size_bytes, uint32_t page_size) {
     const uint64_t aligned = tt_mock_device::align_up(page_size, 16);
     const uint64_t pages = page_size ? (size_bytes + page_size - 1) / page_size : 0;
     const uint64_t banks = impl_->l1_banks();
-    return impl_->l1.buffers().allocate((pages + banks - 1) / banks * aligned, "L1");
+    const uint64_t offset = impl_->l1.buffers().allocate((pages + banks - 1) / banks * aligned, "L1");
+    return impl_->l1.address(0, uint32_t(offset));
 }
 
 void Device::deallocate(BufferKind kind, uint64_t address) {
     if (kind == BufferKind::Dram) {
         impl_->dram.deallocate(address);
     } else {
-        impl_->l1.buffers().deallocate(address, "L1");
+        impl_->l1.buffers().deallocate(impl_->l1_bank_address(address), "L1");
     }
 }
 

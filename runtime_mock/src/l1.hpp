@@ -6,7 +6,8 @@
 //   [0, 32 KiB)               reserved like the SDK's firmware area: runtime args of the three kernels
 //                             (unique then common, 4 KiB per kernel) and the semaphores (16 B apart)
 //   [32 KiB, ...)             circular buffers, allocated upwards, at the same address on every core
-//   [..., l1_bytes)           interleaved L1 buffers, allocated downwards
+//   [..., l1_bytes)           interleaved L1 buffers, allocated downwards; `buffers()` works in offsets,
+//                             Device hands out the matching pointer values of core 0 (see allocate_l1)
 #pragma once
 
 #include <cstddef>

@@ -15,8 +15,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "dram.hpp"
@@ -96,6 +98,9 @@ struct RunState {
     std::atomic<uint32_t> semaphore_waiters{0};
     ErrorKind error_kind = ErrorKind::Protocol;
     std::string error;  // first error, empty if none
+
+    std::mutex warnings_mutex;
+    std::set<std::pair<std::string, int>> warned_sites;  // (file, line) of every warning printed this run
 };
 
 KernelThread& thread_of(tt_mock_device::KernelContext* ctx);

@@ -1,4 +1,4 @@
-// The RuntimeFunctions table kernels call: error reporting, blocking on circular buffers and
+// The RuntimeFunctions table kernels call: error and warning reporting, blocking on circular buffers and
 // semaphores, waking partners, and DPRINT output. NOC transfers live in noc.cpp.
 #include <cstdio>
 #include <mutex>
@@ -14,6 +14,18 @@ using tt_mock_device::KernelContext;
 
 void fail(KernelContext* ctx, ErrorKind kind, const char* call, const char* message, CallSite site) {
     throw KernelFault{kind, describe(thread_of(ctx), call, site) + ": " + message};
+}
+
+// Prints "tt_mock warning: core (x,y) <role> [<kernel>]: <call> at <file>:<line>: <message>" to stderr the
+// first time a call site warns in this run.
+void warn(KernelContext* ctx, const char* call, const char* message, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    RunState& run = *thread.run;
+    std::lock_guard<std::mutex> lock(run.warnings_mutex);
+    if (!run.warned_sites.emplace(site.file, site.line).second)
+        return;
+    std::fprintf(stderr, "tt_mock warning: %s: %s\n", describe(thread, call, site).c_str(), message);
+    std::fflush(stderr);
 }
 
 // Blocks on `what`, calling `enter` before and `leave` after the wait (also when it unwinds), both under
@@ -102,6 +114,7 @@ void print(KernelContext* ctx, const char* text, size_t length) {
 tt_mock_device::RuntimeFunctions runtime_functions() {
     tt_mock_device::RuntimeFunctions f{};
     f.fail = fail;
+    f.warn = warn;
     f.cb_block = cb_block;
     f.cb_wake = cb_wake;
     f.check_pending = check_pending;

@@ -1,5 +1,7 @@
 // One negative test per error class: each provokes the misuse with a small kernel and checks the error
 // type and that the message names the core, the role and the kernel file:line of the offending call.
+// Misuse that silicon tolerates (push or pack without reserve into free pages, release_dst on a free
+// DST) must instead run and warn once per call site.
 #include <fstream>
 
 #include "test_support.hpp"
@@ -61,8 +63,9 @@ TEST(deadlock_lists_blocked_kernels) {
     expect_dataflow<DeadlockError>("DEADLOCK", {"deadlock", "cb_wait_front", "waits for 2 filled pages of CB 0"});
 }
 
-TEST(cb_push_more_than_reserved) {
-    expect_dataflow<CircularBufferError>("PUSH_OVER_RESERVED", {"cb_push_back", "only 1 are reserved"});
+TEST(cb_push_overflow) {
+    expect_dataflow<CircularBufferError>("PUSH_OVERFLOW",
+                                         {"cb_push_back", "only 0 are reserved and 0 are free", "not yet popped"});
 }
 
 TEST(cb_pop_without_wait) {
@@ -162,6 +165,48 @@ TEST(math_after_commit) {
 TEST(kernel_ends_with_dst_acquired) {
     test::expect_error<DstError>([] { run_compute_misuse("DST_NOT_RELEASED"); },
                                  {"core (0,0) compute (TRISC)", "finished with DST still acquired"});
+}
+
+TEST(pack_overflow) {
+    test::expect_error<CircularBufferError>(
+        [] { run_compute_misuse("PACK_OVERFLOW"); },
+        {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "PACK_OVERFLOW"), "pack_tile",
+         "writes page 0 of circular buffer 16, which holds data not yet popped"});
+}
+
+namespace {
+
+// Misuse that silicon tolerates runs, with one warning per call site naming core, role and file:line.
+void expect_one_warning(const std::function<void()>& run, const std::string& file, const std::string& name,
+                        const std::vector<std::string>& needles) {
+    const std::string warnings = test::capture_stderr(run);
+    const std::string site = marked_line(file, name);
+    if (test::count(warnings, site + ":") != 1)
+        throw std::runtime_error("expected one warning at " + site + ", got:\n" + warnings);
+    for (const std::string& needle : needles) {
+        if (warnings.find(needle) == std::string::npos)
+            throw std::runtime_error("warning lacks '" + needle + "':\n" + warnings);
+    }
+}
+
+}  // namespace
+
+TEST(cb_push_without_reserve_warns) {
+    expect_one_warning([] { run_dataflow_misuse("PUSH_WITHOUT_RESERVE"); }, "misuse_dataflow.cpp",
+                       "PUSH_WITHOUT_RESERVE",
+                       {"tt_mock warning: core (0,0) RISCV_1 (NCRISC)", "cb_push_back(0, 1) without cb_reserve_back at",
+                        "works only because the CB had room"});
+}
+
+TEST(pack_without_reserve_warns) {
+    expect_one_warning([] { run_compute_misuse("PACK_WITHOUT_RESERVE"); }, "misuse_compute.cpp", "PACK_WITHOUT_RESERVE",
+                       {"tt_mock warning: core (0,0) compute (TRISC)", "pack_tile into page 0 of CB 16 without",
+                        "works only because the page was free"});
+}
+
+TEST(release_dst_on_free_dst_warns) {
+    expect_one_warning([] { run_compute_misuse("RELEASE_DST_TWICE"); }, "misuse_compute.cpp", "RELEASE_DST_TWICE",
+                       {"tt_mock warning: core (0,0) compute (TRISC)", "release_dst while DST is free at"});
 }
 
 TEST(kernel_build_error_names_kernel) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "hostdevcommon/kernel_structs.h"
 #include "runtime_mock/device.hpp"
 #include "runtime_mock/program_spec.hpp"
@@ -99,6 +101,41 @@ void expect_error(const std::function<void()>& body, const std::vector<std::stri
         throw std::runtime_error(std::string("wrong error type: ") + e.what());
     }
     throw std::runtime_error("expected an error, none was raised");
+}
+
+// Runs `body` with stderr redirected to a temporary file; returns what was written to it.
+inline std::string capture_stderr(const std::function<void()>& body) {
+    std::fflush(stderr);
+    const int saved = dup(fileno(stderr));
+    FILE* capture = std::tmpfile();
+    dup2(fileno(capture), fileno(stderr));
+    auto restore = [&] {
+        std::fflush(stderr);
+        dup2(saved, fileno(stderr));
+        close(saved);
+    };
+    try {
+        body();
+    } catch (...) {
+        restore();
+        std::fclose(capture);
+        throw;
+    }
+    restore();
+    std::string text;
+    std::rewind(capture);
+    for (int c; (c = std::fgetc(capture)) != EOF;)
+        text += char(c);
+    std::fclose(capture);
+    return text;
+}
+
+// How many times `needle` occurs in `text`.
+inline size_t count(const std::string& text, const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+        n++;
+    return n;
 }
 
 inline uint16_t to_bf16(float f) {

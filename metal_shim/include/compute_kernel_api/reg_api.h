@@ -33,8 +33,7 @@ ALWI void acquire_dst(tt_mock_device::CallSite site = {}) {
 }
 
 ALWI void release_dst(tt_mock_device::CallSite site = {}) {
-    using tt_mock_device::DstState;
-    tt_mock_device::dst_transition(DstState::Legacy, DstState::Free, "release_dst", site, false);
+    tt_mock_device::dst_release_legacy(site);
 }
 
 }  // namespace ckernel

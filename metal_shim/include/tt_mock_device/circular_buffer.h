@@ -6,6 +6,9 @@
 // until n pages are filled (cumulative, like the SDK: repeated waits without a pop ask for the running
 // total), cb_pop_front(n) frees n waited pages and advances rd_ptr. Pointers wrap exactly at the end of
 // the ring, so every chunk must fit before the end (the SDK's "CB size must be a multiple of n").
+// On silicon cb_reserve_back only waits for room, so pushing (or packing into) pages that were not
+// reserved but are free is accepted with a warning; pushing or packing over pages not yet popped
+// (overflow) is an error.
 //
 // The fast path runs inline on the calling thread; only a wait that cannot be satisfied yet, and the
 // wake-up of a blocked partner, go through the runtime (which also detects deadlocks).
@@ -23,6 +26,15 @@ template <typename... Args>
     char message[512];
     std::snprintf(message, sizeof(message), format, args...);
     fail(kind, call, message, site);
+}
+
+// Warns about misuse that silicon tolerates; `call` describes it ("cb_push_back(16, 1) without ...").
+template <typename... Args>
+inline void warnf(const char* call, CallSite site, const char* format, Args... args) {
+    char message[512];
+    std::snprintf(message, sizeof(message), format, args...);
+    KernelContext* c = ctx();
+    c->fn->warn(c, call, message, site);
 }
 
 inline CircularBuffer& circular_buffer(uint32_t cb, const char* call, CallSite site) {
@@ -91,13 +103,21 @@ inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, call, site);
     KernelContext* c = ctx();
     if (pages > b.reserved) {
-        failf(ErrorKind::CircularBuffer, call, site,
-              "pushes %u pages to circular buffer %u but only %u are reserved (call cb_reserve_back first)", pages, cb,
-              b.reserved);
+        const uint32_t free_pages = b.num_pages - cb_pages_filled(b);
+        if (pages > free_pages) {
+            failf(ErrorKind::CircularBuffer, call, site,
+                  "pushes %u pages to circular buffer %u but only %u are reserved and %u are free: it would overwrite "
+                  "pages not yet popped (call cb_reserve_back(%u, %u) first)",
+                  pages, cb, b.reserved, free_pages, cb, pages);
+        }
+        check_chunk(b, b.wr_ptr, pages, call, site, cb);
+        char what[96];
+        std::snprintf(what, sizeof(what), "cb_push_back(%u, %u) without cb_reserve_back", cb, pages);
+        warnf(what, site, "works only because the CB had room; call cb_reserve_back(%u, %u) first", cb, pages);
     }
     if (c->pending_reads)
         c->fn->check_pending(c, b.wr_ptr, pages * b.page_size, true, call, site);
-    b.reserved -= pages;
+    b.reserved -= pages < b.reserved ? pages : b.reserved;
     b.pack_index = 0;
     advance(b, b.wr_ptr, pages);
     publish(b.pushed, pages);
@@ -152,12 +172,23 @@ inline uint32_t cb_front_page(uint32_t cb, uint32_t index, const char* call, Cal
     return b.rd_ptr + index * b.page_size;
 }
 
-// L1 address of page `index` after the write pointer; the page must have been reserved.
+// L1 address of page `index` after the write pointer. The page should have been reserved; an unreserved
+// page that is free is accepted with a warning (silicon writes it all the same), one that holds data not
+// yet popped is an error.
 inline uint32_t cb_back_page(uint32_t cb, uint32_t index, const char* call, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, call, site);
     if (index >= b.reserved) {
-        failf(ErrorKind::CircularBuffer, call, site,
-              "writes page %u of circular buffer %u but cb_reserve_back reserved only %u pages", index, cb, b.reserved);
+        const uint32_t free_pages = b.num_pages - cb_pages_filled(b);
+        if (index >= free_pages) {
+            failf(ErrorKind::CircularBuffer, call, site,
+                  "writes page %u of circular buffer %u, which holds data not yet popped: cb_reserve_back reserved "
+                  "only %u pages and %u are free (call cb_reserve_back(%u, %u) first)",
+                  index, cb, b.reserved, free_pages, cb, index + 1);
+        }
+        check_chunk(b, b.wr_ptr, index + 1, call, site, cb);
+        char what[96];
+        std::snprintf(what, sizeof(what), "%s into page %u of CB %u without cb_reserve_back", call, index, cb);
+        warnf(what, site, "works only because the page was free; call cb_reserve_back(%u, %u) first", cb, index + 1);
     }
     return b.wr_ptr + index * b.page_size;
 }

@@ -6,7 +6,9 @@
 // sections, so the MATH/PACK hand-over is a single state machine:
 //   Free --tile_regs_acquire--> Math --tile_regs_commit--> Committed --tile_regs_wait--> Pack
 //   Pack --tile_regs_release--> Free;   Free --acquire_dst--> Legacy --release_dst--> Free
-// Acquiring zeroes DST. Math operations need Math or Legacy, pack_tile needs Pack or Legacy.
+// Acquiring zeroes DST. Math operations need Math or Legacy, pack_tile needs Pack or Legacy. The
+// deprecated release_dst on a free DST (SDK examples call it after tile_regs_release) flips both the
+// MATH and PACK sections on silicon, which is harmless: it is accepted with a warning.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +50,17 @@ inline void dst_transition(DstState from, DstState to, const char* call, CallSit
         std::memset(cs.dst, 0, sizeof(float) * kTileElements * cs.dst_capacity);
         cs.dst_written = 0;
     }
+}
+
+inline void dst_release_legacy(CallSite site) {
+    if (ctx()->compute.dst_state == DstState::Free) {
+        note_progress(ctx());
+        warnf("release_dst while DST is free", site,
+              "harmless on silicon, where it flips both the MATH and PACK sections; drop it after "
+              "tile_regs_release (release_dst pairs with acquire_dst)");
+        return;
+    }
+    dst_transition(DstState::Legacy, DstState::Free, "release_dst", site, false);
 }
 
 // DST tile `index` for a math operation.

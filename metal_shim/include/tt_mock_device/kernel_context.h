@@ -102,6 +102,8 @@ struct KernelContext;
 struct RuntimeFunctions {
     // Reports misuse of the API at `site` (throws).
     void (*fail)(KernelContext*, ErrorKind, const char* call, const char* message, CallSite site);
+    // Reports misuse that silicon tolerates to stderr, once per call site and run.
+    void (*warn)(KernelContext*, const char* call, const char* message, CallSite site);
     // Blocks until the CB has `pages` free (producer) or filled (consumer) pages (throws on deadlock/abort).
     void (*cb_block)(KernelContext*, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site);
     // Wakes the consumer (wake_producer=false) or producer thread blocked on the CB.

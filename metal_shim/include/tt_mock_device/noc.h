@@ -10,7 +10,8 @@
 // (as returned by get_write_ptr, get_read_ptr, get_semaphore): its offset within that core's L1 is used.
 // Interleaved buffers put page i in bank i % num_banks at bank address base + (i / num_banks) * aligned
 // page size; DRAM pages are aligned to the arch's DRAM alignment, L1 pages to 16 bytes, and the L1 banks
-// are the worker cores in row-major logical order.
+// are the worker cores in row-major logical order. An L1 buffer's base is a pointer value into core
+// (0,0)'s L1 (Device::allocate_l1), which the rule above turns into the same offset on the bank's core.
 #pragma once
 
 #include <cstdint>

@@ -91,7 +91,12 @@ public:
     void read_interleaved(uint64_t address, uint32_t page_size, void* data, size_t size_bytes) const;
 
     // L1 buffers (BufferType::L1): interleaved over the worker cores' L1 like DRAM over banks (bank i is
-    // the worker at logical (i % grid_x, i / grid_x)); allocated from the top of L1 down.
+    // the worker at logical (i % grid_x, i / grid_x)); allocated from the top of L1 down. The address
+    // returned is the bank address as a pointer value into the L1 of core (0,0), the core of bank 0: on
+    // hardware an L1 address is an offset valid on every core, and kernels dereference it
+    // (`(uint32_t*)l1_buffer->address()`) on the core holding the page. The NOC, InterleavedAddrGen and
+    // TensorAccessor take its offset within that L1, so it designates the same offset on every core;
+    // only a direct dereference on a core other than (0,0) would read core (0,0)'s L1.
     uint64_t allocate_l1(uint64_t size_bytes, uint32_t page_size);
 
     // Reads and writes of either kind of interleaved buffer; throws NocAccessError outside allocations.

@@ -1,4 +1,5 @@
-// A compute kernel that misuses DST in the way its MISUSE_* define selects (see misuse_dataflow.cpp).
+// A compute kernel that misuses DST or its output CB (c_16, 2 pages) in the way its MISUSE_* define
+// selects (see misuse_dataflow.cpp).
 #include <cstdint>
 
 #include "compute_kernel_api.h"
@@ -20,5 +21,22 @@ void kernel_main() {
 #endif
     tile_regs_commit();
     tile_regs_wait();
+#if defined(MISUSE_PACK_WITHOUT_RESERVE)
+    // Tolerated: page 0 of the empty CB is free.
+    pack_tile(0, cb_out);  // misuse:PACK_WITHOUT_RESERVE
+    cb_push_back(cb_out, 1);
+#elif defined(MISUSE_PACK_OVERFLOW)
+    cb_reserve_back(cb_out, 2);
+    pack_tile(0, cb_out);
+    pack_tile(0, cb_out);
+    cb_push_back(cb_out, 2);
+    pack_tile(0, cb_out);  // misuse:PACK_OVERFLOW
+#endif
     tile_regs_release();
+#if defined(MISUSE_RELEASE_DST_TWICE)
+    // Tolerated: the deprecated release_dst on a free DST, as the SDK's vecadd_multi_core does every tile.
+    for (int tile = 0; tile < 2; tile++) {
+        release_dst();  // misuse:RELEASE_DST_TWICE
+    }
+#endif
 }

@@ -1,5 +1,6 @@
-// A data-movement kernel that misuses the API in the way its MISUSE_* define selects; the line of each
-// misuse carries a "// misuse:<NAME>" marker that test_errors.cpp looks up to check the reported line.
+// A data-movement kernel that misuses the API in the way its MISUSE_* define selects (an error, or misuse
+// that silicon tolerates and the mock accepts with a warning); the line of each misuse carries a
+// "// misuse:<NAME>" marker that test_errors.cpp looks up to check the reported line.
 // CB c_0 has 2 pages. Runtime args: address of a one-tile DRAM buffer, the core's L1 size in bytes.
 #include <cstdint>
 
@@ -10,9 +11,15 @@ void kernel_main() {
     const auto src = TensorAccessor(src_args, src_addr, get_tile_size(cb));
 #if defined(MISUSE_DEADLOCK)
     cb_wait_front(cb, 2);  // misuse:DEADLOCK
-#elif defined(MISUSE_PUSH_OVER_RESERVED)
-    cb_reserve_back(cb, 1);
-    cb_push_back(cb, 2);  // misuse:PUSH_OVER_RESERVED
+#elif defined(MISUSE_PUSH_OVERFLOW)
+    cb_reserve_back(cb, 2);
+    cb_push_back(cb, 2);
+    cb_push_back(cb, 1);  // misuse:PUSH_OVERFLOW
+#elif defined(MISUSE_PUSH_WITHOUT_RESERVE)
+    // Tolerated: the 2-page CB has room for both pushes.
+    for (int page = 0; page < 2; page++) {
+        cb_push_back(cb, 1);  // misuse:PUSH_WITHOUT_RESERVE
+    }
 #elif defined(MISUSE_POP_WITHOUT_WAIT)
     cb_pop_front(cb, 1);  // misuse:POP_WITHOUT_WAIT
 #elif defined(MISUSE_RESERVE_OVER_CAPACITY)
