@@ -1,0 +1,51 @@
+"""ApplyTTDefaults: target facts, options and data formats become function attributes."""
+
+import pytest
+import tvm
+from programs import attr, gemm, lower
+from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import ApplyTTDefaults
+
+
+def test_formats_follow_dtypes():
+    mod = lower(gemm(dtype="float16"), "ApplyTTDefaults")
+    assert attr(mod, "tt.data_formats") == {
+        "A": "Float16",
+        "B": "Float16",
+        "C": "Float16",
+        "A_s": "Float16",
+        "B_s": "Float16",
+        "C_f": "Float32",
+        "C_s": "Float16",
+    }
+
+
+def test_target_facts_are_attached():
+    mod = lower(gemm(), "ApplyTTDefaults", target_device="blackhole")
+    assert attr(mod, "tt.target")["grid"] == [13, 10] and attr(mod, "tt.target")["num_circular_buffers"] == 64
+
+
+def test_options_are_recorded():
+    mod = lower(gemm(), "ApplyTTDefaults", partition_strategy="block", enable_prefetch=False)
+    assert attr(mod, "tt.options") == {
+        "partition_strategy": "block",
+        "enable_double_buffer": True,
+        "enable_prefetch": False,
+    }
+
+
+def test_body_is_unchanged():
+    func = gemm()
+    mod = lower(func, "ApplyTTDefaults")
+    tvm.ir.assert_structural_equal(mod["gemm"].body, func.body)
+
+
+def test_unsupported_dtype_is_rejected_at_its_first_use():
+    with pytest.raises(TTCompileError, match="dtype int8") as err:
+        lower(gemm(dtype="int8"), "ApplyTTDefaults")
+    assert err.value.lineno is not None
+
+
+def test_unknown_partition_is_rejected():
+    with pytest.raises(TTCompileError, match="unknown partition strategy 'diagonal'"):
+        ApplyTTDefaults(partition_strategy="diagonal")

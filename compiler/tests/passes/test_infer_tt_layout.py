@@ -1,0 +1,60 @@
+"""InferTTLayout: default descriptors, normalised hints, name validation."""
+
+import pytest
+import tilelang_tt.language as T
+from programs import attr, gemm, lower
+from tilelang_tt.errors import TTCompileError
+
+
+def test_globals_default_to_dram_interleaved():
+    mod = lower(gemm(), "InferTTLayout")
+    assert attr(mod, "tt.layout_desc")["A"] == {
+        "memory": "DRAM",
+        "layout": "interleaved",
+        "tile_id_order": "row_major",
+    }
+
+
+def test_tile_buffers_live_in_l1_cbs():
+    mod = lower(gemm(), "InferTTLayout")
+    assert attr(mod, "tt.layout_desc")["A_s"] == {
+        "memory": "L1",
+        "layout": "cb",
+        "tile_id_order": "row_major",
+    }
+
+
+def test_hint_spellings_are_normalised():
+    func = gemm().with_attr("tt.layout_hints", {"B": {"memory": "sram", "layout": "Interleaved"}})
+    mod = lower(func, "InferTTLayout")
+    assert (
+        attr(mod, "tt.layout_desc")["B"]["memory"] == "L1"
+        and attr(mod, "tt.layout_desc")["B"]["layout"] == "interleaved"
+    )
+
+
+def test_ddr_means_dram():
+    func = gemm().with_attr("tt.layout_hints", {"A": {"memory": "DDR"}})
+    assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["A"]["memory"] == "DRAM"
+
+
+def test_hint_for_unknown_buffer_is_rejected():
+    func = gemm().with_attr("tt.layout_hints", {"Z": {"memory": "DRAM"}})
+    with pytest.raises(TTCompileError, match="names 'Z'"):
+        lower(func, "InferTTLayout")
+
+
+@T.prim_func
+def reused_name(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    with T.Kernel(1, 1) as (bx, by):
+        for _i in T.serial(1):
+            S = T.alloc_shared((32, 32), "bfloat16")
+            T.copy(A[0, 0], S)
+        for _j in T.serial(1):
+            S = T.alloc_shared((32, 32), "bfloat16")
+            T.copy(S, C[0, 0])
+
+
+def test_buffer_names_must_be_unique():
+    with pytest.raises(TTCompileError, match="S is used more than once"):
+        lower(reused_name, "InferTTLayout")

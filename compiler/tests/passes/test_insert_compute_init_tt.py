@@ -1,0 +1,40 @@
+"""InsertComputeInitTT: mm_init first, compute config from the accumulator."""
+
+from programs import attr, gemm, lower
+from tilelang_tt import ops
+from tvm import tirx
+
+
+def _first_extern(func):
+    for s in func.body.seq:
+        if ops.is_extern(s):
+            return s.value
+    return None
+
+
+def test_mm_init_comes_first():
+    call = _first_extern(lower(gemm(), "InsertComputeInitTT")["gemm_compute"])
+    assert call.args[0].value == "mm_init" and [a.name for a in call.args[1:4]] == [
+        "cb_in0",
+        "cb_in1",
+        "cb_out0",
+    ]
+
+
+def test_transpose_b_reaches_mm_init():
+    call = _first_extern(lower(gemm(trans_b=True), "InsertComputeInitTT")["gemm_compute"])
+    assert int(call.args[4].value) == 1
+
+
+def test_fp32_accumulation_enables_fp32_dest():
+    assert attr(lower(gemm(), "InsertComputeInitTT"), "tt.compute_config", "gemm_compute")["fp32_dest_acc_en"]
+
+
+def test_bf16_accumulation_keeps_16bit_dest():
+    cfg = attr(lower(gemm(accum="bfloat16"), "InsertComputeInitTT"), "tt.compute_config", "gemm_compute")
+    assert not cfg["fp32_dest_acc_en"]
+
+
+def test_data_movement_kernels_untouched():
+    mod = lower(gemm(), "InsertComputeInitTT")
+    assert not isinstance(mod["gemm_reader"].body, tirx.SeqStmt) or _first_extern(mod["gemm_reader"]) is None

@@ -1,0 +1,49 @@
+"""LayoutAwareWorkPartitionTT: every block assigned once per strategy; grid ↔ output from dataflow."""
+
+import pytest
+from programs import attr, gemm, lower
+from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_ranges
+
+
+@pytest.mark.parametrize("strategy", ["row_major", "column_major", "block"])
+def test_every_block_exactly_once(strategy):
+    work = assign(strategy, 7, 5, 3, 4)
+    assert sorted(b for w in work for b in w["blocks"]) == list(range(35))
+
+
+def test_row_major_gives_first_cores_the_extra_blocks():
+    assert [w["count"] for w in assign("row_major", 5, 1, 2, 2)] == [2, 1, 1, 1]
+
+
+def test_column_major_walks_blocks_down_columns():
+    assert assign("column_major", 2, 2, 8, 8)[1]["blocks"] == [2]
+
+
+def test_block_strategy_gives_rectangles():
+    work = assign("block", 4, 4, 2, 2)
+    assert work[0]["blocks"] == [0, 1, 4, 5]
+
+
+def test_more_blocks_than_cores_loop_per_core():
+    mod = lower(gemm(M=1024, N=1024, K=64, bM=32, bN=32), "LayoutAwareWorkPartitionTT")
+    assert len(attr(mod, "tt.core_work")) == 64 and attr(mod, "tt.core_work")[0]["count"] == 16
+
+
+def test_row_axis_read_from_the_store():
+    grid = attr(lower(gemm(M=128, N=256), "LayoutAwareWorkPartitionTT"), "tt.grid")
+    assert (grid["row_axis"], grid["col_axis"], grid["x"], grid["y"]) == ("blockIdx.y", "blockIdx.x", 4, 2)
+
+
+def test_work_partition_records_io_jo_len_k():
+    part = attr(lower(gemm(M=128, N=128, K=256), "LayoutAwareWorkPartitionTT"), "tt.work_partition")
+    assert part["(1,0)"] == [{"io": 0, "jo": 1, "len_k": 8, "tile_order": "row_major"}]
+
+
+def test_core_ranges_merge_rows():
+    assert core_ranges([[0, 0], [1, 0], [2, 0], [0, 1]]) == [[0, 0, 2, 0], [0, 1, 0, 1]]
+
+
+def test_shape_not_multiple_of_block_is_rejected():
+    with pytest.raises(TTCompileError, match="C has 96 rows but the grid covers 128"):
+        lower(gemm(M=96, N=128, bM=64), "LayoutAwareWorkPartitionTT")

@@ -1,0 +1,35 @@
+"""SplitDeviceKernel: one program → reader/compute/writer, each with only its ops."""
+
+from programs import gemm, lower
+from tilelang_tt import ops
+from tilelang_tt.ir_utils import find_ops, get_attr
+
+
+def _ops(func):
+    return [str(s.call.op.name) for s in find_ops(func.body, ops.TT_OPS)]
+
+
+def test_three_kernels_with_roles():
+    mod = lower(gemm(), "SplitDeviceKernel")
+    assert {g.name_hint: get_attr(f, "tt.kernel_role") for g, f in mod.functions.items()} == {
+        "gemm_reader": "reader",
+        "gemm_compute": "compute",
+        "gemm_writer": "writer",
+    }
+
+
+def test_reader_keeps_reads_and_grid():
+    assert (
+        _ops(lower(gemm(), "SplitDeviceKernel")["gemm_reader"])
+        == ["tt.work_block", "tt.work_block", "tt.read_to_cb", "tt.read_to_cb"][2:]
+    )
+
+
+def test_compute_drops_unused_grid_bindings():
+    text = lower(gemm(), "SplitDeviceKernel")["gemm_compute"].script()
+    assert "work_block" not in text and "mm.mma" in text
+
+
+def test_writer_has_no_reduction_loop():
+    text = lower(gemm(), "SplitDeviceKernel")["gemm_writer"].script()
+    assert "pipelined" not in text and "write_from_cb" in text

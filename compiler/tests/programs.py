@@ -1,0 +1,88 @@
+"""DSL programs and helpers shared by the compiler's tests."""
+
+from __future__ import annotations
+
+import tilelang_tt.language as T
+import tvm
+from tilelang_tt.pipeline import tt_passes
+
+
+def gemm(
+    M=128,
+    N=128,
+    K=128,
+    bM=64,
+    bN=64,
+    bK=32,
+    dtype="bfloat16",
+    out_dtype=None,
+    accum="float",
+    stages=2,
+    trans_b=False,
+    c_shared=True,
+    trans_a=False,
+):
+    """A TileLang GEMM: C = op(A) @ op(B) (A given as (K, M) when trans_a, B as (N, K) when trans_b),
+    staged through C_s when c_shared."""
+    out_dtype = out_dtype or dtype
+    a_shape, as_shape = ((K, M), (bK, bM)) if trans_a else ((M, K), (bM, bK))
+    b_shape, bs_shape = ((N, K), (bN, bK)) if trans_b else ((K, N), (bK, bN))
+
+    if c_shared:
+
+        @T.prim_func
+        def gemm_cs(A: T.Tensor(a_shape, dtype), B: T.Tensor(b_shape, dtype), C: T.Tensor((M, N), out_dtype)):
+            with T.Kernel(T.ceildiv(N, bN), T.ceildiv(M, bM), threads=128) as (bx, by):
+                A_s = T.alloc_shared(as_shape, dtype)
+                B_s = T.alloc_shared(bs_shape, dtype)
+                C_f = T.alloc_fragment((bM, bN), accum)
+                C_s = T.alloc_shared((bM, bN), out_dtype)
+                T.clear(C_f)
+                for k in T.Pipelined(T.ceildiv(K, bK), num_stages=stages):
+                    if trans_a:
+                        T.copy(A[k * bK, by * bM], A_s)
+                    else:
+                        T.copy(A[by * bM, k * bK], A_s)
+                    if trans_b:
+                        T.copy(B[bx * bN, k * bK], B_s)
+                    else:
+                        T.copy(B[k * bK, bx * bN], B_s)
+                    T.gemm(A_s, B_s, C_f, transpose_A=trans_a, transpose_B=trans_b)
+                T.copy(C_f, C_s)
+                T.copy(C_s, C[by * bM, bx * bN])
+
+        return gemm_cs
+
+    @T.prim_func
+    def gemm_direct(A: T.Tensor(a_shape, dtype), B: T.Tensor(b_shape, dtype), C: T.Tensor((M, N), out_dtype)):
+        with T.Kernel(T.ceildiv(N, bN), T.ceildiv(M, bM), threads=128) as (bx, by):
+            A_s = T.alloc_shared(as_shape, dtype)
+            B_s = T.alloc_shared(bs_shape, dtype)
+            C_f = T.alloc_fragment((bM, bN), accum)
+            T.clear(C_f)
+            for k in T.Pipelined(T.ceildiv(K, bK), num_stages=stages):
+                T.copy(A[by * bM : (by + 1) * bM, k * bK : (k + 1) * bK], A_s)
+                if trans_b:
+                    T.copy(B[bx * bN : (bx + 1) * bN, k * bK : (k + 1) * bK], B_s)
+                else:
+                    T.copy(B[k * bK : (k + 1) * bK, bx * bN : (bx + 1) * bN], B_s)
+                T.gemm(A_s, B_s, C_f, transpose_B=trans_b)
+            T.copy(C_f, C[by * bM, bx * bN])
+
+    return gemm_direct
+
+
+def lower(func, until: str, **options) -> tvm.IRModule:
+    """Run the pipeline on ``func`` up to and including the pass named ``until``."""
+    mod = tvm.IRModule({"gemm": func})
+    for p in tt_passes(**options):
+        mod = p(mod)
+        if p.info.name == until:
+            return mod
+    raise ValueError(f"no pass named {until}")
+
+
+def attr(mod: tvm.IRModule, key: str, func: str = "gemm"):
+    from tilelang_tt.ir_utils import get_attr
+
+    return get_attr(mod[func], key)

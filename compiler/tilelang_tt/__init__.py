@@ -1,0 +1,36 @@
+"""TileLang-TT: compile TileLang-style tile programs to Tenstorrent TT-Metalium C++.
+
+    import tilelang_tt
+    import tilelang_tt.language as T
+
+    kernel = tilelang_tt.compile(my_prim_func, out_idx=[-1], target="wormhole")
+    C = kernel(A, B)
+
+TileLang programs run after changing only their imports (``import tilelang_tt as tilelang``).
+"""
+
+from . import language
+from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
+from .jit import JITKernel, compile, jit
+from .options import CompileOptions
+from .pipeline import build_tt_pipeline, emit_tt_artifacts, run_pipeline, validate_module_for_tt
+from .target import TARGETS, TTTarget, get_target
+
+__all__ = [
+    "language",
+    "compile",
+    "jit",
+    "JITKernel",
+    "CompileOptions",
+    "TTError",
+    "TTCompileError",
+    "TTResourceError",
+    "TTRuntimeError",
+    "build_tt_pipeline",
+    "run_pipeline",
+    "validate_module_for_tt",
+    "emit_tt_artifacts",
+    "TARGETS",
+    "TTTarget",
+    "get_target",
+]

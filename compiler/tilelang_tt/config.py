@@ -1,0 +1,57 @@
+"""Environment knobs, read in one place.
+
+TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
+                            ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
+TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include, which the device JIT-compiles kernels against; set here from
+                            the runfiles or the source tree when the caller has not set it
+TT_METAL_MOCK_CACHE_DIR     the device's kernel cache; inside a Bazel test (read-only home) it defaults to
+                            <cache root>/kernels
+"""
+
+from __future__ import annotations
+
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cache_root() -> str:
+    if os.environ.get("TILELANG_TT_CACHE_DIR"):
+        return os.environ["TILELANG_TT_CACHE_DIR"]
+    if os.environ.get("TEST_TMPDIR"):
+        return os.path.join(os.environ["TEST_TMPDIR"], "tilelang_tt")
+    return os.path.join(os.path.expanduser("~"), ".cache", "tilelang_tt")
+
+
+def cache_dir() -> str:
+    return os.path.join(cache_root(), "programs")
+
+
+def _runfiles_roots() -> list[str]:
+    roots = [os.environ[k] for k in ("RUNFILES_DIR", "TEST_SRCDIR") if os.environ.get(k)]
+    # compiler/tilelang_tt → the workspace root (source tree, or the runfiles tree of a bazel target)
+    roots.append(os.path.normpath(os.path.join(_HERE, "..", "..")))
+    return roots
+
+
+def find_shim_include() -> str | None:
+    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree."""
+    if os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE"):
+        return os.environ["TT_METAL_MOCK_SHIM_INCLUDE"]
+    for root in _runfiles_roots():
+        for candidate in (
+            os.path.join(root, "metal_shim", "include"),
+            os.path.join(root, "__main__", "metal_shim", "include"),
+        ):
+            if os.path.isdir(candidate):
+                return candidate
+    return None
+
+
+def ensure_device_env() -> None:
+    """Defaults for the device package's knobs before it is imported (see the module docstring)."""
+    include = find_shim_include()
+    if include is not None:
+        os.environ.setdefault("TT_METAL_MOCK_SHIM_INCLUDE", include)
+    if os.environ.get("TEST_TMPDIR"):
+        os.environ.setdefault("TT_METAL_MOCK_CACHE_DIR", os.path.join(cache_root(), "kernels"))

@@ -1,0 +1,94 @@
+"""The errors TileLang-TT raises, and how they point back at the DSL.
+
+    TTError
+     ├── TTCompileError   a program the compiler cannot translate; carries filename/lineno/col and quotes
+     │    │               the DSL line with a caret under the offending column
+     │    └── TTResourceError   a translation that does not fit the device (L1 bytes, CB count, DST tiles,
+     │                          runtime arguments per core)
+     └── TTRuntimeError   the device failed while running the generated program (wraps tt_mock.DeviceError)
+
+Locations travel through the IR as "file:line:col" strings (see ``language.py``); ``TTCompileError.at``
+turns one into an error with the quoted line.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+
+import tvm_ffi
+
+__all__ = ["TTError", "TTCompileError", "TTResourceError", "TTRuntimeError", "split_loc", "dsl_line"]
+
+
+class TTError(Exception):
+    """Base class of every TileLang-TT error."""
+
+
+def split_loc(loc: str | None) -> tuple[str | None, int | None, int | None]:
+    """ "file:line:col" → (file, line, col); anything unparsable → Nones."""
+    if not loc:
+        return None, None, None
+    parts = str(loc).rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        return None, None, None
+    return parts[0], int(parts[1]), int(parts[2])
+
+
+def dsl_line(loc: str | None) -> str:
+    """The stripped source text at ``loc`` ("" when unknown)."""
+    filename, lineno, _ = split_loc(loc)
+    if filename is None:
+        return ""
+    return linecache.getline(filename, lineno).strip()
+
+
+_RENDERED = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>[^\n]*)")
+
+
+class TTCompileError(TTError):
+    """A DSL program the compiler rejects. ``str(err)`` is ``file:line:col: error: msg`` + line + caret.
+
+    Errors raised inside a pass cross TVM's FFI, which rebuilds them from their text; a rendered message
+    is parsed back into filename/lineno/col so nothing is lost."""
+
+    def __init__(
+        self, message: str, filename: str | None = None, lineno: int | None = None, col: int | None = None
+    ):
+        parsed = _RENDERED.match(message) if filename is None else None
+        if parsed:
+            message, filename = parsed["msg"], parsed["file"]
+            lineno, col = int(parsed["line"]), int(parsed["col"]) - 1
+        self.message = message
+        self.filename = filename
+        self.lineno = lineno
+        self.col = col
+        super().__init__(self._render())
+
+    @classmethod
+    def at(cls, loc: str | None, message: str) -> TTCompileError:
+        """An error located at a "file:line:col" string carried by an IR node."""
+        filename, lineno, col = split_loc(loc)
+        return cls(message, filename, lineno, col)
+
+    def _render(self) -> str:
+        if self.filename is None or self.lineno is None:
+            return self.message
+        col = self.col or 0
+        head = f"{self.filename}:{self.lineno}:{col + 1}: error: {self.message}"
+        text = linecache.getline(self.filename, self.lineno).rstrip("\n")
+        if not text:
+            return head
+        return f"{head}\n    {text}\n    {' ' * col}^"
+
+
+class TTResourceError(TTCompileError):
+    """The program does not fit the device: names the resource, the amount asked for and the limit."""
+
+
+class TTRuntimeError(TTError):
+    """The simulated device reported a failure while running a generated program."""
+
+
+for _cls in (TTCompileError, TTResourceError):
+    tvm_ffi.register_error(_cls.__name__, _cls)

@@ -1,0 +1,217 @@
+"""Small IR helpers shared by the passes: attribute access as plain Python, a context-tracking statement
+walk, tile-region decoding and statement builders. No pass logic lives here."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from . import ops
+from .errors import TTCompileError, dsl_line, split_loc
+from .target import TILE
+
+_ANALYZER = tvm.sym.Analyzer()
+extern = ops.extern
+
+
+def to_py(value):
+    """tvm_ffi containers / IntImm / StringImm → plain Python (dict keys keep their order)."""
+    if isinstance(value, tvm_ffi.Map):
+        return {str(k): to_py(v) for k, v in value.items()}
+    if isinstance(value, tvm_ffi.Array):
+        return [to_py(v) for v in value]
+    if isinstance(value, tirx.IntImm):
+        return int(value.value)
+    if isinstance(value, tirx.FloatImm):
+        return float(value.value)
+    if isinstance(value, tvm.ir.StringImm):
+        return str(value.value)
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def get_attr(func: tirx.PrimFunc, key: str, default=None):
+    if func.attrs is None or key not in func.attrs:
+        return default
+    return to_py(func.attrs[key])
+
+
+def require_attr(func: tirx.PrimFunc, key: str, pass_name: str):
+    value = get_attr(func, key)
+    if value is None:
+        raise TTCompileError(f"{pass_name} needs function attribute {key!r}; run the passes before it first")
+    return value
+
+
+def simplify(expr):
+    return _ANALYZER.simplify(expr)
+
+
+def is_zero_mod(expr, modulus: int) -> bool:
+    return _ANALYZER.can_prove_equal(tirx.floormod(expr, modulus), 0)
+
+
+@dataclasses.dataclass
+class OpSite:
+    """A tl./tt. call with the loops that enclose it (outermost first)."""
+
+    call: tvm.ir.Call
+    loops: list
+
+    @property
+    def loc(self) -> str:
+        return ops.loc_of(self.call)
+
+
+def find_ops(stmt, names: tuple[str, ...]) -> list[OpSite]:
+    """Every call of an operator in ``names`` under ``stmt``, in program order, with enclosing loops."""
+    sites: list[OpSite] = []
+    targets = {n: ops.op(n) for n in names}
+
+    def visit(node, loops):
+        if isinstance(node, tirx.SeqStmt):
+            for s in node.seq:
+                visit(s, loops)
+        elif isinstance(node, tirx.For):
+            visit(node.body, loops + [node])
+        elif isinstance(node, tirx.AttrStmt):
+            visit(node.body, loops)
+        elif isinstance(node, tirx.IfThenElse):
+            visit(node.then_case, loops)
+            if node.else_case is not None:
+                visit(node.else_case, loops)
+        elif isinstance(node, tirx.Evaluate) and isinstance(node.value, tvm.ir.Call):
+            call = node.value
+            if isinstance(call.op, tvm.ir.Op) and any(call.op.same_as(o) for o in targets.values()):
+                sites.append(OpSite(call, loops))
+
+    visit(stmt, [])
+    return sites
+
+
+def op_name(call: tvm.ir.Call) -> str:
+    return str(call.op.name)
+
+
+@dataclasses.dataclass
+class Region:
+    """A decoded TensorRegion: buffer, start expressions and constant extents."""
+
+    buffer: tirx.Buffer
+    mins: list
+    extents: list[int]
+
+    @property
+    def name(self) -> str:
+        return str(self.buffer.name)
+
+    @property
+    def shape(self) -> list[int]:
+        return [int(s) for s in self.buffer.shape]
+
+
+def region(value, loc: str = "") -> Region:
+    if not isinstance(value, tvm.ir.TensorRegion):
+        raise TTCompileError.at(loc, f"expected a tile region, got {type(value).__name__}")
+    extents = []
+    for r in value.region:
+        ext = simplify(r.extent)
+        if not isinstance(ext, tirx.IntImm):
+            raise TTCompileError.at(loc, f"tile extents must be constants, got {ext} for {value.source.name}")
+        extents.append(int(ext.value))
+    return Region(value.source, [simplify(r.min) for r in value.region], extents)
+
+
+def tiles(n: int) -> int:
+    return n // TILE
+
+
+def buffer_scope(buf: tirx.Buffer) -> str:
+    return str(buf.scope())
+
+
+def is_global(buf: tirx.Buffer) -> bool:
+    return buffer_scope(buf) == "global"
+
+
+def seq(stmts) -> tirx.Stmt:
+    """SeqStmt of the non-empty statements (one statement is returned as is, none as a no-op)."""
+    flat = []
+    for s in stmts:
+        if s is None:
+            continue
+        if isinstance(s, tirx.SeqStmt):
+            flat.extend(s.seq)
+        else:
+            flat.append(s)
+    if not flat:
+        return tirx.Evaluate(0)
+    return flat[0] if len(flat) == 1 else tirx.SeqStmt(flat)
+
+
+def is_noop(stmt) -> bool:
+    return isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tirx.IntImm)
+
+
+def loop(name: str, extent: int, body_fn) -> tirx.Stmt:
+    """``for name in range(extent): body_fn(var)``; extent 1 substitutes 0 and emits no loop."""
+    if extent == 1:
+        return body_fn(tirx.const(0, "int32"))
+    var = tirx.Var(name, "int32")
+    return tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body_fn(var))
+
+
+def comment(text: str) -> tirx.Evaluate:
+    return tirx.Evaluate(ops.call("tt.comment", text))
+
+
+def dsl_comment(loc: str) -> tirx.Evaluate | None:
+    """``// file.py:LINE: <DSL text>`` for a location string, or None when unknown."""
+    filename, lineno, _ = split_loc(loc)
+    if filename is None:
+        return None
+    return comment(f"{os.path.basename(filename)}:{lineno}: {dsl_line(loc)}")
+
+
+def uint_var(name: str) -> tirx.Var:
+    return tirx.Var(name, "int32")
+
+
+def collect_vars(expr) -> list:
+    found = []
+    tvm_ffi.structural_walk(expr, (tvm.ir.Var, found.append))
+    return found
+
+
+def is_tensor(var) -> bool:
+    """True for a buffer-typed Var (a tensor parameter or allocation), False for scalars."""
+    return isinstance(getattr(var, "ty", None), tirx.BufferType)
+
+
+def tensor_params(func: tirx.PrimFunc) -> list:
+    return [p for p in func.params if is_tensor(p)]
+
+
+def cb_name(entry: dict) -> str:
+    """The C++ constant naming a CB: cb_in0.. (inputs), cb_out0.. (outputs), cb_partials0.. (partial sums),
+    cb_transposed0.. (transposed operand tiles); the number is the offset in the CB id's class."""
+    if entry.get("source"):
+        return f"cb_transposed{entry['cb'] - 24}"
+    base = {"input": ("cb_in", 0), "output": ("cb_out", 16), "intermediate": ("cb_partials", 24)}[
+        entry["role"]
+    ]
+    return f"{base[0]}{entry['cb'] - base[1]}"
+
+
+def cb_var(entry: dict) -> tirx.Var:
+    return tirx.Var(cb_name(entry), "int32")
+
+
+def named(name: str) -> tirx.Var:
+    """A free variable the kernel header declares (argument, accessor, tile size); rendered by name."""
+    return tirx.Var(name, "int32")

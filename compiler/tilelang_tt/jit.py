@@ -1,0 +1,207 @@
+"""Compile a PrimFunc into a callable kernel that runs the generated C++ on the mock device.
+
+    kernel = tilelang_tt.compile(gemm, out_idx=[-1], target="wormhole", partition="row_major")
+    C = kernel(A, B)                      # numpy in (ml_dtypes.bfloat16 / float16 / float32), numpy out
+    print(kernel.get_kernel_source())     # reader.cpp + compute.cpp + writer.cpp
+    kernel.write_artifacts("out/")        # the five artifacts
+
+Calling a kernel writes the artifacts to a directory keyed by their hash and the options, builds main.cpp
+into a shared object with the device package (``tt_mock``), cached under the hash of main.cpp, and runs
+``tilelang_tt_run`` from it in-process; the device JIT-compiles and caches the three kernels itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import time
+
+import ml_dtypes
+import numpy as np
+import tvm
+from tvm import tirx
+
+from . import config
+from .errors import TTCompileError, TTRuntimeError
+from .options import CompileOptions
+from .pipeline import emit_tt_artifacts, run_pipeline
+
+__all__ = ["JITKernel", "compile", "jit"]
+
+NUMPY_DTYPES = {
+    "bfloat16": np.dtype(ml_dtypes.bfloat16),
+    "float16": np.dtype(np.float16),
+    "float32": np.dtype(np.float32),
+}
+MOCK_ARCHS = ("wormhole", "blackhole")
+
+
+class JITKernel:
+    """A compiled program: its artifacts, per-pass timings and a ``__call__`` that runs it."""
+
+    def __init__(self, func: tirx.PrimFunc, options: CompileOptions, dump_ir: str | None = None):
+        self.func = func
+        self.options = options
+        self.pass_timings: list[tuple[str, float]] = []
+        start = time.perf_counter()
+        name = str(func.attrs["global_symbol"]) if func.attrs and "global_symbol" in func.attrs else "main"
+        self.name = name
+        mod = tvm.IRModule({name: func})
+        self.lowered = run_pipeline(
+            mod, **options.pipeline_kwargs(), dump_ir=dump_ir, timings=self.pass_timings
+        )
+        lowered_at = time.perf_counter()
+        self.artifacts: dict[str, str] = emit_tt_artifacts(self.lowered)
+        self.codegen_seconds = time.perf_counter() - lowered_at
+        self.compile_seconds = time.perf_counter() - start
+        self.plan = json.loads(self.artifacts["tt.plan.json"])
+        self.params = self.plan["tensors"]
+        n = len(self.params)
+        self.out_idx = sorted({i % n for i in options.out_idx})
+        self._host = None
+
+    @property
+    def cores_used(self) -> int:
+        return len(self.plan["core_work"])
+
+    def get_kernel_source(self, which: str | None = None) -> str:
+        """One artifact by name (``"compute.cpp"``...), or the three kernels one after another."""
+        if which is not None:
+            return self.artifacts[which]
+        return "\n".join(
+            f"// ===== {n} =====\n{self.artifacts[n]}" for n in ("reader.cpp", "compute.cpp", "writer.cpp")
+        )
+
+    def write_artifacts(self, path: str) -> list[str]:
+        os.makedirs(path, exist_ok=True)
+        written = []
+        for name, text in self.artifacts.items():
+            target = os.path.join(path, name)
+            with open(target, "w") as f:
+                f.write(text)
+            written.append(target)
+        return written
+
+    @property
+    def build_hash(self) -> str:
+        """Key of the kernel directory: the options and every artifact."""
+        digest = hashlib.sha256(repr(self.options).encode())
+        for name in sorted(self.artifacts):
+            digest.update(name.encode() + b"\0" + self.artifacts[name].encode())
+        return digest.hexdigest()[:24]
+
+    @property
+    def host_hash(self) -> str:
+        """Key of the host shared object: main.cpp alone (kernels are JIT-built by the device)."""
+        return hashlib.sha256(self.artifacts["main.cpp"].encode()).hexdigest()[:24]
+
+    def build(self) -> tuple[str, str]:
+        """Write the artifacts and build (or reuse) the host shared object: (kernel dir, host .so)."""
+        tt_mock = _device()
+        directory = os.path.join(config.cache_dir(), self.build_hash)
+        if not os.path.exists(os.path.join(directory, "tt.plan.json")):
+            self.write_artifacts(directory)
+        so_path = os.path.join(config.cache_dir(), "host", f"{self.host_hash}.so")
+        if not os.path.exists(so_path):
+            os.makedirs(os.path.dirname(so_path), exist_ok=True)
+            tmp = f"{so_path}.{os.getpid()}.tmp"
+            try:
+                tt_mock.build_host_program([os.path.join(directory, "main.cpp")], [], {}, tmp)
+            except (tt_mock.DeviceError, RuntimeError) as err:
+                raise TTRuntimeError(f"building the host program of {self.name} failed: {err}") from err
+            os.replace(tmp, so_path)
+        return directory, so_path
+
+    def _arrays(self, args) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        n = len(self.params)
+        inputs = [i for i in range(n) if i not in self.out_idx]
+        if len(args) not in (len(inputs), n):
+            names = [self.params[i]["name"] for i in inputs]
+            raise TypeError(
+                f"{self.name} takes {len(inputs)} inputs ({', '.join(names)})"
+                f" or all {n} tensors, got {len(args)}"
+            )
+        arrays: list = [None] * n
+        given = inputs if len(args) == len(inputs) else list(range(n))
+        for i, value in zip(given, args, strict=False):
+            p = self.params[i]
+            arr = np.asarray(value)
+            if tuple(arr.shape) != tuple(p["shape"]):
+                raise ValueError(f"{p['name']} must have shape {tuple(p['shape'])}, got {arr.shape}")
+            arrays[i] = np.ascontiguousarray(arr.astype(NUMPY_DTYPES[p["dtype"]], copy=False))
+        for i in range(n):
+            if arrays[i] is None:
+                arrays[i] = np.zeros(self.params[i]["shape"], NUMPY_DTYPES[self.params[i]["dtype"]])
+        return arrays, [arrays[i] for i in self.out_idx]
+
+    def __call__(self, *args):
+        if self.options.target not in MOCK_ARCHS:
+            raise TTRuntimeError(
+                f"the mock device simulates {' and '.join(MOCK_ARCHS)}; "
+                f"{self.options.target} programs can be compiled but not run"
+            )
+        arrays, outputs = self._arrays(args)
+        directory, so_path = self.build()
+        tt_mock = _device()
+        if self._host is None:
+            self._host = tt_mock.HostProgram(so_path)
+        tt_mock.set_default_arch(self.options.target)
+        try:
+            # The device contract passes 16-bit floats as their uint16 bits (views: outputs land in place).
+            self._host.run(directory, [a.view(np.uint16) if a.dtype.itemsize == 2 else a for a in arrays])
+        except tt_mock.DeviceError as err:
+            raise TTRuntimeError(
+                f"{self.name} failed on the {self.options.target} mock device: {err}"
+            ) from err
+        if not outputs:
+            return None
+        return outputs[0] if len(outputs) == 1 else outputs
+
+
+def _device():
+    config.ensure_device_env()
+    try:
+        import tt_mock
+    except ImportError as err:
+        raise TTRuntimeError(
+            "running a kernel needs the device package tt_mock (//runtime_mock:tt_mock)"
+        ) from err
+    return tt_mock
+
+
+def compile(
+    func: tirx.PrimFunc,
+    out_idx=None,
+    target: str | None = None,
+    partition: str | None = None,  # noqa: A001
+    enable_double_buffer: bool = True,
+    enable_prefetch: bool = True,
+    dump_ir: str | None = None,
+    **tilelang_options,
+) -> JITKernel:
+    """Compile ``func`` (TileLang's ``tilelang.compile``); TileLang-only options (pass_configs...) are
+    accepted and ignored."""
+    if not isinstance(func, tirx.PrimFunc):
+        raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
+    options = CompileOptions.make(target, partition, out_idx, enable_double_buffer, enable_prefetch)
+    return JITKernel(func, options, dump_ir=dump_ir)
+
+
+def jit(func=None, *, out_idx=None, target: str | None = None, partition: str | None = None, **options):
+    """``@jit(out_idx=[-1])`` on a PrimFunc → JITKernel; on a function returning a PrimFunc → a function
+    returning JITKernels (compiled once per argument tuple), like TileLang's ``@tilelang.jit``."""
+
+    def wrap(f):
+        if isinstance(f, tirx.PrimFunc):
+            return compile(f, out_idx=out_idx, target=target, partition=partition, **options)
+
+        @functools.wraps(f)
+        @functools.cache
+        def factory(*args, **kwargs):
+            return compile(f(*args, **kwargs), out_idx=out_idx, target=target, partition=partition, **options)
+
+        return factory
+
+    return wrap(func) if func is not None else wrap

@@ -1,0 +1,209 @@
+"""The TileLang-compatible DSL: ``import tilelang_tt.language as T``.
+
+Everything of TVM's TVMScript ``tirx`` namespace is available (``T.prim_func``, ``T.Buffer``, ``T.serial``,
+``T.float32``, ...), plus TileLang's tile surface:
+
+    @T.prim_func
+    def gemm(A: T.Tensor((M, K), "bfloat16"), B: T.Tensor((K, N), "bfloat16"),
+             C: T.Tensor((M, N), "bfloat16")):
+        with T.Kernel(T.ceildiv(N, bN), T.ceildiv(M, bM), threads=128) as (bx, by):
+            A_s = T.alloc_shared((bM, bK), "bfloat16")
+            B_s = T.alloc_shared((bK, bN), "bfloat16")
+            C_f = T.alloc_fragment((bM, bN), "float")
+            T.clear(C_f)
+            for k in T.Pipelined(T.ceildiv(K, bK), num_stages=2):
+                T.copy(A[by * bM, k * bK], A_s)
+                T.copy(B[k * bK, bx * bN], B_s)
+                T.gemm(A_s, B_s, C_f)
+            T.copy(C_f, C[by * bM, bx * bN])
+
+Tile operators become ``tl.copy`` / ``tl.gemm`` / ``tl.fill`` calls over ``TensorRegion``s whose last
+argument is the "file:line:col" of the DSL line (captured from the TVMScript parser while it evaluates the
+function body), so every later error and every generated C++ block can point back at it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+
+import tvm
+import tvm.script.tirx as _T
+from tvm import tirx
+
+from . import ops
+
+__all__ = [
+    "prim_func",
+    "Tensor",
+    "Buffer",
+    "Kernel",
+    "ceildiv",
+    "alloc_shared",
+    "alloc_fragment",
+    "alloc_local",
+    "clear",
+    "fill",
+    "copy",
+    "gemm",
+    "Pipelined",
+    "serial",
+    "use_swizzle",
+    "annotate_layout",
+]
+
+prim_func = _T.prim_func
+Buffer = _T.Buffer
+Tensor = _T.Buffer
+serial = _T.serial
+
+_PIPELINED_KEY = "tl.pipelined_stages"
+_THIS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def __getattr__(name: str):
+    """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...)."""
+    return getattr(_T, name)
+
+
+def _loc() -> str:
+    """ "file:line:col" of the DSL statement being evaluated (TVMScript parser frame, else the caller)."""
+    frame = inspect.currentframe()
+    fallback = ""
+    while frame is not None:
+        f_locals = frame.f_locals
+        if frame.f_code.co_name == "eval_expr" and "parser" in f_locals and "node" in f_locals:
+            source = f_locals["parser"].diag.source
+            node = f_locals["node"]
+            line = source.start_line + getattr(node, "lineno", 1) - 1
+            col = source.start_column + getattr(node, "col_offset", 0)
+            return f"{source.source_name}:{line}:{col}"
+        filename = frame.f_code.co_filename
+        if not fallback and not filename.startswith(_THIS_DIR) and "/tvm/" not in filename:
+            fallback = f"{filename}:{frame.f_lineno}:0"
+        frame = frame.f_back
+    return fallback
+
+
+def _full_region(buf: tirx.Buffer) -> tvm.ir.TensorRegion:
+    return tirx.BufferRegion(buf, [tvm.ir.Range(0, extent) for extent in buf.shape])
+
+
+def _region(value, like=None) -> tvm.ir.TensorRegion:
+    """Buffer, slice (TensorRegion) or start index ``A[i, j]`` (extents taken from ``like``) → region."""
+    if isinstance(value, tvm.ir.TensorRegion):
+        return value
+    if isinstance(value, tirx.Buffer):
+        return _full_region(value)
+    if isinstance(value, tvm.ir.TensorLoad):
+        if like is None:
+            raise TypeError("a start index A[i, j] needs a buffer on the other side to take its extents from")
+        extents = _region(like).region
+        if len(extents) != len(value.indices):
+            raise TypeError(
+                f"start index of {value.source.name} has {len(value.indices)} indices but the "
+                f"other operand has {len(extents)} dimensions"
+            )
+        return tirx.BufferRegion(
+            value.source,
+            [tvm.ir.Range.from_min_extent(i, r.extent) for i, r in zip(value.indices, extents, strict=True)],
+        )
+    raise TypeError(f"expected a buffer, a slice or a start index, got {type(value).__name__}")
+
+
+class Kernel:
+    """``with T.Kernel(gx, gy, threads=...) as (bx, by)``: the launch grid (``threads`` is accepted and
+    ignored: a Tenstorrent core runs one thread per RISC role)."""
+
+    def __init__(self, *grid, threads=None, prelude=None):
+        if not 1 <= len(grid) <= 2:
+            raise TypeError(f"T.Kernel takes one or two grid extents, got {len(grid)}")
+        self.grid = grid
+        self.threads = threads
+        self._frames = []
+
+    def __enter__(self):
+        ids = []
+        for tag, extent in zip(("blockIdx.x", "blockIdx.y"), self.grid, strict=False):
+            frame = _T.launch_thread(tag, extent)
+            ids.append(frame.__enter__())
+            self._frames.append(frame)
+        return ids[0] if len(ids) == 1 else tuple(ids)
+
+    def __exit__(self, *exc):
+        for frame in reversed(self._frames):
+            frame.__exit__(*exc)
+        return False
+
+
+def ceildiv(a, b):
+    """⌈a / b⌉, a Python int when both are ints."""
+    if isinstance(a, int) and isinstance(b, int):
+        return -(-a // b)
+    return _T.ceildiv(a, b)
+
+
+def alloc_shared(shape, dtype, scope: str = "shared"):
+    """A tile buffer in L1 (lowered to a circular buffer)."""
+    return _T.alloc_buffer(shape, dtype, scope=scope)
+
+
+def alloc_fragment(shape, dtype, scope: str = "local.fragment"):
+    """An accumulator tile (kept in DST, spilled to an L1 circular buffer when larger than DST)."""
+    return _T.alloc_buffer(shape, dtype, scope=scope)
+
+
+def alloc_local(shape, dtype, scope: str = "local"):
+    return _T.alloc_buffer(shape, dtype, scope=scope)
+
+
+def fill(buffer, value):
+    """Set every element of ``buffer`` (a fragment) to ``value``."""
+    return ops.call("tl.fill", _region(buffer), tirx.const(value, "float32"), _loc())
+
+
+def clear(buffer):
+    return ops.call("tl.fill", _region(buffer), tirx.const(0.0, "float32"), _loc())
+
+
+def copy(src, dst):
+    """Copy a tile: global↔shared, shared↔fragment, fragment→global; ``A[i, j]`` or ``A[i:i+n, j:j+m]``."""
+    src_region = _region(src, like=dst)
+    dst_region = _region(dst, like=src_region)
+    return ops.call("tl.copy", src_region, dst_region, _loc())
+
+
+def gemm(
+    A,
+    B,
+    C,
+    transpose_A: bool = False,
+    transpose_B: bool = False,
+    policy=None,
+    clear_accum: bool = False,
+    k_pack: int = 1,
+    wg_wait: int = 0,
+):
+    """C += op(A) @ op(B) on tiles (C = ... with ``clear_accum``); policy, k_pack and wg_wait are GPU
+    knobs, accepted and ignored."""
+    loc = _loc()
+    if clear_accum:
+        _T.evaluate(ops.call("tl.fill", _region(C), tirx.const(0.0, "float32"), loc))
+    return ops.call("tl.gemm", _region(A), _region(B), _region(C), bool(transpose_A), bool(transpose_B), loc)
+
+
+def Pipelined(start, stop=None, num_stages: int = 0, order=None, stage=None, sync=None, group=None):  # noqa: N802
+    """``for k in T.Pipelined(n, num_stages=s)``: a serial loop whose tiles are multi-buffered s deep."""
+    if stop is None:
+        start, stop = 0, start
+    return _T.serial(start, stop, annotations={_PIPELINED_KEY: int(num_stages)})
+
+
+def use_swizzle(panel_size: int = 8, order: str = "row", enable: bool = True):
+    """Accepted for TileLang compatibility; block → core assignment is chosen by ``partition=``."""
+    return None
+
+
+def annotate_layout(layout_map):
+    """Accepted for TileLang compatibility; tile layouts on Tenstorrent are fixed 32×32 four-face tiles."""
+    return None

@@ -1,0 +1,49 @@
+"""The one options dataclass: everything that changes what the compiler produces. Its fields key the
+build cache, so two kernels with equal options and equal sources share a build."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .errors import TTCompileError
+from .passes.apply_tt_defaults import PARTITION_STRATEGIES
+from .target import DEFAULT_TARGET, get_target
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    """``target``: grayskull | wormhole | blackhole; ``partition``: row_major | column_major | block;
+    ``out_idx``: indices of the parameters the kernel allocates and returns (negative from the end)."""
+
+    target: str = DEFAULT_TARGET
+    partition: str = "row_major"
+    enable_double_buffer: bool = True
+    enable_prefetch: bool = True
+    out_idx: tuple[int, ...] = ()
+
+    @classmethod
+    def make(
+        cls, target=None, partition=None, out_idx=None, enable_double_buffer=True, enable_prefetch=True
+    ) -> CompileOptions:
+        name = DEFAULT_TARGET if target in (None, "auto") else target
+        name = get_target(name).name
+        partition = partition or "row_major"
+        if partition not in PARTITION_STRATEGIES:
+            raise TTCompileError(
+                f"unknown partition {partition!r}; choose one of {', '.join(PARTITION_STRATEGIES)}"
+            )
+        if out_idx is None:
+            idx: tuple[int, ...] = ()
+        elif isinstance(out_idx, int):
+            idx = (out_idx,)
+        else:
+            idx = tuple(int(i) for i in out_idx)
+        return cls(name, partition, bool(enable_double_buffer), bool(enable_prefetch), idx)
+
+    def pipeline_kwargs(self) -> dict:
+        return {
+            "target_device": self.target,
+            "partition_strategy": self.partition,
+            "enable_double_buffer": self.enable_double_buffer,
+            "enable_prefetch": self.enable_prefetch,
+        }

@@ -1,0 +1,38 @@
+"""The TileLang-TT pass pipeline, stages A–F, one pass per module (see ``pipeline.py`` for the order)."""
+
+from .apply_tt_defaults import ApplyTTDefaults
+from .attach_tensor_accessor_tt import AttachTensorAccessorTT
+from .build_tile_dfg_tt import BuildTileDFGTT
+from .configure_tensor_accessor_tt import ConfigureTensorAccessorTT
+from .finalize_persistent_signature_tt import FinalizePersistentSignatureTT
+from .grid_to_core_grid import GridToCoreGrid
+from .infer_tt_layout import InferTTLayout
+from .insert_compute_init_tt import InsertComputeInitTT
+from .insert_dst_management_tt import InsertDSTManagementTT
+from .layout_aware_work_partition_tt import LayoutAwareWorkPartitionTT
+from .lower_cb_intrinsics import LowerCBIntrinsics
+from .lower_shared_to_cb import LowerSharedToCB
+from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
+from .propagate_tt_layout import PropagateTTLayout
+from .split_device_kernel import SplitDeviceKernel
+from .verify_tt_ir import VerifyTTIR, verify_module
+
+__all__ = [
+    "ApplyTTDefaults",
+    "InferTTLayout",
+    "PropagateTTLayout",
+    "AttachTensorAccessorTT",
+    "LayoutAwareWorkPartitionTT",
+    "GridToCoreGrid",
+    "LowerSharedToCB",
+    "LowerTTTileIntrinsics",
+    "BuildTileDFGTT",
+    "SplitDeviceKernel",
+    "ConfigureTensorAccessorTT",
+    "LowerCBIntrinsics",
+    "InsertComputeInitTT",
+    "InsertDSTManagementTT",
+    "FinalizePersistentSignatureTT",
+    "VerifyTTIR",
+    "verify_module",
+]

@@ -1,0 +1,93 @@
+"""A · ApplyTTDefaults — stamp the target, the options and each buffer's tile data format on the function.
+
+Input expectations
+    A PrimFunc parsed from the DSL (``tl.*`` tile ops, ``blockIdx`` launch threads, shared/fragment
+    allocations). Parameters are 2-D buffers.
+Output guarantees
+    Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
+    (partition_strategy, enable_double_buffer, enable_prefetch) and ``tt.data_formats`` (buffer name →
+    tt::DataFormat name, for parameters and allocations). Every dtype is one the target can hold in tiles
+    ("float" is float32); otherwise TTCompileError at the first DSL line using the buffer. The body is
+    unchanged.
+Example
+    before: def f(A: T.Buffer((64, 64), "bfloat16"), ...)
+    after:  same body, T.func_attr({"tt.data_formats": {"A": "Float16_b", ...}, "tt.target": {...}, ...})
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_apply_tt_defaults
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import find_ops, region, tensor_params
+from ..target import DATA_FORMATS, get_target
+
+PARTITION_STRATEGIES = ("row_major", "column_major", "block")
+
+
+def _first_use(func: tirx.PrimFunc, buf_name: str) -> str:
+    for site in find_ops(func.body, ops.TL_OPS):
+        for arg in site.call.args:
+            if isinstance(arg, tvm.ir.TensorRegion) and arg.source.name == buf_name:
+                return site.loc
+    return ""
+
+
+def _allocations(func: tirx.PrimFunc) -> list[tirx.Buffer]:
+    found = []
+    tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, lambda a: found.append(a.buffer)))
+    return found
+
+
+def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
+    buffers = tensor_params(func) + _allocations(func)
+    formats = {}
+    for buf in buffers:
+        dtype = str(buf.dtype)
+        if dtype not in DATA_FORMATS or DATA_FORMATS[dtype][0] not in target.data_formats:
+            raise TTCompileError.at(
+                _first_use(func, buf.name),
+                f"buffer {buf.name} has dtype {dtype}; {target.name} tiles support "
+                f"{', '.join(d for d, (f, _) in DATA_FORMATS.items() if f in target.data_formats)}",
+            )
+        formats[str(buf.name)] = DATA_FORMATS[dtype][0]
+    for site in find_ops(func.body, ops.TL_OPS):
+        for arg in site.call.args:
+            if isinstance(arg, tvm.ir.TensorRegion):
+                region(arg, site.loc)
+    return formats
+
+
+def ApplyTTDefaults(
+    target_device: str = "wormhole",
+    partition_strategy: str = "row_major",  # noqa: N802
+    enable_double_buffer: bool = True,
+    enable_prefetch: bool = True,
+) -> tvm.transform.Pass:
+    target = get_target(target_device)
+    if partition_strategy not in PARTITION_STRATEGIES:
+        raise TTCompileError(
+            f"unknown partition strategy {partition_strategy!r}; "
+            f"choose one of {', '.join(PARTITION_STRATEGIES)}"
+        )
+
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        return func.with_attrs(
+            {
+                "tt.target": target.as_dict(),
+                "tt.options": {
+                    "partition_strategy": partition_strategy,
+                    "enable_double_buffer": bool(enable_double_buffer),
+                    "enable_prefetch": bool(enable_prefetch),
+                },
+                "tt.data_formats": _formats(func, target),
+            }
+        )
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="ApplyTTDefaults")

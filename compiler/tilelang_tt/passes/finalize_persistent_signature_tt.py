@@ -1,0 +1,129 @@
+"""E1 · FinalizePersistentSignatureTT — fix each kernel's runtime-argument schema and read the work list.
+
+Input expectations
+    Split kernels with ``tt.work_count()`` / ``tt.work_block(block, axis)`` (GridToCoreGrid), reader and
+    writer ``tt.accessor_args`` (ConfigureTensorAccessorTT), ``tt.work_encoding`` / ``tt.core_work`` /
+    ``tt.grid`` (LayoutAwareWorkPartitionTT).
+Output guarantees
+    ``tt.runtime_args``: the kernel's ordered argument schema, [{name, kind, tensor}] with kind ∈ addr
+    (a tensor's base address) | work_start | work_count | work_list (the core's block ids, variable length,
+    always last). Data-movement kernels get their tensor addresses, then the work arguments; compute gets
+    the block count only. ``tt.core_runtime_args``: per used core, the values ("addr:<tensor>" for
+    addresses the host fills in). The work intrinsics are replaced: ``range_*`` encodings compute
+    ``block_id = block_start + block`` and split it row- or column-major; ``list`` reads
+    ``block_id = get_arg_val<uint32_t>(<list offset> + block)``. More than ``max_runtime_args`` (341)
+    words on any core → TTResourceError.
+Example
+    before: for block in range(T.tt.work_count()): bx = T.tt.work_block(block, 0); by = ...
+    after:  for block in range(num_blocks):
+                block_id = block_start + block; bx = block_id % 4; by = block_id // 4
+            "tt.runtime_args": [{"name": "a_addr", "kind": "addr", "tensor": "A"}, ...,
+                                {"name": "block_start", "kind": "work_start"}, {"name": "num_blocks", ...}]
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_finalize_persistent_signature_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTResourceError
+from ..ir_utils import get_attr, named, require_attr, seq, uint_var
+
+
+def schema(role: str, accessors: list[dict], encoding: str) -> list[dict]:
+    args = [{"name": a["addr"], "kind": "addr", "tensor": a["tensor"]} for a in accessors]
+    if role == "compute":
+        return [{"name": "num_blocks", "kind": "work_count", "tensor": ""}]
+    if encoding == "list":
+        return args + [
+            {"name": "num_blocks", "kind": "work_count", "tensor": ""},
+            {"name": "block_ids", "kind": "work_list", "tensor": ""},
+        ]
+    return args + [
+        {"name": "block_start", "kind": "work_start", "tensor": ""},
+        {"name": "num_blocks", "kind": "work_count", "tensor": ""},
+    ]
+
+
+def core_values(args: list[dict], work: dict) -> list:
+    values = []
+    for a in args:
+        if a["kind"] == "addr":
+            values.append(f"addr:{a['tensor']}")
+        elif a["kind"] == "work_start":
+            values.append(work["start"])
+        elif a["kind"] == "work_count":
+            values.append(work["count"])
+        else:
+            values.extend(work["blocks"])
+    return values
+
+
+def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        role = get_attr(func, "tt.kernel_role")
+        if role is None:
+            return func
+        encoding = require_attr(func, "tt.work_encoding", "FinalizePersistentSignatureTT")
+        grid = require_attr(func, "tt.grid", "FinalizePersistentSignatureTT")
+        target = require_attr(func, "tt.target", "FinalizePersistentSignatureTT")
+        args = schema(role, get_attr(func, "tt.accessor_args", []), encoding)
+        per_core = []
+        for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
+            values = core_values(args, work)
+            if len(values) > target["max_runtime_args"]:
+                raise TTResourceError(
+                    f"core ({work['core'][0]},{work['core'][1]}) needs {len(values)} runtime arguments for "
+                    f"the {role} kernel ({work['count']} blocks listed); the limit is "
+                    f"{target['max_runtime_args']} — "
+                    f"use partition='row_major' or larger blocks"
+                )
+            per_core.append({"core": work["core"], "values": values})
+        gx, gy = grid["x"], grid["y"]
+        block_id = uint_var("block_id")
+        list_offset = len(args) - 1
+
+        def block_id_value(block):
+            if encoding == "list":
+                return tirx.call_extern("int32", "get_arg_val<uint32_t>", list_offset + block)
+            return named("block_start") + block
+
+        def axis_value(axis):
+            if encoding == "range_column_major":
+                return tirx.floormod(block_id, gy) if axis == 1 else tirx.floordiv(block_id, gy)
+            return tirx.floormod(block_id, gx) if axis == 0 else tirx.floordiv(block_id, gx)
+
+        def lower_loop(loop):
+            if not ops.is_op(tirx.Evaluate(loop.extent), "tt.work_count"):
+                return loop
+            body = loop.body
+            uses_block = []
+            tvm_ffi.structural_walk(
+                body,
+                (
+                    tvm.ir.Call,
+                    lambda c: uses_block.append(c) if ops.is_op(tirx.Evaluate(c), "tt.work_block") else None,
+                ),
+            )
+            body = tvm_ffi.structural_map(
+                body,
+                (
+                    tvm.ir.Call,
+                    lambda c: axis_value(int(c.args[1].value))
+                    if ops.is_op(tirx.Evaluate(c), "tt.work_block")
+                    else c,
+                ),
+            )
+            if uses_block:
+                body = seq([tirx.Bind(block_id, block_id_value(loop.loop_var)), body])
+            return tirx.For(loop.loop_var, 0, named("num_blocks"), loop.kind, body)
+
+        body = tvm_ffi.structural_map(func.body, (tirx.For, lower_loop), order="post")
+        return func.with_body(body).with_attrs({"tt.runtime_args": args, "tt.core_runtime_args": per_core})
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="FinalizePersistentSignatureTT")

@@ -1,0 +1,70 @@
+"""A1 · InferTTLayout — give every buffer a layout descriptor ``tt.layout_desc``.
+
+Input expectations
+    ``tt.data_formats`` (ApplyTTDefaults). Optional user hints in function attribute ``tt.layout_hints``:
+    ``{"A": {"memory": "DDR", "layout": "interleaved", "tile_id_order": "row_major"}}``.
+Output guarantees
+    ``tt.layout_desc``: buffer name → {memory, layout, tile_id_order}. Global buffers default to DRAM,
+    interleaved, row_major tile ids; shared/fragment buffers are L1 circular-buffer tiles. Hint spellings
+    are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case layouts). Buffer names are unique, and hint
+    keys name real buffers, else TTCompileError. Values are not validated here (PropagateTTLayout does).
+Example
+    before: T.func_attr({"tt.layout_hints": {"A": {"memory": "ddr"}}})
+    after:  "tt.layout_desc": {"A": {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"},
+                               "A_s": {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}, ...}
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_infer_tt_layout
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from ..errors import TTCompileError
+from ..ir_utils import get_attr, require_attr, tensor_params
+
+DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
+DEFAULT_TILE_BUFFER = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
+_MEMORY_ALIASES = {"DDR": "DRAM", "DRAM": "DRAM", "SRAM": "L1", "L1": "L1"}
+
+
+def normalise_hint(hint: dict) -> dict:
+    out = {}
+    for key, value in hint.items():
+        text = str(value).strip()
+        if key == "memory":
+            out[key] = _MEMORY_ALIASES.get(text.upper(), text)
+        else:
+            out[key] = text.lower()
+    return out
+
+
+def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        formats = require_attr(func, "tt.data_formats", "InferTTLayout")
+        params = {str(p.name) for p in tensor_params(func)}
+        allocated = []
+        tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, lambda a: allocated.append(str(a.buffer.name))))
+        names = [str(p.name) for p in tensor_params(func)] + allocated
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise TTCompileError(
+                f"buffer names must be unique; {', '.join(duplicates)} is used more than once"
+            )
+        hints = get_attr(func, "tt.layout_hints", {})
+        for name in hints:
+            if name not in formats:
+                raise TTCompileError(
+                    f"tt.layout_hints names {name!r}, which is not a buffer of {func.attrs['global_symbol']}"
+                )
+        desc = {}
+        for name in formats:
+            base = dict(DEFAULT_GLOBAL if name in params else DEFAULT_TILE_BUFFER)
+            base.update(normalise_hint(hints.get(name, {})))
+            desc[name] = base
+        return func.with_attr("tt.layout_desc", desc)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="InferTTLayout")

@@ -1,0 +1,60 @@
+"""D4 · InsertComputeInitTT — initialise the compute engines the compute kernel uses.
+
+Input expectations
+    The compute kernel (SplitDeviceKernel) with ``tt.mm.mma`` / ``tt.pack`` intrinsics; ``tt.cb_table``,
+    ``tt.accumulators``.
+Output guarantees
+    The compute body starts with ``mm_init(in0_cb, in1_cb, out_cb, transpose)`` for the first matmul
+    (``transpose`` = the gemm's transpose_B: the engine transposes each in1 tile), preceded by a comment.
+    ``tt.compute_config`` {math_fidelity, fp32_dest_acc_en (accumulator is float32), dst_full_sync_en,
+    math_approx_mode} is set; it becomes the host's ComputeConfig. Other kernels are unchanged.
+Example
+    before: for block in range(...): T.tt.fpu.zero(0, loc); for k: T.tt.mm.mma(0, 1, 0, ...)
+    after:  mm_init(cb_in0, cb_in1, cb_out0, 0); for block in range(...): ...
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_insert_compute_init_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+from ..errors import TTCompileError
+from ..ir_utils import cb_var, comment, extern, find_ops, get_attr, require_attr, seq
+
+
+def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.kernel_role") != "compute":
+            return func
+        cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "InsertComputeInitTT")}
+        accs = require_attr(func, "tt.accumulators", "InsertComputeInitTT")
+        mmas = find_ops(func.body, ("tt.mm.mma",))
+        packs = find_ops(func.body, ("tt.pack",))
+        if not mmas or not packs:
+            raise TTCompileError(
+                "the compute kernel has no matmul whose result is stored; nothing to compute"
+            )
+        mma = mmas[0].call
+        out_cb = int(packs[0].call.args[1].value)
+        init = extern(
+            "mm_init",
+            cb_var(cbs[int(mma.args[0].value)]),
+            cb_var(cbs[int(mma.args[1].value)]),
+            cb_var(cbs[out_cb]),
+            int(mma.args[7].value),
+        )
+        config = {
+            "math_fidelity": "HiFi4",
+            "fp32_dest_acc_en": any(a["fp32"] for a in accs),
+            "dst_full_sync_en": False,
+            "math_approx_mode": False,
+        }
+        body = seq(
+            [comment("Configure the unpacker, math engine and packer for tile matmul"), init, func.body]
+        )
+        return func.with_body(body).with_attr("tt.compute_config", config)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="InsertComputeInitTT")

@@ -1,0 +1,246 @@
+"""D5 · InsertDSTManagementTT — give the compute kernel its DST register lifecycle and CB synchronisation.
+
+Input expectations
+    The compute kernel after InsertComputeInitTT: per accumulator ``[tt.fpu.zero(acc)]``, the reduction
+    loops around ``tt.mm.mma(...)`` (or a bare mma), then ``tt.pack(acc, cb)``, all in one sequence;
+    ``tt.accumulators`` with ``subblock`` (BuildTileDFGTT), ``residency`` and ``spill_cb``; ``tt.cb_table``.
+Output guarantees
+    No tile intrinsic remains. ``residency == "dst"`` (the fragment fits DST): one tile_regs_acquire
+    before the reduction loops, per step cb_wait_front(in0/in1) → matmul_tiles for every (mt, nt, kt) →
+    cb_pop_front, then tile_regs_commit / tile_regs_wait / cb_reserve_back / pack_tile… / cb_push_back /
+    tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of its
+    own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
+    (copy_tile_to_dst_init_short, copy_tile, then mm_init_short) and, except on the last step, packed back
+    to it; the last step packs to the output CB. Accumulation starts from zero (DST is cleared by acquire)
+    and runs in fp32 when the accumulator is float32. With transpose_A each step first transposes A's
+    tiles (transpose_wh_tile through DST) into the intermediate CB in (m, k) order and multiplies from
+    there. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n (n * Kt + kt when transpose_B), DST
+    h * w_sub + w.
+Example
+    before: T.tt.fpu.zero(0, l); for k in range(8): T.tt.mm.mma(0, 1, 0, 2, 2, 1, 0, 0, l)
+            T.tt.pack(0, 16, l)
+    after:  tile_regs_acquire(); for k: cb_wait_front(cb_in0, 2); cb_wait_front(cb_in1, 2);
+            for mt, nt: matmul_tiles(cb_in0, cb_in1, mt, nt, mt * 2 + nt); cb_pop_front(...) ...;
+            tile_regs_commit(); tile_regs_wait(); cb_reserve_back(cb_out0, 4);
+            for i: pack_tile(i, cb_out0); ...
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_insert_dst_management_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import cb_var, dsl_comment, extern, find_ops, get_attr, loop, require_attr, seq, simplify
+
+
+def _mma_of(stmt):
+    """(mma call, reduction loops) when ``stmt`` is a (loop nest around a) single tt.mm.mma."""
+    loops = []
+    while isinstance(stmt, tirx.For):
+        loops.append(stmt)
+        stmt = stmt.body
+    return (stmt.value, loops) if ops.is_op(stmt, "tt.mm.mma") else (None, [])
+
+
+class _Lowering:
+    def __init__(self, func):
+        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
+        self.accs = require_attr(func, "tt.accumulators", "InsertDSTManagementTT")
+
+    def _in0(self, mma) -> dict:
+        """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
+        a = self.cbs[int(mma.args[0].value)]
+        if not int(mma.args[6].value):
+            return a
+        return next(e for e in self.cbs.values() if e.get("source") == a["buffer"])
+
+    def _transpose_a(self, mma) -> list:
+        """transpose_A: A's (k, m)-ordered tiles → transposed, in (m, k) order, into the intermediate CB."""
+        a, at = self.cbs[int(mma.args[0].value)], self._in0(mma)
+        mt, kt = int(mma.args[3].value), int(mma.args[5].value)
+
+        def one(m, k):
+            return seq([
+                extern("tile_regs_acquire"),
+                extern("transpose_wh_tile", cb_var(a), simplify(k * mt + m), 0),
+                extern("tile_regs_commit"),
+                extern("tile_regs_wait"),
+                extern("pack_tile", 0, cb_var(at)),
+                extern("tile_regs_release"),
+            ])  # fmt: skip
+
+        return [
+            extern("transpose_wh_init_short", cb_var(a)),
+            extern("cb_reserve_back", cb_var(at), mt * kt),
+            loop("mt", mt, lambda m: loop("kt", kt, lambda k: one(m, k))),
+            extern("cb_push_back", cb_var(at), mt * kt),
+            extern("cb_pop_front", cb_var(a), mt * kt),
+            extern("cb_wait_front", cb_var(at), mt * kt),
+            extern(
+                "mm_init_short", cb_var(at), cb_var(self.cbs[int(mma.args[1].value)]), int(mma.args[7].value)
+            ),
+        ]
+
+    def _matmuls(self, mma, m0, n0, sh, sw):
+        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[int(mma.args[1].value)])
+        _, nt_all, kt_all = (int(mma.args[i].value) for i in (3, 4, 5))
+        trans_b = int(mma.args[7].value)
+
+        def tile(h, w, kt):
+            m, n = m0 + h, n0 + w
+            b_index = n * kt_all + kt if trans_b else kt * nt_all + n
+            return extern(
+                "matmul_tiles", cb_a, cb_b, simplify(m * kt_all + kt), simplify(b_index), simplify(h * sw + w)
+            )
+
+        return loop(
+            "mt", sh, lambda h: loop("nt", sw, lambda w: loop("kt", kt_all, lambda kt: tile(h, w, kt)))
+        )
+
+    def _pack(self, cb_entry, n):
+        return seq(
+            [
+                extern("cb_reserve_back", cb_var(cb_entry), n),
+                loop("i", n, lambda i: extern("pack_tile", i, cb_var(cb_entry))),
+                extern("cb_push_back", cb_var(cb_entry), n),
+            ]
+        )
+
+    def _wait_inputs(self, mma, op):
+        mt, nt, kt = (int(mma.args[i].value) for i in (3, 4, 5))
+        a = self.cbs[int(mma.args[0].value)] if op == "cb_wait_front" else self._in0(mma)
+        return [
+            extern(op, cb_var(a), mt * kt),
+            extern(op, cb_var(self.cbs[int(mma.args[1].value)]), kt * nt),
+        ]
+
+    def _with_loops(self, loops, body):
+        for lp in reversed(loops):
+            body = tirx.For(lp.loop_var, lp.min, lp.extent, lp.kind, body, None, lp.annotations)
+        return body
+
+    def accumulate(self, mma, loops, pack):
+        acc = self.accs[int(mma.args[2].value)]
+        out = self.cbs[int(pack.args[1].value)]
+        sh, sw = acc["subblock"]
+        mt, nt = acc["tiles"]
+        header = [dsl_comment(ops.loc_of(mma))]
+        if acc["residency"] == "dst":
+            step = seq(
+                self._wait_inputs(mma, "cb_wait_front")
+                + [self._matmuls(mma, 0, 0, mt, nt)]
+                + self._wait_inputs(mma, "cb_pop_front")
+            )
+            return seq(
+                header
+                + [
+                    extern("tile_regs_acquire"),
+                    self._with_loops(loops, step),
+                    extern("tile_regs_commit"),
+                    extern("tile_regs_wait"),
+                    dsl_comment(ops.loc_of(pack)),
+                    self._pack(out, mt * nt),
+                    extern("tile_regs_release"),
+                ]
+            )
+        spill = self.cbs.get(acc["spill_cb"])
+        first = tvm.tirx.const(True, "bool")
+        last = tvm.tirx.const(True, "bool")
+        for lp in loops:
+            first = tirx.And(first, tirx.EQ(lp.loop_var, lp.min)) if spill else first
+            last = tirx.And(last, tirx.EQ(lp.loop_var, simplify(lp.min + lp.extent - 1)))
+        first, last = simplify(first), simplify(last)
+        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[int(mma.args[1].value)])
+        n_sub = sh * sw
+
+        def subblock(bi, bj):
+            stmts = [extern("tile_regs_acquire")]
+            if spill is not None:
+                reload = seq(
+                    [
+                        extern("copy_tile_to_dst_init_short", cb_var(spill)),
+                        extern("cb_wait_front", cb_var(spill), n_sub),
+                        loop("i", n_sub, lambda i: extern("copy_tile", cb_var(spill), i, i)),
+                        extern("cb_pop_front", cb_var(spill), n_sub),
+                        extern("mm_init_short", cb_a, cb_b, int(mma.args[7].value)),
+                    ]
+                )
+                stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
+            stmts += [
+                self._matmuls(mma, bi * sh, bj * sw, sh, sw),
+                extern("tile_regs_commit"),
+                extern("tile_regs_wait"),
+            ]
+            if spill is None:
+                stmts.append(self._pack(out, n_sub))
+            else:
+                stmts.append(tirx.IfThenElse(last, self._pack(out, n_sub), self._pack(spill, n_sub)))
+            stmts.append(extern("tile_regs_release"))
+            return seq(stmts)
+
+        step = seq(
+            self._wait_inputs(mma, "cb_wait_front")
+            + (self._transpose_a(mma) if int(mma.args[6].value) else [])
+            + [
+                loop(
+                    "m_subblock",
+                    mt // sh,
+                    lambda bi: loop("n_subblock", nt // sw, lambda bj: subblock(bi, bj)),
+                )
+            ]
+            + self._wait_inputs(mma, "cb_pop_front")
+        )
+        return seq(header + [self._with_loops(loops, step)])
+
+    def rewrite(self, stmt):
+        if isinstance(stmt, tirx.SeqStmt):
+            items, out, i = list(stmt.seq), [], 0
+            while i < len(items):
+                s = items[i]
+                mma, loops = _mma_of(s)
+                if mma is None:
+                    if not ops.is_op(s, "tt.fpu.zero"):
+                        out.append(self.rewrite(s))
+                    i += 1
+                    continue
+                if i + 1 >= len(items) or not ops.is_op(items[i + 1], "tt.pack"):
+                    raise TTCompileError.at(
+                        ops.loc_of(mma),
+                        "the gemm's accumulator must be copied out right after its reduction loop",
+                    )
+                out.append(self.accumulate(mma, loops, items[i + 1].value))
+                i += 2
+            return seq(out)
+        if isinstance(stmt, tirx.For):
+            return tirx.For(
+                stmt.loop_var,
+                stmt.min,
+                stmt.extent,
+                stmt.kind,
+                self.rewrite(stmt.body),
+                stmt.thread_binding,
+                stmt.annotations,
+            )
+        return stmt
+
+
+def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.kernel_role") != "compute":
+            return func
+        body = _Lowering(func).rewrite(func.body)
+        leftover = find_ops(body, ("tt.mm.mma", "tt.pack", "tt.fpu.zero"))
+        if leftover:
+            raise TTCompileError.at(
+                leftover[0].loc,
+                "this tile operation is not in a form the compute kernel "
+                "supports (zero → reduction loop with T.gemm → copy out)",
+            )
+        return func.with_body(body)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="InsertDSTManagementTT")

@@ -1,0 +1,185 @@
+"""B1 · LayoutAwareWorkPartitionTT — assign every output block of the launch grid to exactly one core.
+
+Input expectations
+    ``tt.target``, ``tt.options`` and ``tt.tensor_accessors`` (stage A). The launch grid is ``blockIdx.x``
+    (and ``blockIdx.y``) thread extents; one ``tl.copy`` stores a tile to a global tensor. The output
+    block each grid point owns is read off that store's start indices (``C[by * bM, bx * bN]``: rows are
+    driven by ``by``), never from names. A ``tl.gemm`` inside serial loops that do not index its accumulator
+    makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
+Output guarantees
+    ``tt.grid`` {x, y, row_axis, col_axis, block_shape, num_blocks}; ``tt.core_work`` one entry per used core
+    {core [x, y], start, count, blocks [linear ids by * gx + bx]}; ``tt.work_encoding`` (how kernels receive
+    their work: ``range_row_major`` / ``range_column_major`` = start + count, ``list`` = count + ids);
+    ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` "(cx,cy)" → [{io, jo, len_k,
+    tile_order}]. Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
+    cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
+    (a 2-D rectangle of blocks per core). Output tensors not covered exactly by the grid's blocks →
+    TTCompileError at the store.
+Example
+    before: T.launch_thread("blockIdx.x", 4); T.launch_thread("blockIdx.y", 2); ... C[by*64.., bx*64..]
+    after:  "tt.work_partition": {"(0,0)": [{"io": 0, "jo": 0, "len_k": 8, "tile_order": "row_major"}], ...}
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_layout_aware_work_partition_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+from ..errors import TTCompileError
+from ..ir_utils import collect_vars, find_ops, is_global, region, require_attr, simplify, tiles
+
+
+def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
+    """blockIdx tag → (var, extent) of the launch threads at the top of the body."""
+    grid, node = {}, func.body
+    while isinstance(node, tirx.AttrStmt):
+        if node.attr_key == "thread_extent" and str(node.node.thread_tag).startswith("blockIdx."):
+            extent = simplify(node.value)
+            if not isinstance(extent, tirx.IntImm):
+                raise TTCompileError(f"grid extent {node.value} must be a constant")
+            grid[str(node.node.thread_tag)] = (node.node.var, int(extent.value))
+        node = node.body
+    return grid
+
+
+def _axis_of(expr, block: int, grid: dict, loc: str, what: str) -> str | None:
+    found = [tag for tag, (var, _) in grid.items() if any(v.same_as(var) for v in collect_vars(expr))]
+    if not found:
+        if not (isinstance(expr, tirx.IntImm) and int(expr.value) == 0):
+            raise TTCompileError.at(loc, f"output {what} start {expr} does not follow the launch grid")
+        return None
+    var = grid[found[0]][0]
+    if len(found) > 1 or not tvm.sym.Analyzer().can_prove_equal(expr, var * block):
+        raise TTCompileError.at(loc, f"output {what} start must be <grid index> * {block}, got {expr}")
+    return found[0]
+
+
+def _split(units: int, workers: int) -> list[int]:
+    base, extra = divmod(units, workers)
+    return [base + 1] * extra + [base] * (workers - extra)
+
+
+def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[dict]:
+    """Blocks (linear id by * gx + bx) → cores, for one strategy."""
+    n_blocks = gx * gy
+    work = []
+    if strategy == "block":
+        cx, cy = min(cores_x, gx), min(cores_y, gy)
+        row_parts, col_parts = _split(gy, cy), _split(gx, cx)
+        r0 = 0
+        for y, rows in enumerate(row_parts):
+            c0 = 0
+            for x, cols in enumerate(col_parts):
+                ids = [by * gx + bx for by in range(r0, r0 + rows) for bx in range(c0, c0 + cols)]
+                work.append({"core": [x, y], "start": ids[0], "count": len(ids), "blocks": ids})
+                c0 += cols
+            r0 += rows
+        return work
+    n_cores = min(n_blocks, cores_x * cores_y)
+    if strategy == "row_major":
+        cores = [(x, y) for y in range(cores_y) for x in range(cores_x)][:n_cores]
+        order = list(range(n_blocks))
+    else:
+        cores = [(x, y) for x in range(cores_x) for y in range(cores_y)][:n_cores]
+        order = [by * gx + bx for bx in range(gx) for by in range(gy)]
+    start = 0
+    for core, count in zip(cores, _split(n_blocks, n_cores), strict=False):
+        work.append(
+            {"core": list(core), "start": start, "count": count, "blocks": order[start : start + count]}
+        )
+        start += count
+    return work
+
+
+def core_ranges(cores: list[list[int]]) -> list[list[int]]:
+    """Merge cores into [x0, y0, x1, y1] runs along x (one range per row run)."""
+    ranges = []
+    for x, y in sorted(cores, key=lambda c: (c[1], c[0])):
+        if ranges and ranges[-1][1] == y and ranges[-1][2] == x - 1:
+            ranges[-1][2] = x
+        else:
+            ranges.append([x, y, x, y])
+    return ranges
+
+
+def _len_k(func: tirx.PrimFunc) -> int:
+    total = 0
+    for site in find_ops(func.body, ("tl.gemm",)):
+        a = region(site.call.args[0], site.loc)
+        k_tiles = tiles(a.extents[0] if int(site.call.args[3].value) else a.extents[1])
+        trips = 1
+        for loop in site.loops:
+            trips *= int(simplify(loop.extent).value) if isinstance(simplify(loop.extent), tirx.IntImm) else 1
+        total = max(total, trips * k_tiles)
+    return total
+
+
+def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        target = require_attr(func, "tt.target", "LayoutAwareWorkPartitionTT")
+        strategy = require_attr(func, "tt.options", "LayoutAwareWorkPartitionTT")["partition_strategy"]
+        grid = launch_grid(func)
+        stores = [
+            s
+            for s in find_ops(func.body, ("tl.copy",))
+            if is_global(s.call.args[1].source) and not is_global(s.call.args[0].source)
+        ]
+        if not stores:
+            raise TTCompileError("the kernel stores nothing to a global tensor")
+        store = stores[0]
+        dst = region(store.call.args[1], store.loc)
+        axes = [_axis_of(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
+        extents = {tag: ext for tag, (_, ext) in grid.items()}
+        for tag, ext in extents.items():
+            if ext > 1 and tag not in axes:
+                raise TTCompileError.at(
+                    store.loc,
+                    f"grid axis {tag} does not select an output block, so "
+                    f"{ext} blocks would write the same tile",
+                )
+        for d, dim in enumerate(("rows", "columns")):
+            covered = extents.get(axes[d], 1) * dst.extents[d]
+            if covered != dst.shape[d]:
+                raise TTCompileError.at(
+                    store.loc,
+                    f"{dst.name} has {dst.shape[d]} {dim} but the grid covers {covered} "
+                    f"(block size {dst.extents[d]}); shapes must be multiples of the block size",
+                )
+        gx, gy = extents.get("blockIdx.x", 1), extents.get("blockIdx.y", 1)
+        work = assign(strategy, gx, gy, *target["grid"])
+        assert sorted(b for w in work for b in w["blocks"]) == list(range(gx * gy))
+        len_k = _len_k(func)
+        partition = {}
+        for w in work:
+            key = f"({w['core'][0]},{w['core'][1]})"
+            partition[key] = [
+                {
+                    "io": (b // gx if axes[0] == "blockIdx.y" else b % gx) if axes[0] else 0,
+                    "jo": (b % gx if axes[1] == "blockIdx.x" else b // gx) if axes[1] else 0,
+                    "len_k": len_k,
+                    "tile_order": strategy,
+                }
+                for b in w["blocks"]
+            ]
+        encoding = "list" if strategy == "block" else f"range_{strategy}"
+        return func.with_attrs(
+            {
+                "tt.grid": {
+                    "x": gx,
+                    "y": gy,
+                    "row_axis": axes[0] or "",
+                    "col_axis": axes[1] or "",
+                    "block_shape": list(dst.extents),
+                    "num_blocks": gx * gy,
+                },
+                "tt.core_work": work,
+                "tt.work_encoding": encoding,
+                "tt.core_ranges": core_ranges([w["core"] for w in work]),
+                "tt.work_partition": partition,
+            }
+        )
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="LayoutAwareWorkPartitionTT")

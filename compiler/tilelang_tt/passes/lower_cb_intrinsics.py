@@ -1,0 +1,167 @@
+"""D3 · LowerCBIntrinsics — give the reader and writer kernels their NOC + circular-buffer protocol.
+
+Input expectations
+    Reader/writer kernels with ``tt.read_to_cb`` / ``tt.write_from_cb`` on accessor variables
+    (ConfigureTensorAccessorTT); ``tt.cb_table`` (with the writer's ``subblock``) and ``tt.options``.
+Output guarantees
+    No tile intrinsic remains in reader/writer kernels; they are ``call_extern``s of the dataflow API:
+      reader, per tile block: cb_reserve_back → get_write_ptr → noc_async_read_tile per tile (tile id
+      = row * tensor_tile_cols + col, row-major like the host's tilized layout) → noc_async_read_barrier →
+      cb_push_back. With ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one
+      barrier: all are reserved, all reads issued, one barrier, all pushed.
+      writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
+      noc_async_write_tile per tile → noc_async_write_barrier → cb_pop_front.
+    Tile loops are named after the dimensions they walk (mt, nt, kt); each block starts with a comment
+    quoting its DSL line.
+Example
+    before: T.tt.read_to_cb(0, a, by * 2, k, 2, 1, "g.py:12:8")
+    after:  // g.py:12: T.copy(A[by * bM, k * bK], A_s)
+            cb_reserve_back(cb_in0, 2); l1_write_addr_in0 = get_write_ptr(cb_in0)
+            for mt in range(2):
+                a_tile = (by * 2 + mt) * 8 + k
+                noc_async_read_tile(a_tile, a, l1_write_addr_in0 + mt * a_tile_bytes)
+            noc_async_read_barrier(); cb_push_back(cb_in0, 2)
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_lower_cb_intrinsics
+"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+from .. import ops
+from ..ir_utils import (
+    cb_name,
+    cb_var,
+    dsl_comment,
+    extern,
+    get_attr,
+    loop,
+    named,
+    require_attr,
+    seq,
+    simplify,
+    uint_var,
+)
+
+
+class _Lowering:
+    def __init__(self, func):
+        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
+        self.acc = {e["accessor"]: e for e in require_attr(func, "tt.accessor_args", "LowerCBIntrinsics")}
+        self.prefetch = require_attr(func, "tt.options", "LowerCBIntrinsics")["enable_prefetch"]
+
+    def _parts(self, call):
+        cb, acc_var, row, col, rows, cols = call.args[:6]
+        entry, acc = self.cbs[int(cb.value)], self.acc[acc_var.name]
+        return entry, acc, acc_var, row, col, int(rows.value), int(cols.value), ops.loc_of(call)
+
+    def _tile_loops(self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None):
+        dims = entry["dims"]
+        sh, sw = sub or (rows, cols)
+
+        def body(r, c):
+            tile = uint_var(f"{acc['accessor']}_tile")
+            tile_id = simplify((row + r) * acc["tiles"][1] + (col + c))
+            addr = simplify(base + (r * sw + c) * named(acc["tile_bytes"]))
+            return seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
+
+        return loop(f"{dims[0]}t", sh, lambda r: loop(f"{dims[1]}t", sw, lambda c: body(r, c)))
+
+    def reads(self, calls):
+        groups = [calls] if self.prefetch else [[c] for c in calls]
+        out = []
+        for group in groups:
+            parts = [self._parts(c) for c in group]
+            out += [dsl_comment(p[-1]) for p in parts]
+            for entry, _, _, _, _, rows, cols, _ in parts:
+                out.append(extern("cb_reserve_back", cb_var(entry), rows * cols))
+            for entry, acc, acc_var, row, col, rows, cols, _ in parts:
+                base = uint_var(f"l1_write_addr_{cb_name(entry)[3:]}")
+                out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
+                out.append(
+                    self._tile_loops(entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile")
+                )
+            out.append(extern("noc_async_read_barrier"))
+            for entry, _, _, _, _, rows, cols, _ in parts:
+                out.append(extern("cb_push_back", cb_var(entry), rows * cols))
+        return out
+
+    def write(self, call):
+        entry, acc, acc_var, row, col, rows, cols, loc = self._parts(call)
+        sh, sw = entry["subblock"]
+        n = sh * sw
+        dims = entry["dims"]
+
+        def subblock(bi, bj):
+            base = uint_var(f"l1_read_addr_{cb_name(entry)[3:]}")
+            return seq(
+                [
+                    extern("cb_wait_front", cb_var(entry), n),
+                    tirx.Bind(base, tirx.call_extern("int32", "get_read_ptr", cb_var(entry))),
+                    self._tile_loops(
+                        entry,
+                        acc,
+                        acc_var,
+                        row + bi * sh,
+                        col + bj * sw,
+                        rows,
+                        cols,
+                        base,
+                        "noc_async_write_tile",
+                        sub=(sh, sw),
+                    ),
+                    extern("noc_async_write_barrier"),
+                    extern("cb_pop_front", cb_var(entry), n),
+                ]
+            )
+
+        return [
+            dsl_comment(loc),
+            loop(
+                f"{dims[0]}_subblock",
+                rows // sh,
+                lambda bi: loop(f"{dims[1]}_subblock", cols // sw, lambda bj: subblock(bi, bj)),
+            ),
+        ]
+
+    def rewrite(self, stmt):
+        if isinstance(stmt, tirx.SeqStmt):
+            out, pending = [], []
+            for s in stmt.seq:
+                if ops.is_op(s, "tt.read_to_cb"):
+                    pending.append(s.value)
+                    continue
+                if pending:
+                    out += self.reads(pending)
+                    pending = []
+                out.append(self.rewrite(s))
+            if pending:
+                out += self.reads(pending)
+            return seq(out)
+        if isinstance(stmt, tirx.For):
+            return tirx.For(
+                stmt.loop_var,
+                stmt.min,
+                stmt.extent,
+                stmt.kind,
+                self.rewrite(stmt.body),
+                stmt.thread_binding,
+                stmt.annotations,
+            )
+        if ops.is_op(stmt, "tt.read_to_cb"):
+            return seq(self.reads([stmt.value]))
+        if ops.is_op(stmt, "tt.write_from_cb"):
+            return seq(self.write(stmt.value))
+        return stmt
+
+
+def LowerCBIntrinsics() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.kernel_role") not in ("reader", "writer"):
+            return func
+        return func.with_body(_Lowering(func).rewrite(func.body))
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="LowerCBIntrinsics")

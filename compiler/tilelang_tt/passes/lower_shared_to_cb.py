@@ -1,0 +1,197 @@
+"""C1 · LowerSharedToCB — turn shared and fragment buffers into circular buffers.
+
+Input expectations
+    Stages A–B done (``tt.target``, ``tt.options``, ``tt.data_formats``); ``tl.copy`` / ``tl.gemm`` /
+    ``tl.fill`` over shared (``shared``) and fragment (``local.fragment``) allocations.
+Output guarantees
+    ``tt.cb_table``: one entry per CB {cb, buffer, role ∈ input | output | intermediate, dtype, format,
+    page_size, tiles (per block), depth (pages), total_bytes, dims, loc}. Roles come from dataflow: a tile
+    buffer filled from a global tensor is an input CB (c_0…), one stored to a global tensor is an output CB
+    (c_16…); a fragment stored straight to global gets its own output CB; a gemm accumulator larger than
+    DST whose reduction loop runs more than once spills partial sums to an intermediate CB (c_24…).
+    ``dims`` names each buffer dimension m / n / k by its gemm operand role; with transpose_A an
+    intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold
+    ``max(2, num_stages)`` blocks (double buffering; ``num_stages`` alone when double buffering is off),
+    output CBs two blocks (one when off). ``tt.accumulators``: {buffer, dtype, format, fp32, tiles [Mt, Nt],
+    residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc}. The
+    shared/fragment allocations are removed from the body.
+    Block sizes not multiples of 32 → TTCompileError; CB bytes over the L1 budget or more CBs than the
+    target has → TTResourceError naming the buffer and DSL line.
+Example
+    before: A_s = T.alloc_shared((64, 32), "bfloat16"); ... T.tl.copy(A[...], A_s[...], loc)
+    after:  (no allocation)  "tt.cb_table": [{"cb": 0, "buffer": "A_s", "role": "input", "tiles": 2,
+                                            "depth": 4, "page_size": 2048, "dims": ["m", "k"], ...}, ...]
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_lower_shared_to_cb
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError, TTResourceError
+from ..ir_utils import buffer_scope, find_ops, is_global, region, require_attr, seq, simplify
+from ..target import DATA_FORMATS, TILE
+
+TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
+FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
+CB_CLASS_SIZE = {"input": 16, "output": 8, "intermediate": 8}
+
+
+def _stages(loops) -> int:
+    for loop in reversed(loops):
+        if loop.annotations is not None and "tl.pipelined_stages" in loop.annotations:
+            return int(loop.annotations["tl.pipelined_stages"])
+    return 0
+
+
+def _trips(loops) -> int:
+    trips = 1
+    for loop in loops:
+        if ops.is_op(tirx.Evaluate(loop.extent), "tt.work_count"):
+            continue
+        extent = simplify(loop.extent)
+        trips *= int(extent.value) if isinstance(extent, tirx.IntImm) else 2
+    return trips
+
+
+def _entry(name, dtype, role, dims, tiles, depth, loc):
+    fmt, page = DATA_FORMATS[dtype]
+    return {
+        "buffer": name,
+        "role": role,
+        "dtype": dtype,
+        "format": fmt,
+        "page_size": page,
+        "tiles": tiles,
+        "depth": depth,
+        "total_bytes": depth * page,
+        "dims": dims,
+        "loc": loc,
+    }
+
+
+def _check_tiles(reg, loc):
+    for ext in reg.shape:
+        if ext % TILE:
+            raise TTCompileError.at(
+                loc, f"block size {ext} of {reg.name} is not a multiple of the {TILE}x{TILE} tile"
+            )
+
+
+def _plan(func, target, options):
+    double = options["enable_double_buffer"]
+    dst_cap = {True: target["dst_tiles_fp32_half_sync"], False: target["dst_tiles_16bit_half_sync"]}
+    entries, accumulators, dims = [], [], {}
+    for site in find_ops(func.body, ("tl.gemm",)):
+        a, b, c = (region(site.call.args[i], site.loc) for i in range(3))
+        ta, tb = int(site.call.args[3].value), int(site.call.args[4].value)
+        dims[a.name] = ["k", "m"] if ta else ["m", "k"]
+        dims[b.name] = ["n", "k"] if tb else ["k", "n"]
+        dims[c.name] = ["m", "n"]
+        for reg in (a, b, c):
+            _check_tiles(reg, site.loc)
+        fp32 = str(c.buffer.dtype) == "float32"
+        n_tiles = (c.shape[0] // TILE) * (c.shape[1] // TILE)
+        # transpose_A re-packs A's tiles through DST every k step, so the accumulator cannot stay in DST.
+        residency = "dst" if n_tiles <= dst_cap[fp32] and not ta else "subblocked"
+        accumulators.append(
+            {
+                "buffer": c.name,
+                "dtype": str(c.buffer.dtype),
+                "format": DATA_FORMATS[str(c.buffer.dtype)][0],
+                "fp32": fp32,
+                "tiles": [c.shape[0] // TILE, c.shape[1] // TILE],
+                "residency": residency,
+                "spill_cb": -1,
+                "loc": site.loc,
+            }
+        )
+        if residency == "subblocked" and _trips(site.loops) > 1:
+            entries.append(
+                _entry(c.name, str(c.buffer.dtype), "intermediate", ["m", "n"], n_tiles, n_tiles, site.loc)
+            )
+        if ta:
+            n_a = (a.shape[0] // TILE) * (a.shape[1] // TILE)
+            entry = _entry(f"{a.name}_T", str(a.buffer.dtype), "intermediate", ["m", "k"], n_a, n_a, site.loc)
+            entries.append({**entry, "source": a.name})
+    for site in find_ops(func.body, ("tl.copy",)):
+        src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
+        for reg in (src, dst):
+            if not is_global(reg.buffer):
+                _check_tiles(reg, site.loc)
+        if is_global(src.buffer) and not is_global(dst.buffer):
+            stages = _stages(site.loops)
+            depth_blocks = max(2, stages) if double else max(1, stages)
+            n = (dst.shape[0] // TILE) * (dst.shape[1] // TILE)
+            entries.append(
+                _entry(
+                    dst.name,
+                    str(dst.buffer.dtype),
+                    "input",
+                    dims.get(dst.name, ["r", "c"]),
+                    n,
+                    n * depth_blocks,
+                    site.loc,
+                )
+            )
+        elif is_global(dst.buffer) and not is_global(src.buffer):
+            n = (src.shape[0] // TILE) * (src.shape[1] // TILE)
+            # A fragment stored straight to global packs into a CB of the tensor's format.
+            direct = buffer_scope(src.buffer) == "local.fragment"
+            name, dtype = (
+                (f"{src.name}_out", str(dst.buffer.dtype)) if direct else (src.name, str(src.buffer.dtype))
+            )
+            entries.append(_entry(name, dtype, "output", ["m", "n"], n, n * (2 if double else 1), site.loc))
+    return entries, accumulators
+
+
+def _assign(entries, target, func_name):
+    counters = dict(FIRST_CB)
+    for e in entries:
+        role = e["role"]
+        if (
+            counters[role] - FIRST_CB[role] >= CB_CLASS_SIZE[role]
+            or counters[role] >= target["num_circular_buffers"]
+        ):
+            raise TTResourceError.at(
+                e["loc"],
+                f"{func_name} needs more {role} circular buffers than "
+                f"{target['name']} provides (CB ids {FIRST_CB[role]}..)",
+            )
+        e["cb"] = counters[role]
+        counters[role] += 1
+    total = sum(e["total_bytes"] for e in entries)
+    if total > target["l1_cb_budget"]:
+        big = max(entries, key=lambda e: e["total_bytes"])
+        raise TTResourceError.at(
+            big["loc"],
+            f"circular buffers need {total} bytes of L1 per core but {target['name']} has "
+            f"{target['l1_cb_budget']} for them; the largest is {big['buffer']} ({big['depth']} pages of "
+            f"{big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
+        )
+
+
+def _drop_tile_allocations(s: tirx.SeqStmt) -> tirx.Stmt:
+    return seq(
+        [x for x in s.seq if not (isinstance(x, tirx.AllocBuffer) and buffer_scope(x.buffer) in TILE_SCOPES)]
+    )
+
+
+def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        target = require_attr(func, "tt.target", "LowerSharedToCB")
+        options = require_attr(func, "tt.options", "LowerSharedToCB")
+        entries, accumulators = _plan(func, target, options)
+        _assign(entries, target, str(func.attrs["global_symbol"]))
+        for acc in accumulators:
+            spill = [e["cb"] for e in entries if e["role"] == "intermediate" and e["buffer"] == acc["buffer"]]
+            acc["spill_cb"] = spill[0] if spill else -1
+        body = tvm_ffi.structural_map(func.body, (tirx.SeqStmt, _drop_tile_allocations))
+        return func.with_body(body).with_attrs({"tt.cb_table": entries, "tt.accumulators": accumulators})
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="LowerSharedToCB")

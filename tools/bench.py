@@ -1,0 +1,120 @@
+"""`bazel run //tools:bench -- [--size 1024] [--block 128 128 32] [--repeat 5] [--no-run]`: compiler and
+simulator timings for a square GEMM.
+
+Reports (never asserts): the time to import the compiler, each pass's median time and the total compile
+time (passes + codegen) after import, the host-program build cold (empty cache) and warm (cached), and the
+mock device's run time next to numpy's matmul on the same shapes in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+
+def _gemm(T, size, bm, bn, bk):  # noqa: N803
+    @T.prim_func
+    def gemm(
+        A: T.Tensor((size, size), "bfloat16"),
+        B: T.Tensor((size, size), "bfloat16"),
+        C: T.Tensor((size, size), "bfloat16"),
+    ):
+        with T.Kernel(T.ceildiv(size, bn), T.ceildiv(size, bm), threads=128) as (bx, by):
+            A_s = T.alloc_shared((bm, bk), "bfloat16")
+            B_s = T.alloc_shared((bk, bn), "bfloat16")
+            C_f = T.alloc_fragment((bm, bn), "float")
+            T.clear(C_f)
+            for k in T.Pipelined(T.ceildiv(size, bk), num_stages=2):
+                T.copy(A[by * bm, k * bk], A_s)
+                T.copy(B[k * bk, bx * bn], B_s)
+                T.gemm(A_s, B_s, C_f)
+            T.copy(C_f, C[by * bm, bx * bn])
+
+    return gemm
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--block", type=int, nargs=3, default=[128, 128, 32], metavar=("BM", "BN", "BK"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--target", default="wormhole")
+    parser.add_argument("--no-run", action="store_true", help="skip the host build and the device run")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    import ml_dtypes
+    import numpy as np
+    import tilelang_tt
+    import tilelang_tt.language as T
+
+    print(f"import tilelang_tt (with TVM)       {time.perf_counter() - start:8.3f} s")
+    size, (bm, bn, bk) = args.size, args.block
+    func = _gemm(T, size, bm, bn, bk)
+    kernels = [tilelang_tt.compile(func, out_idx=[-1], target=args.target) for _ in range(args.repeat)]
+    print(
+        f"\ncompile of a {size}^3 GEMM, blocks {bm}x{bn}x{bk}, median of {args.repeat} "
+        "(first run separately):"
+    )
+    per_pass: dict[str, list[float]] = {}
+    for k in kernels[1:] or kernels:
+        for name, seconds in k.pass_timings:
+            per_pass.setdefault(name, []).append(seconds)
+    for name, values in per_pass.items():
+        print(f"  {name:34s} {statistics.median(values) * 1000:8.2f} ms")
+    rest = kernels[1:] or kernels
+    print(
+        f"  {'codegen (render + clang-format)':34s} "
+        f"{statistics.median(k.codegen_seconds for k in rest) * 1000:8.2f} ms"
+    )
+    print(f"  {'total (median)':34s} {statistics.median(k.compile_seconds for k in rest) * 1000:8.2f} ms")
+    print(f"  {'total (first compile)':34s} {kernels[0].compile_seconds * 1000:8.2f} ms")
+    print(f"  cores used: {kernels[0].cores_used}, blocks: {kernels[0].plan['grid']['num_blocks']}")
+    if args.no_run:
+        return 0
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((size, size)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((size, size)).astype(ml_dtypes.bfloat16)
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["TILELANG_TT_CACHE_DIR"] = cache
+        os.environ["TT_METAL_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
+        cold = tilelang_tt.compile(func, out_idx=[-1], target=args.target)
+        t0 = time.perf_counter()
+        cold.build()
+        t1 = time.perf_counter()
+        c = cold(a, b)
+        t2 = time.perf_counter()
+        warm = tilelang_tt.compile(func, out_idx=[-1], target=args.target)
+        t3 = time.perf_counter()
+        warm.build()
+        t4 = time.perf_counter()
+        runs = []
+        for _ in range(args.repeat):
+            r0 = time.perf_counter()
+            c = warm(a, b)
+            runs.append(time.perf_counter() - r0)
+        ref_runs = []
+        af, bf = a.astype(np.float32), b.astype(np.float32)
+        for _ in range(args.repeat):
+            r0 = time.perf_counter()
+            ref = af @ bf
+            ref_runs.append(time.perf_counter() - r0)
+    err = float(np.abs(c.astype(np.float32) - ref).max() / np.abs(ref).max())
+    print("\nhost program build + first run:")
+    print(f"  {'host build, cold':34s} {t1 - t0:8.3f} s")
+    print(f"  {'first run (kernel JIT, cold)':34s} {t2 - t1:8.3f} s")
+    print(f"  {'host build, warm (cached)':34s} {t4 - t3:8.3f} s")
+    print(f"\nexecution, median of {args.repeat}:")
+    print(f"  {'mock device (' + args.target + ')':34s} {statistics.median(runs):8.3f} s")
+    print(f"  {'numpy float32 matmul':34s} {statistics.median(ref_runs):8.3f} s")
+    print(f"  max relative error vs numpy: {err:.2e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
