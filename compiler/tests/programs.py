@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import tilelang_tt.language as T
 import tvm
+import tvm_ffi
+from tilelang_tt import ops
+from tilelang_tt.ir_utils import get_attr
 from tilelang_tt.pipeline import tt_passes
+from tvm import tirx
 
 
 def gemm(
@@ -83,6 +87,14 @@ def lower(func, until: str, **options) -> tvm.IRModule:
 
 
 def attr(mod: tvm.IRModule, key: str, func: str = "gemm"):
-    from tilelang_tt.ir_utils import get_attr
-
     return get_attr(mod[func], key)
+
+
+def extern_calls(func) -> list[str]:
+    """Names of the ``call_extern``s in ``func``'s body, in program order."""
+    names = []
+    tvm_ffi.structural_walk(
+        func.body,
+        (tirx.Evaluate, lambda e: names.append(e.value.args[0].value) if ops.is_extern(e) else None),
+    )
+    return names

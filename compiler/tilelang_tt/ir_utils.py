@@ -166,6 +166,13 @@ def loop(name: str, extent: int, body_fn) -> tirx.Stmt:
     return tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body_fn(var))
 
 
+def with_loop_body(stmt: tirx.For, body: tirx.Stmt) -> tirx.For:
+    """``stmt`` with its body replaced; loop variable, range, kind, binding and annotations kept."""
+    return tirx.For(
+        stmt.loop_var, stmt.min, stmt.extent, stmt.kind, body, stmt.thread_binding, stmt.annotations
+    )
+
+
 def comment(text: str) -> tirx.Evaluate:
     return tirx.Evaluate(ops.call("tt.comment", text))
 

@@ -14,7 +14,7 @@ import dataclasses
 
 from .errors import TTCompileError
 
-__all__ = ["TTTarget", "TARGETS", "DEFAULT_TARGET", "get_target", "TILE", "DATA_FORMATS"]
+__all__ = ["TTTarget", "TARGETS", "DEFAULT_TARGET", "get_target", "dst_capacity", "TILE", "DATA_FORMATS"]
 
 TILE = 32
 
@@ -74,6 +74,11 @@ class TTTarget:
             "dst_tiles_16bit_half_sync": self.dst_tiles(False),
             "max_runtime_args": self.max_runtime_args,
         }
+
+
+def dst_capacity(target: dict, fp32: bool) -> int:
+    """DST tiles one acquire holds (half-sync) for a ``tt.target`` attribute (``TTTarget.as_dict()``)."""
+    return target["dst_tiles_fp32_half_sync" if fp32 else "dst_tiles_16bit_half_sync"]
 
 
 TARGETS: dict[str, TTTarget] = {

@@ -1,23 +1,11 @@
 """InsertDSTManagementTT: DST lifecycle, subblocks, spills."""
 
-import tvm_ffi
-from programs import gemm, lower
-from tilelang_tt import ops
+from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
-from tvm import tirx
-
-
-def _calls(func):
-    names = []
-    tvm_ffi.structural_walk(
-        func.body,
-        (tirx.Evaluate, lambda e: names.append(e.value.args[0].value) if ops.is_extern(e) else None),
-    )
-    return names
 
 
 def test_dst_resident_accumulation_acquires_once_per_block():
-    calls = _calls(lower(gemm(), "InsertDSTManagementTT")["gemm_compute"])
+    calls = extern_calls(lower(gemm(), "InsertDSTManagementTT")["gemm_compute"])
     assert calls == [
         "mm_init",
         "tile_regs_acquire",
@@ -36,12 +24,14 @@ def test_dst_resident_accumulation_acquires_once_per_block():
 
 
 def test_subblocked_accumulation_spills_and_reloads():
-    calls = _calls(lower(gemm(M=128, N=128, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"])
+    calls = extern_calls(lower(gemm(M=128, N=128, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"])
     assert {"copy_tile_to_dst_init_short", "copy_tile", "mm_init_short"} <= set(calls)
 
 
 def test_single_k_step_needs_no_spill():
-    calls = _calls(lower(gemm(M=128, N=128, K=32, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"])
+    calls = extern_calls(
+        lower(gemm(M=128, N=128, K=32, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
+    )
     assert "copy_tile" not in calls and calls.count("tile_regs_acquire") == 1
 
 

@@ -1,24 +1,11 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
-import tilelang_tt.ops as ops
-from programs import gemm, lower
+from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
-from tvm import tirx
-
-
-def _calls(func):
-    names = []
-    import tvm_ffi
-
-    tvm_ffi.structural_walk(
-        func.body,
-        (tirx.Evaluate, lambda e: names.append(e.value.args[0].value) if ops.is_extern(e) else None),
-    )
-    return names
 
 
 def test_reader_protocol_with_prefetch():
-    calls = _calls(lower(gemm(), "LowerCBIntrinsics")["gemm_reader"])
+    calls = extern_calls(lower(gemm(), "LowerCBIntrinsics")["gemm_reader"])
     assert calls == [
         "cb_reserve_back",
         "cb_reserve_back",
@@ -31,7 +18,7 @@ def test_reader_protocol_with_prefetch():
 
 
 def test_reader_protocol_without_prefetch_has_a_barrier_per_block():
-    calls = _calls(lower(gemm(), "LowerCBIntrinsics", enable_prefetch=False)["gemm_reader"])
+    calls = extern_calls(lower(gemm(), "LowerCBIntrinsics", enable_prefetch=False)["gemm_reader"])
     assert calls.count("noc_async_read_barrier") == 2 and calls[0:3] == [
         "cb_reserve_back",
         "noc_async_read_tile",
@@ -40,7 +27,7 @@ def test_reader_protocol_without_prefetch_has_a_barrier_per_block():
 
 
 def test_writer_protocol():
-    calls = _calls(lower(gemm(), "LowerCBIntrinsics")["gemm_writer"])
+    calls = extern_calls(lower(gemm(), "LowerCBIntrinsics")["gemm_writer"])
     assert calls == ["cb_wait_front", "noc_async_write_tile", "noc_async_write_barrier", "cb_pop_front"]
 
 

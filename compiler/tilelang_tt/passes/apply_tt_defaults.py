@@ -57,6 +57,7 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
                 f"{', '.join(d for d, (f, _) in DATA_FORMATS.items() if f in target.data_formats)}",
             )
         formats[str(buf.name)] = DATA_FORMATS[dtype][0]
+    # Decode every tile region once here so a non-constant extent fails at the first pass, on its DSL line.
     for site in find_ops(func.body, ops.TL_OPS):
         for arg in site.call.args:
             if isinstance(arg, tvm.ir.TensorRegion):

@@ -25,6 +25,7 @@ from tvm import tirx
 
 from ..errors import TTCompileError
 from ..ir_utils import find_ops, op_name, require_attr
+from ..target import dst_capacity
 
 KERNEL_OF = {
     "tt.read_to_cb": "reader",
@@ -105,8 +106,9 @@ def BuildTileDFGTT() -> tvm.transform.Pass:  # noqa: N802
                     "every shared buffer must flow reader → compute → writer",
                 )
         for acc in accs:
-            cap = target["dst_tiles_fp32_half_sync" if acc["fp32"] else "dst_tiles_16bit_half_sync"]
-            acc["subblock"] = choose_subblock(acc["tiles"][0], acc["tiles"][1], cap)
+            acc["subblock"] = choose_subblock(
+                acc["tiles"][0], acc["tiles"][1], dst_capacity(target, acc["fp32"])
+            )
         for site in find_ops(func.body, ("tt.pack",)):
             acc, cb = (int(a.value) for a in site.call.args[:2])
             for e in cb_table:

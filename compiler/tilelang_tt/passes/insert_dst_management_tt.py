@@ -35,7 +35,18 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import cb_var, dsl_comment, extern, find_ops, get_attr, loop, require_attr, seq, simplify
+from ..ir_utils import (
+    cb_var,
+    dsl_comment,
+    extern,
+    find_ops,
+    get_attr,
+    loop,
+    require_attr,
+    seq,
+    simplify,
+    with_loop_body,
+)
 
 
 def _mma_of(stmt):
@@ -121,7 +132,7 @@ class _Lowering:
 
     def _with_loops(self, loops, body):
         for lp in reversed(loops):
-            body = tirx.For(lp.loop_var, lp.min, lp.extent, lp.kind, body, None, lp.annotations)
+            body = with_loop_body(lp, body)
         return body
 
     def accumulate(self, mma, loops, pack):
@@ -217,15 +228,7 @@ class _Lowering:
                 i += 2
             return seq(out)
         if isinstance(stmt, tirx.For):
-            return tirx.For(
-                stmt.loop_var,
-                stmt.min,
-                stmt.extent,
-                stmt.kind,
-                self.rewrite(stmt.body),
-                stmt.thread_binding,
-                stmt.annotations,
-            )
+            return with_loop_body(stmt, self.rewrite(stmt.body))
         return stmt
 
 

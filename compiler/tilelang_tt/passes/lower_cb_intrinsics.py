@@ -44,6 +44,7 @@ from ..ir_utils import (
     seq,
     simplify,
     uint_var,
+    with_loop_body,
 )
 
 
@@ -142,15 +143,7 @@ class _Lowering:
                 out += self.reads(pending)
             return seq(out)
         if isinstance(stmt, tirx.For):
-            return tirx.For(
-                stmt.loop_var,
-                stmt.min,
-                stmt.extent,
-                stmt.kind,
-                self.rewrite(stmt.body),
-                stmt.thread_binding,
-                stmt.annotations,
-            )
+            return with_loop_body(stmt, self.rewrite(stmt.body))
         if ops.is_op(stmt, "tt.read_to_cb"):
             return seq(self.reads([stmt.value]))
         if ops.is_op(stmt, "tt.write_from_cb"):

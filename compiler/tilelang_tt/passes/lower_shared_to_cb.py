@@ -35,7 +35,7 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import buffer_scope, find_ops, is_global, region, require_attr, seq, simplify
-from ..target import DATA_FORMATS, TILE
+from ..target import DATA_FORMATS, TILE, dst_capacity
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
@@ -85,7 +85,6 @@ def _check_tiles(reg, loc):
 
 def _plan(func, target, options):
     double = options["enable_double_buffer"]
-    dst_cap = {True: target["dst_tiles_fp32_half_sync"], False: target["dst_tiles_16bit_half_sync"]}
     entries, accumulators, dims = [], [], {}
     for site in find_ops(func.body, ("tl.gemm",)):
         a, b, c = (region(site.call.args[i], site.loc) for i in range(3))
@@ -98,7 +97,7 @@ def _plan(func, target, options):
         fp32 = str(c.buffer.dtype) == "float32"
         n_tiles = (c.shape[0] // TILE) * (c.shape[1] // TILE)
         # transpose_A re-packs A's tiles through DST every k step, so the accumulator cannot stay in DST.
-        residency = "dst" if n_tiles <= dst_cap[fp32] and not ta else "subblocked"
+        residency = "dst" if n_tiles <= dst_capacity(target, fp32) and not ta else "subblocked"
         accumulators.append(
             {
                 "buffer": c.name,

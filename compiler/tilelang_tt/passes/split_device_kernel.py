@@ -24,7 +24,7 @@ from __future__ import annotations
 import tvm
 from tvm import tirx
 
-from ..ir_utils import collect_vars, get_attr, is_noop, op_name, seq
+from ..ir_utils import collect_vars, get_attr, is_noop, op_name, seq, with_loop_body
 from .build_tile_dfg_tt import KERNEL_OF
 
 ROLES = ("reader", "compute", "writer")
@@ -51,9 +51,7 @@ def keep_role(stmt, role: str):
         body = keep_role(stmt.body, role)
         if body is None:
             return None
-        return tirx.For(
-            stmt.loop_var, stmt.min, stmt.extent, stmt.kind, body, stmt.thread_binding, stmt.annotations
-        )
+        return with_loop_body(stmt, body)
     if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
         name = op_name(stmt.value) if isinstance(stmt.value.op, tvm.ir.Op) else ""
         return stmt if KERNEL_OF.get(name) == role else None

@@ -27,6 +27,7 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import cb_name, find_ops, get_attr
+from ..target import dst_capacity
 
 OWNER = {
     **{n: "LowerTTTileIntrinsics" for n in ops.TL_OPS},
@@ -44,7 +45,7 @@ def _resource_errors(name: str, func) -> list[str]:
     errors = []
     target = get_attr(func, "tt.target")
     for acc in get_attr(func, "tt.accumulators", []):
-        cap = target["dst_tiles_fp32_half_sync" if acc["fp32"] else "dst_tiles_16bit_half_sync"]
+        cap = dst_capacity(target, acc["fp32"])
         sh, sw = acc.get("subblock", acc["tiles"])
         if sh * sw > cap:
             errors.append(
