@@ -160,28 +160,29 @@ inline std::vector<float> random_values(size_t n, float lo, float hi, unsigned s
     return v;
 }
 
-// Row-major rows x cols matrix -> bf16 tiles (row-major tile order, four 16x16 faces per tile).
-inline std::vector<uint16_t> tilize_bf16(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
-    std::vector<uint16_t> out(m.size());
+// Calls f(tiled, row_major) for every element of a rows x cols matrix: its index in tile order (row-major
+// tile order, four 16x16 faces per tile) and its index in the row-major matrix.
+template <typename F>
+inline void for_each_tiled_element(uint32_t rows, uint32_t cols, F f) {
     size_t i = 0;
     for (uint32_t tr = 0; tr < rows / 32; tr++)
         for (uint32_t tc = 0; tc < cols / 32; tc++)
             for (uint32_t face = 0; face < 4; face++)
                 for (uint32_t r = 0; r < 16; r++)
                     for (uint32_t c = 0; c < 16; c++)
-                        out[i++] = to_bf16(m[(tr * 32 + (face / 2) * 16 + r) * cols + tc * 32 + (face % 2) * 16 + c]);
+                        f(i++, size_t(tr * 32 + (face / 2) * 16 + r) * cols + tc * 32 + (face % 2) * 16 + c);
+}
+
+// Row-major rows x cols matrix -> bf16 tiles.
+inline std::vector<uint16_t> tilize_bf16(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
+    std::vector<uint16_t> out(m.size());
+    for_each_tiled_element(rows, cols, [&](size_t tiled, size_t row_major) { out[tiled] = to_bf16(m[row_major]); });
     return out;
 }
 
 inline std::vector<float> untilize_bf16(const std::vector<uint16_t>& t, uint32_t rows, uint32_t cols) {
     std::vector<float> out(t.size());
-    size_t i = 0;
-    for (uint32_t tr = 0; tr < rows / 32; tr++)
-        for (uint32_t tc = 0; tc < cols / 32; tc++)
-            for (uint32_t face = 0; face < 4; face++)
-                for (uint32_t r = 0; r < 16; r++)
-                    for (uint32_t c = 0; c < 16; c++)
-                        out[(tr * 32 + (face / 2) * 16 + r) * cols + tc * 32 + (face % 2) * 16 + c] = from_bf16(t[i++]);
+    for_each_tiled_element(rows, cols, [&](size_t tiled, size_t row_major) { out[row_major] = from_bf16(t[tiled]); });
     return out;
 }
 

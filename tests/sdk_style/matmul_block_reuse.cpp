@@ -18,35 +18,18 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     auto c = dram_tiles(mesh, plan.Mt * plan.Nt);
 
     Program program = CreateProgram();
-    const CoreRange cores({0, 0}, {plan.blocks_x - 1, plan.blocks_y - 1});
-    const uint32_t in0_block_tiles = plan.per_core_M * plan.in0_block_w;
-    const uint32_t in1_block_tiles = plan.in0_block_w * plan.per_core_N;
-    const uint32_t out_block_tiles = plan.per_core_M * plan.per_core_N;
-    tile_cb(program, cores, tt::CBIndex::c_0, 2 * in0_block_tiles);  // double-buffered
-    tile_cb(program, cores, tt::CBIndex::c_1, 2 * in1_block_tiles);
-    tile_cb(program, cores, tt::CBIndex::c_16, out_block_tiles);
-    tile_cb(program, cores, tt::CBIndex::c_24, out_block_tiles);
+    const CoreRange cores = block_cores(plan);
+    create_block_cbs(program, cores, plan);
 
-    const uint32_t in0_num_subblocks = plan.per_core_M / plan.subblock_h;
-    const uint32_t in1_num_subblocks = plan.per_core_N / plan.subblock_w;
     const KernelHandle reader = CreateKernel(program, kernels + "/dataflow/reader_matmul_blocks.cpp", cores,
                                              ReaderDataMovementConfig(accessor_args({a, b})));
     const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_matmul_blocks.cpp", cores,
                                              WriterDataMovementConfig(accessor_args({c})));
-    CreateKernel(program, kernels + "/compute/matmul_blocks.cpp", cores,
-                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                               .compile_args = {plan.in0_block_w, in0_num_subblocks, in1_num_subblocks, plan.num_blocks,
-                                                plan.subblock_h, plan.subblock_w}});
+    create_block_compute_kernel(program, kernels, cores, plan);
 
     for (const CoreCoord& core : cores) {
-        const uint32_t m0 = core.y * plan.per_core_M;
-        const uint32_t n0 = core.x * plan.per_core_N;
-        SetRuntimeArgs(program, reader, core,
-                       {address(a), address(b), plan.Kt, plan.Nt, m0, n0, plan.per_core_M, plan.per_core_N,
-                        plan.in0_block_w, plan.num_blocks});
-        SetRuntimeArgs(
-            program, writer, core,
-            {address(c), plan.Nt, m0, n0, in0_num_subblocks, in1_num_subblocks, plan.subblock_h, plan.subblock_w});
+        SetRuntimeArgs(program, reader, core, block_reader_args(a, b, plan, core));
+        SetRuntimeArgs(program, writer, core, block_writer_args(c, plan, core));
     }
     run(mesh, std::move(program));
     download(mesh, c, tensors[2], SHAPE_M, SHAPE_N);

@@ -18,21 +18,13 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     auto c = dram_tiles(mesh, plan.Mt * plan.Nt);
 
     Program program = CreateProgram();
-    const CoreRange cores({0, 0}, {plan.blocks_x - 1, plan.blocks_y - 1});
-    const uint32_t in0_block_tiles = plan.per_core_M * plan.in0_block_w;
-    const uint32_t in1_block_tiles = plan.in0_block_w * plan.per_core_N;
-    const uint32_t out_block_tiles = plan.per_core_M * plan.per_core_N;
-    tile_cb(program, cores, tt::CBIndex::c_0, 2 * in0_block_tiles);  // double-buffered
-    tile_cb(program, cores, tt::CBIndex::c_1, 2 * in1_block_tiles);
-    tile_cb(program, cores, tt::CBIndex::c_16, out_block_tiles);
-    tile_cb(program, cores, tt::CBIndex::c_24, out_block_tiles);
+    const CoreRange cores = block_cores(plan);
+    create_block_cbs(program, cores, plan);
     const uint32_t in0_sender_sem = CreateSemaphore(program, cores, INVALID);
     const uint32_t in0_receiver_sem = CreateSemaphore(program, cores, INVALID);
     const uint32_t in1_sender_sem = CreateSemaphore(program, cores, INVALID);
     const uint32_t in1_receiver_sem = CreateSemaphore(program, cores, INVALID);
 
-    const uint32_t in0_num_subblocks = plan.per_core_M / plan.subblock_h;
-    const uint32_t in1_num_subblocks = plan.per_core_N / plan.subblock_w;
     // The reader multicasts on NOC 0, whose multicast rectangles run from the low to the high corner.
     const KernelHandle reader = CreateKernel(
         program, kernels + "/dataflow/reader_matmul_mcast.cpp", cores,
@@ -42,17 +34,12 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
         program, kernels + "/dataflow/writer_matmul_blocks.cpp", cores,
         DataMovementConfig{
             .processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_1, .compile_args = accessor_args({c})});
-    CreateKernel(program, kernels + "/compute/matmul_blocks.cpp", cores,
-                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                               .compile_args = {plan.in0_block_w, in0_num_subblocks, in1_num_subblocks, plan.num_blocks,
-                                                plan.subblock_h, plan.subblock_w}});
+    create_block_compute_kernel(program, kernels, cores, plan);
 
     auto noc = [&](uint32_t x, uint32_t y) { return mesh.device->worker_core_from_logical_core({x, y}); };
     for (const CoreCoord& core : cores) {
         const uint32_t x = core.x;
         const uint32_t y = core.y;
-        const uint32_t m0 = y * plan.per_core_M;
-        const uint32_t n0 = x * plan.per_core_N;
         // A: sender (0, y) multicasts to (1..blocks_x-1, y); B: sender (x, 0) to (x, 1..blocks_y-1).
         const CoreCoord in0_sender = noc(0, y);
         const CoreCoord in0_first = noc(std::min(1u, plan.blocks_x - 1), y);
@@ -60,8 +47,7 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
         const CoreCoord in1_sender = noc(x, 0);
         const CoreCoord in1_first = noc(x, std::min(1u, plan.blocks_y - 1));
         const CoreCoord in1_last = noc(x, plan.blocks_y - 1);
-        std::vector<uint32_t> args = {address(a), address(b),      plan.Kt,         plan.Nt,          m0,
-                                      n0,         plan.per_core_M, plan.per_core_N, plan.in0_block_w, plan.num_blocks};
+        std::vector<uint32_t> args = block_reader_args(a, b, plan, core);
         const std::vector<uint32_t> in0_args = {x == 0,         in0_sender.x,    in0_sender.y, in0_first.x,
                                                 in0_first.y,    in0_last.x,      in0_last.y,   plan.blocks_x - 1,
                                                 in0_sender_sem, in0_receiver_sem};
@@ -71,9 +57,7 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
         args.insert(args.end(), in0_args.begin(), in0_args.end());
         args.insert(args.end(), in1_args.begin(), in1_args.end());
         SetRuntimeArgs(program, reader, core, args);
-        SetRuntimeArgs(
-            program, writer, core,
-            {address(c), plan.Nt, m0, n0, in0_num_subblocks, in1_num_subblocks, plan.subblock_h, plan.subblock_w});
+        SetRuntimeArgs(program, writer, core, block_writer_args(c, plan, core));
     }
     run(mesh, std::move(program));
     download(mesh, c, tensors[2], SHAPE_M, SHAPE_N);

@@ -1,36 +1,14 @@
-// Tensix data formats (numbered as in the SDK) and the size of one 32x32 tile in each of them.
+// Tensix data formats (tt::DataFormat, defined in tt_mock_device/tt_data_format.h): names, and the size of one 32x32
+// tile in each.
 #pragma once
 
 #include <cstdint>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <tt_mock_device/tt_data_format.h>
 
 namespace tt {
-
-enum class DataFormat : uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Bfp4 = 3,
-    Bfp2 = 11,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Bfp4_b = 7,
-    Bfp2_b = 15,
-    Lf8 = 10,
-    Fp8_e4m3 = 0x1A,
-    Int8 = 14,
-    Tf32 = 4,
-    UInt8 = 30,
-    UInt16 = 9,
-    Int32 = 8,
-    UInt32 = 24,
-    RawUInt8 = 0xf0,
-    RawUInt16 = 0xf1,
-    RawUInt32 = 0xf2,
-    Invalid = 0xff
-};
 
 inline const char* data_format_name(DataFormat format) {
     switch (format) {

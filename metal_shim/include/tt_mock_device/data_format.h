@@ -1,28 +1,12 @@
-// Tile element formats as kernels see them: the SDK's device-side global `DataFormat` enum (same values
-// as the host's tt::DataFormat) and the byte size of one 32x32 tile in each format.
+// Tile element formats as kernels see them: the SDK's device-side global `DataFormat` enum (the host's
+// tt::DataFormat, see tt_data_format.h) and the byte size of one 32x32 tile in each format.
 #pragma once
 
 #include <cstdint>
 
-enum class DataFormat : uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Bfp4 = 3,
-    Tf32 = 4,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Bfp4_b = 7,
-    Int32 = 8,
-    UInt16 = 9,
-    Lf8 = 10,
-    Bfp2 = 11,
-    Int8 = 14,
-    Bfp2_b = 15,
-    UInt32 = 24,
-    UInt8 = 30,
-    Invalid = 0xff,
-};
+#include "tt_mock_device/tt_data_format.h"
+
+using DataFormat = tt::DataFormat;
 
 namespace tt_mock_device {
 

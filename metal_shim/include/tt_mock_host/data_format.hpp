@@ -1,5 +1,5 @@
-// The SDK's tt::DataFormat as the mock device names it. The two enums number the integer formats
-// differently, so the mapping goes by name; formats the mock does not model are refused.
+// The SDK's tt::DataFormat as the mock device takes it: tt_mock::DataFormat is the same enum, so this only
+// refuses the formats the mock does not model.
 #pragma once
 
 #include <runtime_mock/program_spec.hpp>
@@ -11,27 +11,17 @@ namespace tt_mock_host {
 inline tt_mock::DataFormat to_mock(tt::DataFormat format) {
     switch (format) {
         case tt::DataFormat::Float32:
-            return tt_mock::DataFormat::Float32;
         case tt::DataFormat::Float16:
-            return tt_mock::DataFormat::Float16;
         case tt::DataFormat::Bfp8:
-            return tt_mock::DataFormat::Bfp8;
         case tt::DataFormat::Bfp4:
-            return tt_mock::DataFormat::Bfp4;
         case tt::DataFormat::Float16_b:
-            return tt_mock::DataFormat::Float16_b;
         case tt::DataFormat::Bfp8_b:
-            return tt_mock::DataFormat::Bfp8_b;
         case tt::DataFormat::Bfp4_b:
-            return tt_mock::DataFormat::Bfp4_b;
         case tt::DataFormat::UInt32:
-            return tt_mock::DataFormat::UInt32;
         case tt::DataFormat::UInt16:
-            return tt_mock::DataFormat::UInt16;
         case tt::DataFormat::Int32:
-            return tt_mock::DataFormat::Int32;
         case tt::DataFormat::UInt8:
-            return tt_mock::DataFormat::UInt8;
+            return format;
         default:
             TT_THROW("Data format {} is not supported by the mock device", tt::data_format_name(format));
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tt_mock_device/tt_data_format.h>
 #include <vector>
 
 namespace tt_mock {
@@ -21,24 +22,8 @@ struct LogicalCore {
     friend bool operator<(const LogicalCore& a, const LogicalCore& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
 };
 
-// Tile element formats, numbered like the SDK's tt::DataFormat.
-enum class DataFormat : uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Bfp4 = 3,
-    Tf32 = 4,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Bfp4_b = 7,
-    Int32 = 8,
-    UInt16 = 9,
-    Int8 = 14,
-    UInt32 = 24,
-    UInt8 = 30,
-    Invalid = 0xff,
-};
-
+// Tile element formats: the SDK's tt::DataFormat (one enum for host, kernels and simulator).
+using DataFormat = tt::DataFormat;
 // The RISC processor a kernel runs on (one kernel per role per core): BRISC (RISCV_0) and NCRISC (RISCV_1) move data,
 // the three TRISCs together run one compute kernel.
 enum class KernelRole : uint8_t { DataMovement0, DataMovement1, Compute };

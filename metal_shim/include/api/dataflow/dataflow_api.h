@@ -148,14 +148,17 @@ inline uint64_t interleaved_addr(bool is_dram, uint32_t id, uint64_t base, uint3
                                      core->grid_y);
 }
 
+// The same for pages of page_size bytes, each padded to the bank alignment.
+inline uint64_t interleaved_page_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t page_size, uint32_t offset) {
+    return interleaved_addr(is_dram, id, base, align_up(page_size, allocator_alignment(is_dram)), offset);
+}
+
 }  // namespace tt_mock_device
 
 inline uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,
                                   const uint32_t offset = 0, uint8_t noc = noc_index) {
     (void)noc;
-    return tt_mock_device::interleaved_addr(
-        true, id, bank_base_address, tt_mock_device::align_up(page_size, tt_mock_device::allocator_alignment(true)),
-        offset);
+    return tt_mock_device::interleaved_page_addr(true, id, bank_base_address, page_size, offset);
 }
 
 // ---- interleaved address generators --------------------------------------------------------------------
@@ -183,9 +186,7 @@ struct InterleavedAddrGenFast {
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
         (void)noc;
         const uint32_t size = tt_mock_device::tile_size_bytes(data_format) * tile_hw / 1024;
-        return tt_mock_device::interleaved_addr(
-            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
-            offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, size, offset);
     }
 };
 
@@ -197,10 +198,8 @@ struct InterleavedPow2AddrGen {
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
         (void)noc;
-        const uint32_t size = 1u << log_base_2_of_page_size;
-        return tt_mock_device::interleaved_addr(
-            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
-            offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
+                                                     offset);
     }
 };
 
@@ -212,10 +211,8 @@ struct InterleavedPow2AddrGenFast {
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
         (void)noc;
-        const uint32_t size = 1u << log_base_2_of_page_size;
-        return tt_mock_device::interleaved_addr(
-            DRAM, id, bank_base_address, tt_mock_device::align_up(size, tt_mock_device::allocator_alignment(DRAM)),
-            offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
+                                                     offset);
     }
 };
 
