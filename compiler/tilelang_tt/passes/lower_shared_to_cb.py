@@ -145,7 +145,9 @@ def _plan(func, target, options):
             name, dtype = (
                 (f"{src.name}_out", str(dst.buffer.dtype)) if direct else (src.name, str(src.buffer.dtype))
             )
-            entries.append(_entry(name, dtype, "output", ["m", "n"], n, n * (2 if double else 1), site.loc))
+            entry = _entry(name, dtype, "output", ["m", "n"], n, n * (2 if double else 1), site.loc)
+            # "packs" ties the CB to its fragment, so later passes never derive it from the name.
+            entries.append({**entry, "packs": src.name} if direct else entry)
     return entries, accumulators
 
 

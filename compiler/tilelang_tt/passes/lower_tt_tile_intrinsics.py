@@ -70,7 +70,7 @@ class _Lowering:
                 loc,
             )
         if is_global(dst.buffer) and frag_src and src.name in self.accs:
-            out = self.cbs[f"{src.name}_out"]["cb"]
+            out = next(e["cb"] for e in self.cbs.values() if e.get("packs") == src.name)
             return [
                 ops.call("tt.pack", self.accs[src.name], out, loc),
                 ops.call("tt.write_from_cb", out, self.params[dst.name], *self._tile_pos(dst, loc), loc),
