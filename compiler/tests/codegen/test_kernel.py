@@ -1,4 +1,5 @@
-"""Kernel renderer: the three kernels compile with -Wall -Werror against metal_shim; rules render IR."""
+"""Kernel renderer: the three kernels compile with -Wall -Werror against metal_shim (so an unused
+declaration fails too); rules render IR; the header and DSL-line comments are there for readers."""
 
 import subprocess
 
@@ -9,6 +10,7 @@ from tilelang_tt.codegen.kernel import expr, render_kernel
 from tvm import tirx
 
 SHIM = config.find_shim_include()
+assert SHIM is not None, "metal_shim/include not found: set TT_METAL_MOCK_SHIM_INCLUDE or run under Bazel"
 FLAGS = ["g++", "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-x", "c++"]
 
 
@@ -18,7 +20,6 @@ def _compile(source: str, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.skipif(SHIM is None, reason="metal_shim headers not found")
 @pytest.mark.parametrize(
     "program",
     [
@@ -59,12 +60,6 @@ def test_blocks_point_at_dsl_lines():
     )
 
 
-def test_only_used_names_are_declared():
-    source = render_kernel(lower(gemm(), "VerifyTTIR")["gemm_compute"])
-    assert "block_start" not in source
-
-
-@pytest.mark.skipif(SHIM is None, reason="metal_shim headers not found")
 def test_transpose_a_compute_compiles_with_werror():
     mod = lower(gemm(M=64, N=64, K=96, bM=64, bN=64, trans_a=True), "VerifyTTIR")
     result = _compile(render_kernel(mod["gemm_compute"]))
