@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 from programs import gemm, lower
-from tilelang_tt import config
+from tilelang_tt import TTError, config
 from tilelang_tt.codegen.kernel import expr, render_kernel
 from tvm import tirx
 
@@ -64,3 +64,8 @@ def test_transpose_a_compute_compiles_with_werror():
     mod = lower(gemm(M=64, N=64, K=96, bM=64, bN=64, trans_a=True), "VerifyTTIR")
     result = _compile(render_kernel(mod["gemm_compute"]))
     assert result.returncode == 0, result.stderr[:4000]
+
+
+def test_ir_without_a_rule_is_an_internal_error():
+    with pytest.raises(TTError, match="no C\\+\\+ rule for Ramp"):
+        expr(tirx.Ramp(tirx.IntImm("int32", 0), tirx.IntImm("int32", 1), 4))

@@ -16,6 +16,7 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import ops
+from ..errors import TTError
 from ..ir_utils import cb_name, get_attr
 
 INCLUDES = {
@@ -72,7 +73,7 @@ def expr(e, parent: int = -1) -> str:
             return f"({text})" if prec < parent else text
     if isinstance(e, tvm.ir.Call) and ops.is_extern(tirx.Evaluate(e)):
         return f"{e.args[0].value}({', '.join(expr(a) for a in list(e.args)[1:])})"
-    raise NotImplementedError(f"no C++ rule for expression {type(e).__name__}: {e}")
+    raise TTError(f"internal error: the kernel renderer has no C++ rule for {type(e).__name__}: {e}")
 
 
 def _for(s, emit):
@@ -121,7 +122,7 @@ STMT_RULES = {
 def emit_stmt(s, emit) -> None:
     rule = STMT_RULES.get(type(s))
     if rule is None:
-        raise NotImplementedError(f"no C++ rule for statement {type(s).__name__}")
+        raise TTError(f"internal error: the kernel renderer has no C++ rule for statement {type(s).__name__}")
     rule(s, emit)
 
 
