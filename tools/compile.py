@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     path = _path(args.file)
     try:
         module = _load(path)
-    except (tvm.error.DiagnosticError, TTError) as err:
+    except TTError as err:
         print(err, file=sys.stderr)
         return 1
     funcs = {n: f for n, f in vars(module).items() if isinstance(f, tvm.tirx.PrimFunc)}

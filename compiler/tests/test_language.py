@@ -1,9 +1,13 @@
 """The DSL surface: TileLang spellings parse into tl ops that carry their DSL location."""
 
+import importlib.util
+
+import pytest
 import tilelang_tt.language as T
 import tvm
 from programs import gemm
 from tilelang_tt import ops
+from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import find_ops
 
 
@@ -67,3 +71,48 @@ def test_gpu_only_hints_are_accepted_and_ignored():
     from tilelang_tt import compile
 
     assert "matmul_tiles" in compile(with_gpu_hints).get_kernel_source("compute.cpp")
+
+
+COPY_PROGRAM = """
+import tilelang_tt.language as T
+
+
+@T.prim_func
+def f(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    with T.Kernel(1, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        {statement}
+        T.copy(A_s, C[0, 0])
+"""
+
+
+@pytest.mark.parametrize(
+    "statement, message",
+    [
+        ("T.cpy(A[0, 0], A_s)", "T.cpy is not part of the TileLang-TT language; did you mean T.copy?"),
+        ("T.copy(A[0, 0], A_shared)", "Undefined variable: A_shared"),
+        ("T.copy(A[0, 0], A_s, 3, 4)", "copy() takes 2 positional arguments but 4 were given"),
+    ],
+)
+def test_parser_errors_are_located_compile_errors(tmp_path, statement, message):
+    path = tmp_path / "program.py"
+    path.write_text(COPY_PROGRAM.format(statement=statement))
+    spec = importlib.util.spec_from_file_location("program", path)
+    with pytest.raises(TTCompileError) as err:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    assert err.value.message == message
+    assert (err.value.filename, err.value.lineno) == (str(path), 9)
+    assert "tvm" not in str(err.value) and statement in str(err.value)
+
+
+def test_private_prim_func_and_closure_variables_parse():
+    size = 64
+
+    @T.prim_func(private=True)
+    def copy_tile(A: T.Tensor((size, size), "bfloat16"), C: T.Tensor((size, size), "bfloat16")):
+        with T.Kernel(1, 1) as (bx, by):
+            A_s = T.alloc_shared((size, size), "bfloat16")
+            T.copy(A[0, 0], A_s)
+            T.copy(A_s, C[0, 0])
+
+    assert "global_symbol" not in (copy_tile.attrs or {}) and int(copy_tile.params[0].shape[0]) == size

@@ -5,7 +5,10 @@
      │    │               the DSL line with a caret under the offending column
      │    └── TTResourceError   a translation that does not fit the device (L1 bytes, CB count, DST tiles,
      │                          runtime arguments per core)
-     └── TTRuntimeError   the device failed while running the generated program (wraps tt_mock.DeviceError)
+     ├── TTArgumentError  a kernel call's arguments do not fit the kernel (count, shape, dtype, an output
+     │                    array that cannot receive the result); also a TypeError and a ValueError
+     └── TTRuntimeError   the device failed while running the generated program (wraps tt_mock.DeviceError,
+                          a kernel fault, or a TT_FATAL of the host program)
 
 Locations travel through the IR as "file:line:col" strings (see ``language.py``); ``TTCompileError.at``
 turns one into an error with the quoted line.
@@ -18,7 +21,15 @@ import re
 
 import tvm_ffi
 
-__all__ = ["TTError", "TTCompileError", "TTResourceError", "TTRuntimeError", "split_loc", "dsl_line"]
+__all__ = [
+    "TTError",
+    "TTCompileError",
+    "TTResourceError",
+    "TTArgumentError",
+    "TTRuntimeError",
+    "split_loc",
+    "dsl_line",
+]
 
 
 class TTError(Exception):
@@ -43,6 +54,7 @@ def dsl_line(loc: str | None) -> str:
     return linecache.getline(filename, lineno).strip()
 
 
+_DIAGNOSTIC = re.compile(r"error: (?P<msg>[^\n]*)\n\s*--> (?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+)")
 _RENDERED = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>[^\n]*)")
 
 
@@ -66,6 +78,14 @@ class TTCompileError(TTError):
         super().__init__(self._render())
 
     @classmethod
+    def from_diagnostic(cls, text: str) -> TTCompileError:
+        """The TVMScript parser's rendered diagnostic ("error: msg" + " --> file:line:col" + source)."""
+        parsed = _DIAGNOSTIC.search(text)
+        if parsed is None:
+            return cls(text.strip())
+        return cls(parsed["msg"], parsed["file"], int(parsed["line"]), int(parsed["col"]) - 1)
+
+    @classmethod
     def at(cls, loc: str | None, message: str) -> TTCompileError:
         """An error located at a "file:line:col" string carried by an IR node."""
         filename, lineno, col = split_loc(loc)
@@ -86,8 +106,17 @@ class TTResourceError(TTCompileError):
     """The program does not fit the device: names the resource, the amount asked for and the limit."""
 
 
+class TTArgumentError(TTError, TypeError, ValueError):
+    """A call of a compiled kernel whose arguments do not fit it; names the parameter and what is wrong."""
+
+
 class TTRuntimeError(TTError):
-    """The simulated device reported a failure while running a generated program."""
+    """The simulated device reported a failure while running a generated program. ``device_error`` is the
+    name of the device's error class (``NocAccessError``, ``DeadlockError``, ``KernelFaultError``...)."""
+
+    def __init__(self, message: str, device_error: str | None = None):
+        super().__init__(message)
+        self.device_error = device_error
 
 
 for _cls in (TTCompileError, TTResourceError):

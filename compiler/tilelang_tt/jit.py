@@ -18,23 +18,18 @@ import json
 import os
 import time
 
-import ml_dtypes
 import numpy as np
 import tvm
 from tvm import tirx
 
 from . import config
+from .arguments import NUMPY_DTYPES, bind_arguments, output_indices
 from .errors import TTCompileError, TTRuntimeError
 from .options import CompileOptions
 from .pipeline import emit_tt_artifacts, run_pipeline
 
-__all__ = ["JITKernel", "compile", "jit"]
+__all__ = ["JITKernel", "NUMPY_DTYPES", "compile", "jit"]
 
-NUMPY_DTYPES = {
-    "bfloat16": np.dtype(ml_dtypes.bfloat16),
-    "float16": np.dtype(np.float16),
-    "float32": np.dtype(np.float32),
-}
 MOCK_ARCHS = ("wormhole", "blackhole")
 
 
@@ -58,8 +53,7 @@ class JITKernel:
         self.compile_seconds = time.perf_counter() - start
         self.plan = json.loads(self.artifacts["tt.plan.json"])
         self.params = self.plan["tensors"]
-        n = len(self.params)
-        self.out_idx = sorted({i % n for i in options.out_idx})
+        self.out_idx = output_indices(self.params, options.out_idx, self.name)
         self._host = None
 
     @property
@@ -114,35 +108,13 @@ class JITKernel:
             os.replace(tmp, so_path)
         return directory, so_path
 
-    def _arrays(self, args) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        n = len(self.params)
-        inputs = [i for i in range(n) if i not in self.out_idx]
-        if len(args) not in (len(inputs), n):
-            names = [self.params[i]["name"] for i in inputs]
-            raise TypeError(
-                f"{self.name} takes {len(inputs)} inputs ({', '.join(names)})"
-                f" or all {n} tensors, got {len(args)}"
-            )
-        arrays: list = [None] * n
-        given = inputs if len(args) == len(inputs) else list(range(n))
-        for i, value in zip(given, args, strict=False):
-            p = self.params[i]
-            arr = np.asarray(value)
-            if tuple(arr.shape) != tuple(p["shape"]):
-                raise ValueError(f"{p['name']} must have shape {tuple(p['shape'])}, got {arr.shape}")
-            arrays[i] = np.ascontiguousarray(arr.astype(NUMPY_DTYPES[p["dtype"]], copy=False))
-        for i in range(n):
-            if arrays[i] is None:
-                arrays[i] = np.zeros(self.params[i]["shape"], NUMPY_DTYPES[self.params[i]["dtype"]])
-        return arrays, [arrays[i] for i in self.out_idx]
-
     def __call__(self, *args):
         if self.options.target not in MOCK_ARCHS:
             raise TTRuntimeError(
                 f"the mock device simulates {' and '.join(MOCK_ARCHS)}; "
                 f"{self.options.target} programs can be compiled but not run"
             )
-        arrays, outputs = self._arrays(args)
+        call = bind_arguments(self.params, self.out_idx, args, self.name)
         directory, so_path = self.build()
         tt_mock = _device()
         if self._host is None:
@@ -150,14 +122,15 @@ class JITKernel:
         tt_mock.set_default_arch(self.options.target)
         try:
             # The device contract passes 16-bit floats as their uint16 bits (views: outputs land in place).
-            self._host.run(directory, [a.view(np.uint16) if a.dtype.itemsize == 2 else a for a in arrays])
-        except tt_mock.DeviceError as err:
+            self._host.run(
+                directory, [a.view(np.uint16) if a.dtype.itemsize == 2 else a for a in call.device]
+            )
+        except RuntimeError as err:  # tt_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
             raise TTRuntimeError(
-                f"{self.name} failed on the {self.options.target} mock device: {err}"
+                f"{self.name} failed on the {self.options.target} mock device: {err}",
+                device_error=type(err).__name__,
             ) from err
-        if not outputs:
-            return None
-        return outputs[0] if len(outputs) == 1 else outputs
+        return call.finish()
 
 
 def _device():

@@ -24,14 +24,18 @@ function body), so every later error and every generated C++ block can point bac
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import os
 
 import tvm
 import tvm.script.tirx as _T
 from tvm import tirx
+from tvm.script.parser.core import entry as _parser_entry
+from tvm.script.parser.core import utils as _parser_utils
 
 from . import ops
+from .errors import TTCompileError
 
 __all__ = [
     "prim_func",
@@ -52,7 +56,6 @@ __all__ = [
     "annotate_layout",
 ]
 
-prim_func = _T.prim_func
 Buffer = _T.Buffer
 Tensor = _T.Buffer
 serial = _T.serial
@@ -63,7 +66,41 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 def __getattr__(name: str):
     """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...)."""
-    return getattr(_T, name)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return getattr(_T, name)
+    except AttributeError:
+        known = sorted(set(__all__) | {n for n in dir(_T) if not n.startswith("_")})
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f"; did you mean {' or '.join('T.' + c for c in close)}?" if close else ""
+        raise AttributeError(f"T.{name} is not part of the TileLang-TT language{hint}") from None
+
+
+def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
+    """``@T.prim_func``: parse a Python function into a PrimFunc (TVMScript), reporting mistakes in it
+    (unknown ``T.*`` names, undefined variables, wrong arguments) as TTCompileError on the user's line.
+
+    ``private`` is read by the parser from the decorator's source text, as in TVMScript."""
+    caller_frames = inspect.stack()  # the user's frames, for names only annotations mention (PEP 563)
+
+    def parse(f):
+        if not inspect.isfunction(f):
+            raise TypeError(f"T.prim_func decorates a function, got {type(f).__name__}")
+        captured = _parser_utils.inspect_function_capture(f)
+        _parser_utils.resolve_closure_vars(f, captured, caller_frames)
+        try:
+            parsed = _parser_entry.parse(f, captured, check_well_formed=check_well_formed)
+        except tvm.error.DiagnosticError as err:
+            raise TTCompileError.from_diagnostic(str(err)) from None
+        parsed.__name__ = f.__name__
+        return parsed
+
+    parse.dispatch_token = "tirx"
+    return parse(func) if func is not None else parse
+
+
+prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator in the source
 
 
 def _loc() -> str:

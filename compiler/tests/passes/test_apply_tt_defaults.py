@@ -1,6 +1,7 @@
 """ApplyTTDefaults: target facts, options and data formats become function attributes."""
 
 import pytest
+import tilelang_tt.language as T
 import tvm
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
@@ -49,3 +50,28 @@ def test_unsupported_dtype_is_rejected_at_its_first_use():
 def test_unknown_partition_is_rejected():
     with pytest.raises(TTCompileError, match="unknown partition strategy 'diagonal'"):
         ApplyTTDefaults(partition_strategy="diagonal")
+
+
+def test_empty_dimension_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match=r"buffer A has shape \(0, 64\), with an empty dimension 0"
+    ) as err:
+        lower(gemm(M=0, N=64, K=64), "ApplyTTDefaults")
+    assert err.value.filename.endswith("programs.py") and err.value.lineno
+
+
+M_SYMBOLIC = tvm.tirx.Var("m", "int32")
+
+
+@T.prim_func
+def symbolic_rows(A: T.Tensor((M_SYMBOLIC, 64), "bfloat16"), C: T.Tensor((M_SYMBOLIC, 64), "bfloat16")):
+    with T.Kernel(1, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(A[0, 0], A_s)
+        T.copy(A_s, C[0, 0])
+
+
+def test_symbolic_dimension_is_a_located_error():
+    with pytest.raises(TTCompileError, match=r"buffer A has a symbolic dimension m") as err:
+        lower(symbolic_rows, "ApplyTTDefaults")
+    assert err.value.lineno and "T.copy(A[0, 0], A_s)" in str(err.value)

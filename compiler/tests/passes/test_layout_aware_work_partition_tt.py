@@ -1,6 +1,7 @@
 """LayoutAwareWorkPartitionTT: every block assigned once per strategy; grid ↔ output from dataflow."""
 
 import pytest
+import tilelang_tt.language as T
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_ranges
@@ -44,6 +45,14 @@ def test_core_ranges_merge_rows():
     assert core_ranges([[0, 0], [1, 0], [2, 0], [0, 1]]) == [[0, 0, 2, 0], [0, 1, 0, 1]]
 
 
-def test_shape_not_multiple_of_block_is_rejected():
-    with pytest.raises(TTCompileError, match="C has 96 rows but the grid covers 128"):
-        lower(gemm(M=96, N=128, bM=64), "LayoutAwareWorkPartitionTT")
+@T.prim_func
+def half_covered(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfloat16")):
+    with T.Kernel(1, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(A[by * 64, 0], A_s)
+        T.copy(A_s, C[by * 64, 0])
+
+
+def test_grid_that_does_not_cover_the_output_is_rejected():
+    with pytest.raises(TTCompileError, match="C has 128 rows but the grid covers 64"):
+        lower(half_covered, "LayoutAwareWorkPartitionTT")

@@ -3,6 +3,7 @@
 from .apply_tt_defaults import ApplyTTDefaults
 from .attach_tensor_accessor_tt import AttachTensorAccessorTT
 from .build_tile_dfg_tt import BuildTileDFGTT
+from .check_tile_bounds_tt import CheckTileBoundsTT
 from .configure_tensor_accessor_tt import ConfigureTensorAccessorTT
 from .finalize_persistent_signature_tt import FinalizePersistentSignatureTT
 from .grid_to_core_grid import GridToCoreGrid
@@ -22,6 +23,7 @@ __all__ = [
     "InferTTLayout",
     "PropagateTTLayout",
     "AttachTensorAccessorTT",
+    "CheckTileBoundsTT",
     "LayoutAwareWorkPartitionTT",
     "GridToCoreGrid",
     "LowerSharedToCB",

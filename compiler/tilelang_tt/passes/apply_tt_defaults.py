@@ -7,7 +7,8 @@ Output guarantees
     Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
     (partition_strategy, enable_double_buffer, enable_prefetch) and ``tt.data_formats`` (buffer name →
     tt::DataFormat name, for parameters and allocations). Every dtype is one the target can hold in tiles
-    ("float" is float32); otherwise TTCompileError at the first DSL line using the buffer. The body is
+    ("float" is float32), and every buffer and launch-grid extent is a static, non-zero integer;
+    otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
     unchanged.
 Example
     before: def f(A: T.Buffer((64, 64), "bfloat16"), ...)
@@ -45,8 +46,37 @@ def _allocations(func: tirx.PrimFunc) -> list[tirx.Buffer]:
     return found
 
 
+def _check_static_extents(func: tirx.PrimFunc, buffers: list[tirx.Buffer]) -> None:
+    """Shapes and grid extents must be known, non-zero integers: the device program is sized by them."""
+    for buf in buffers:
+        for d, extent in enumerate(buf.shape):
+            if not isinstance(extent, tirx.IntImm):
+                raise TTCompileError.at(
+                    _first_use(func, buf.name),
+                    f"buffer {buf.name} has a symbolic dimension {extent} (dimension {d} of "
+                    f"{tuple(buf.shape)}); Tenstorrent programs are compiled for static shapes: "
+                    f"compile one kernel per shape",
+                )
+            if int(extent) <= 0:
+                raise TTCompileError.at(
+                    _first_use(func, buf.name),
+                    f"buffer {buf.name} has shape {tuple(int(s) for s in buf.shape)}, with an empty "
+                    f"dimension {d}; there is nothing to compute",
+                )
+    node = func.body
+    while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
+        extent = node.value
+        if not isinstance(extent, tirx.IntImm) or int(extent) <= 0:
+            raise TTCompileError(
+                f"launch grid axis {node.node.thread_tag} has extent {extent}; T.Kernel extents must be "
+                f"positive integers"
+            )
+        node = node.body
+
+
 def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
     buffers = tensor_params(func) + _allocations(func)
+    _check_static_extents(func, buffers)
     formats = {}
     for buf in buffers:
         dtype = str(buf.dtype)

@@ -1,0 +1,123 @@
+"""A4 · CheckTileBoundsTT — prove that every tile region lies inside its buffer.
+
+TileLang gives out-of-range reads zeros and drops out-of-range writes. Until edge tiles are padded and
+masked, a region that can reach outside its tensor would make the reader fetch another tensor's pages
+(or the writer overwrite them), so it is rejected here, where shapes, block sizes and loop ranges are
+all static and the region can be named on its DSL line.
+
+Input expectations
+    A PrimFunc whose buffers have static shapes (ApplyTTDefaults) and whose tile operators (``tl.copy``,
+    ``tl.gemm``, ``tl.fill``) sit under ``blockIdx`` launch threads and serial loops with static ranges.
+Output guarantees
+    The function is unchanged. For every region of every tile operator and every dimension d,
+    ``0 <= min_d`` and ``min_d + extent_d <= shape_d`` hold for all values of the enclosing launch-grid
+    and loop variables; otherwise TTCompileError on the operator's DSL line naming the buffer, the
+    dimension, the largest index reached, the loop values that reach it and the buffer's size.
+Example
+    before: for k in T.serial(2): T.tl.copy(A[0:64, k * 64:k * 64 + 64], A_s[0:64, 0:64], loc)   # A: (64, 96)
+    after:  TTCompileError: "T.copy reads A[:, 64:128] when k = 1, past the end of A's 96 columns ..."
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_check_tile_bounds_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import collect_vars, op_name, region
+
+# What each tile operator does to its regions, in argument order (for the message).
+_VERBS = {
+    "tl.copy": ("reads", "writes"),
+    "tl.gemm": ("reads", "reads", "accumulates into"),
+    "tl.fill": ("fills",),
+}
+
+
+def _dimension_name(d: int, rank: int) -> str:
+    return ("rows", "columns")[d] if rank == 2 else f"entries of dimension {d}"
+
+
+def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
+    """The largest (smallest) value of ``expr`` over the loop ranges, and " when k = 1, bx = 3" naming the
+    loop values that reach it (exact for affine indices, a bound without a witness otherwise)."""
+    loop_vars = list({v: None for v in collect_vars(expr) if v in ranges})
+    coefficients = tvm.sym.detect_linear_equation(expr, loop_vars) if loop_vars else []
+    if loop_vars and len(coefficients) == len(loop_vars) + 1:
+        value, witness = int(coefficients[-1]), []
+        for var, coefficient in zip(loop_vars, coefficients, strict=False):
+            start, extent = ranges[var]
+            low, high = int(start), int(start) + int(extent) - 1
+            at = high if (int(coefficient) > 0) == largest else low
+            value += int(coefficient) * at
+            witness.append(f"{var.name} = {at}")
+        return value, " when " + ", ".join(witness)
+    bound = analyzer.const_int_bound(expr)
+    return int(bound.max_value if largest else bound.min_value), ""
+
+
+def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
+    rank = len(reg.extents)
+    for d, (start, extent) in enumerate(zip(reg.mins, reg.extents, strict=True)):
+        size = reg.shape[d]
+        if analyzer.can_prove(start >= 0) and analyzer.can_prove(start + extent <= size):
+            continue
+        first, first_when = _extreme(start, ranges, analyzer, largest=False)
+        last, last_when = _extreme(start, ranges, analyzer, largest=True)
+        if max(abs(first), abs(last)) >= 2**31 - 1:
+            raise TTCompileError.at(
+                loc,
+                f"cannot bound the index {start} of {reg.name}'s {_dimension_name(d, rank)}: tile regions "
+                f"must be affine in the launch-grid and loop variables, with static ranges",
+            )
+        lo, hi, when = (first, first + extent, first_when) if first < 0 else (last, last + extent, last_when)
+        where = ", ".join(f"{lo}:{hi}" if i == d else ":" for i in range(rank))
+        problem = "before the start" if first < 0 else "past the end"
+        raise TTCompileError.at(
+            loc,
+            f"this tile operation {verb} {reg.name}[{where}]{when}, {problem} of {reg.name}'s {size} "
+            f"{_dimension_name(d, rank)} (shape {tuple(reg.shape)}); out-of-range (edge) tiles are not "
+            f"supported on Tenstorrent yet: choose block sizes that divide the tensor's shape",
+        )
+
+
+def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        analyzer = tvm.sym.Analyzer()
+        ranges: dict = {}
+
+        def bind(var, start, extent):
+            ranges[var] = (start, extent)
+            analyzer.bind(var, tvm.ir.Range.from_min_extent(start, extent))
+
+        def visit(node):
+            if isinstance(node, tirx.SeqStmt):
+                for s in node.seq:
+                    visit(s)
+            elif isinstance(node, tirx.For):
+                bind(node.loop_var, node.min, node.extent)
+                visit(node.body)
+            elif isinstance(node, tirx.AttrStmt):
+                if node.attr_key == "thread_extent":
+                    bind(node.node.var, 0, node.value)
+                visit(node.body)
+            elif isinstance(node, tirx.IfThenElse):
+                visit(node.then_case)
+                if node.else_case is not None:
+                    visit(node.else_case)
+            elif isinstance(node, tirx.Evaluate) and isinstance(node.value, tvm.ir.Call):
+                call = node.value
+                name = op_name(call) if isinstance(call.op, tvm.ir.Op) else ""
+                if name in _VERBS:
+                    loc = ops.loc_of(call)
+                    regions = [a for a in call.args if isinstance(a, tvm.ir.TensorRegion)]
+                    for arg, verb in zip(regions, _VERBS[name], strict=False):
+                        _check_region(region(arg, loc), verb, loc, ranges, analyzer)
+
+        visit(func.body)
+        return func
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="CheckTileBoundsTT")
