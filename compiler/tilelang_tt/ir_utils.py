@@ -41,6 +41,11 @@ def get_attr(func: tirx.PrimFunc, key: str, default=None):
     return to_py(func.attrs[key])
 
 
+def def_loc(func: tirx.PrimFunc) -> str:
+    """ "file:line:col" of the function's ``def`` (set by ``T.prim_func``; "" for other PrimFuncs)."""
+    return get_attr(func, "tl.def_loc", "")
+
+
 def require_attr(func: tirx.PrimFunc, key: str, pass_name: str):
     value = get_attr(func, key)
     if value is None:

@@ -64,10 +64,24 @@ _PIPELINED_KEY = "tl.pipelined_stages"
 _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+# TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
+TILELANG_NOT_YET = frozenset(
+    {
+        "Parallel", "reduce_sum", "reduce_max", "reduce_min", "reduce_abssum", "reduce_absmax", "cumsum",
+        "alloc_var", "atomic_add", "get_thread_binding", "transpose", "empty", "const", "dynamic",
+        "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
+    }
+)  # fmt: skip
+
+
 def __getattr__(name: str):
     """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...)."""
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in TILELANG_NOT_YET:
+        raise AttributeError(
+            f"T.{name} is TileLang surface that TileLang-TT does not support on Tenstorrent yet"
+        )
     try:
         return getattr(_T, name)
     except AttributeError:
@@ -75,6 +89,16 @@ def __getattr__(name: str):
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join('T.' + c for c in close)}?" if close else ""
         raise AttributeError(f"T.{name} is not part of the TileLang-TT language{hint}") from None
+
+
+DEF_LOC_ATTR = "tl.def_loc"  # "file:line:col" of the ``def``, where errors about the whole function point
+
+
+def _def_loc(f) -> str:
+    lines, first = inspect.getsourcelines(f)
+    offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
+    col = len(lines[offset]) - len(lines[offset].lstrip())
+    return f"{inspect.getsourcefile(f)}:{first + offset}:{col}"
 
 
 def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
@@ -93,6 +117,7 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
             parsed = _parser_entry.parse(f, captured, check_well_formed=check_well_formed)
         except tvm.error.DiagnosticError as err:
             raise TTCompileError.from_diagnostic(str(err)) from None
+        parsed = parsed.with_attr(DEF_LOC_ATTR, _def_loc(f))
         parsed.__name__ = f.__name__
         return parsed
 

@@ -26,7 +26,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import find_ops, region, tensor_params
+from ..ir_utils import def_loc, find_ops, region, tensor_params
 from ..target import DATA_FORMATS, get_target
 
 PARTITION_STRATEGIES = ("row_major", "column_major", "block")
@@ -67,9 +67,10 @@ def _check_static_extents(func: tirx.PrimFunc, buffers: list[tirx.Buffer]) -> No
     while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
         extent = node.value
         if not isinstance(extent, tirx.IntImm) or int(extent) <= 0:
-            raise TTCompileError(
+            raise TTCompileError.at(
+                def_loc(func),
                 f"launch grid axis {node.node.thread_tag} has extent {extent}; T.Kernel extents must be "
-                f"positive integers"
+                f"positive integers",
             )
         node = node.body
 

@@ -24,7 +24,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import find_ops, is_global, is_tensor, region, require_attr
+from ..ir_utils import def_loc, find_ops, is_global, is_tensor, region, require_attr
 from ..target import DATA_FORMATS, TILE
 
 
@@ -48,8 +48,10 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
         accessors = []
         for index, param in enumerate(func.params):
             if not is_tensor(param):
-                raise TTCompileError(
-                    f"parameter {param.name} is a scalar; only tensor parameters are supported"
+                raise TTCompileError.at(
+                    def_loc(func),
+                    f"parameter {param.name} is a scalar; only tensor parameters are supported on "
+                    f"Tenstorrent yet",
                 )
             buf = param
             name, shape = str(buf.name), [int(s) for s in buf.shape]

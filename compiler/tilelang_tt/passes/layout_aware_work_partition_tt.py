@@ -29,7 +29,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, find_ops, is_global, region, require_attr, simplify, tiles
+from ..ir_utils import collect_vars, def_loc, find_ops, is_global, region, require_attr, simplify, tiles
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -128,7 +128,9 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             if is_global(s.call.args[1].source) and not is_global(s.call.args[0].source)
         ]
         if not stores:
-            raise TTCompileError("the kernel stores nothing to a global tensor")
+            raise TTCompileError.at(
+                def_loc(func), "the kernel stores nothing to a global tensor: T.copy a result into one"
+            )
         store = stores[0]
         dst = region(store.call.args[1], store.loc)
         axes = [_axis_of(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
