@@ -64,8 +64,11 @@ struct TensorAccessor {
           page_size(page_size_),
           aligned_page_size(tt_mock_device::align_up(page_size_, tt_mock_device::allocator_alignment(is_dram))) {}
 
-    uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = 0) const {
+    // Throws NocAccessError when page_id is at or past the page count of the buffer at bank_base_address.
+    uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = 0,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size, offset);
+        return tt_mock_device::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size, offset,
+                                                "TensorAccessor::get_noc_addr", site);
     }
 };
