@@ -59,11 +59,10 @@ void check_buffer_access(KernelThread& thread, bool is_dram, uint32_t bank, uint
     const uint64_t page = buffer ? buffers.page_at(*buffer, bank, last) : 0;
     if (buffer && address >= buffer->address && page < buffer->pages)
         return;
-    const std::string range =
-        (is_dram ? "DRAM bank " + std::to_string(bank)
-                 : "L1 of core (" + std::to_string(bank % run.arch->grid_x) + "," +
-                       std::to_string(bank / run.arch->grid_x) + ")") +
-        " range [" + hex(address) + ", " + hex(address + size) + ")";
+    const std::string range = (is_dram ? "DRAM bank " + std::to_string(bank)
+                                       : "L1 of core (" + std::to_string(bank % run.arch->grid_x) + "," +
+                                             std::to_string(bank / run.arch->grid_x) + ")") +
+                              " range [" + hex(address) + ", " + hex(address + size) + ")";
     if (!buffer)
         noc_error(thread, call, site, range + " is outside every allocated DRAM buffer");
     if (address < buffer->address)

@@ -26,16 +26,17 @@ std::string buffer_name(const char* kind, uint64_t bank_address, uint64_t pages)
 }
 
 struct Layout {
-    uint64_t dram;        // the tensor the kernel reads
-    uint64_t neighbour;   // allocated right after it
-    uint64_t l1;          // pointer value into core (0,0)'s L1 (Device::allocate_l1)
-    uint32_t dram_pages;  // one more than the DRAM banks: the last row has a single page
+    uint64_t dram;             // the tensor the kernel reads
+    uint64_t neighbour;        // allocated right after it
+    uint64_t l1;               // pointer value into core (0,0)'s L1 (Device::allocate_l1)
+    uint32_t dram_pages;       // one more than the DRAM banks: the last row has a single page
     uint32_t l1_bank_address;  // its offset in every core's L1
 };
 
 // Runs out_of_bounds.cpp with BOUNDS_<name> on core (0,0) of a Wormhole device and expects a
 // NocAccessError at the marked line whose message contains each of needles(layout).
-void expect_bounds_error(const std::string& name, const std::function<std::vector<std::string>(const Layout&)>& needles) {
+void expect_bounds_error(const std::string& name,
+                         const std::function<std::vector<std::string>(const Layout&)>& needles) {
     Device device(Arch::Wormhole);
     const uint32_t banks = device.spec().dram_banks;
     Layout layout{};
@@ -44,9 +45,9 @@ void expect_bounds_error(const std::string& name, const std::function<std::vecto
     layout.neighbour = device.allocate_dram(uint64_t(banks) * test::kTileBytes, test::kTileBytes);
     layout.l1 = device.allocate_l1(kL1Pages * test::kTileBytes, test::kTileBytes);
     layout.l1_bank_address = device.spec().l1_bytes - test::kTileBytes;  // one row of pages, at the top of L1
-    KernelSpec k = test::kernel_on("out_of_bounds.cpp", KernelRole::DataMovement1, kCore,
-                                   {test::kDramAccessor, kL1Accessor},
-                                   {uint32_t(layout.dram), layout.dram_pages, banks, uint32_t(layout.l1), kL1Pages});
+    KernelSpec k =
+        test::kernel_on("out_of_bounds.cpp", KernelRole::DataMovement1, kCore, {test::kDramAccessor, kL1Accessor},
+                        {uint32_t(layout.dram), layout.dram_pages, banks, uint32_t(layout.l1), kL1Pages});
     k.defines = {{"BOUNDS_" + name, "1"}};
     ProgramSpec program;
     program.kernels = {k};
@@ -61,17 +62,17 @@ void expect_bounds_error(const std::string& name, const std::function<std::vecto
 
 TEST(accessor_page_at_page_count) {
     expect_bounds_error("ACCESSOR_PAGE_COUNT", [](const Layout& l) {
-        return std::vector<std::string>{"TensorAccessor::get_noc_addr",
-                                        "page id 13 is at or past the page count of the " +
-                                            buffer_name("DRAM", l.dram, l.dram_pages)};
+        return std::vector<std::string>{
+            "TensorAccessor::get_noc_addr",
+            "page id 13 is at or past the page count of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
     });
 }
 
 TEST(addrgen_fast_page_at_page_count) {
     expect_bounds_error("ADDRGEN_PAGE_COUNT", [](const Layout& l) {
-        return std::vector<std::string>{"InterleavedAddrGenFast::get_noc_addr",
-                                        "page id 13 is at or past the page count of the " +
-                                            buffer_name("DRAM", l.dram, l.dram_pages)};
+        return std::vector<std::string>{
+            "InterleavedAddrGenFast::get_noc_addr",
+            "page id 13 is at or past the page count of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
     });
 }
 
@@ -85,9 +86,10 @@ TEST(accessor_page_size_differs_from_buffer) {
 TEST(raw_read_of_last_row_padding) {
     expect_bounds_error("DRAM_PADDING", [](const Layout& l) {
         const uint64_t row = l.dram + test::kTileBytes;
-        return std::vector<std::string>{"noc_async_read", "DRAM bank 1 range [" + hex(row) + ", " +
-                                                              hex(row + test::kTileBytes) + ") reaches page 13",
-                                        "past the last page of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
+        return std::vector<std::string>{
+            "noc_async_read",
+            "DRAM bank 1 range [" + hex(row) + ", " + hex(row + test::kTileBytes) + ") reaches page 13",
+            "past the last page of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
     });
 }
 
@@ -101,33 +103,33 @@ TEST(read_across_into_neighbouring_buffer) {
 
 TEST(l1_accessor_page_at_page_count) {
     expect_bounds_error("L1_ACCESSOR", [](const Layout& l) {
-        return std::vector<std::string>{"TensorAccessor::get_noc_addr",
-                                        "page id 3 is at or past the page count of the " +
-                                            buffer_name("L1", l.l1_bank_address, kL1Pages)};
+        return std::vector<std::string>{
+            "TensorAccessor::get_noc_addr",
+            "page id 3 is at or past the page count of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
     });
 }
 
 TEST(l1_buffer_write_past_last_page) {
     expect_bounds_error("L1_WRITE", [](const Layout& l) {
-        return std::vector<std::string>{"noc_async_write", "L1 of core (3,0) range [" + hex(l.l1_bank_address),
-                                        "reaches page 3, past the last page of the " +
-                                            buffer_name("L1", l.l1_bank_address, kL1Pages)};
+        return std::vector<std::string>{
+            "noc_async_write", "L1 of core (3,0) range [" + hex(l.l1_bank_address),
+            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
     });
 }
 
 TEST(l1_buffer_multicast_past_last_page) {
     expect_bounds_error("L1_MULTICAST", [](const Layout& l) {
-        return std::vector<std::string>{"noc_async_write_multicast", "L1 of core (3,0)",
-                                        "reaches page 3, past the last page of the " +
-                                            buffer_name("L1", l.l1_bank_address, kL1Pages)};
+        return std::vector<std::string>{
+            "noc_async_write_multicast", "L1 of core (3,0)",
+            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
     });
 }
 
 TEST(l1_buffer_semaphore_inc_past_last_page) {
     expect_bounds_error("L1_SEMAPHORE_INC", [](const Layout& l) {
-        return std::vector<std::string>{"noc_semaphore_inc", "L1 of core (3,0)",
-                                        "reaches page 3, past the last page of the " +
-                                            buffer_name("L1", l.l1_bank_address, kL1Pages)};
+        return std::vector<std::string>{
+            "noc_semaphore_inc", "L1 of core (3,0)",
+            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
     });
 }
 

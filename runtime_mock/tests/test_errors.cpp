@@ -88,15 +88,17 @@ TEST(cb_not_configured) {
 }
 
 TEST(dst_over_capacity) {
-    test::expect_error<DstError>([] { run_compute_misuse("DST_OVER_CAPACITY"); },
-                                 {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "DST_OVER_CAPACITY"),
-                                  "DST index 8 is over capacity", "8 DST tiles"});
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("DST_OVER_CAPACITY"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "DST_OVER_CAPACITY"),
+         "DST index 8 is over capacity", "8 DST tiles"});
 }
 
 TEST(pack_outside_tile_regs_wait) {
-    test::expect_error<DstError>([] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },
-                                 {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "PACK_OUTSIDE_WAIT"),
-                                  "pack_tile", "tile_regs_wait"});
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "PACK_OUTSIDE_WAIT"), "pack_tile",
+         "tile_regs_wait"});
 }
 
 TEST(cb_pop_more_than_waited) {

@@ -210,8 +210,8 @@ struct InterleavedPow2AddrGen {
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
                           tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
-                                                     offset, "InterleavedPow2AddrGen::get_noc_addr", site);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
+                                                     "InterleavedPow2AddrGen::get_noc_addr", site);
     }
 };
 
@@ -224,8 +224,8 @@ struct InterleavedPow2AddrGenFast {
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
                           tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
-                                                     offset, "InterleavedPow2AddrGenFast::get_noc_addr", site);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
+                                                     "InterleavedPow2AddrGenFast::get_noc_addr", site);
     }
 };
 
@@ -270,8 +270,8 @@ template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index,
                                        tt_mock_device::CallSite site = {}) {
-    noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc, site), size ? size : addrgen.page_size, noc,
-                    NOC_UNICAST_WRITE_VC, site);
+    noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc, site), size ? size : addrgen.page_size,
+                    noc, NOC_UNICAST_WRITE_VC, site);
 }
 
 template <typename AddrGen>
