@@ -8,6 +8,8 @@
 //     constexpr auto s0_args = TensorAccessorArgs<0>();
 //     const auto s0 = TensorAccessor(s0_args, src0_addr, get_tile_size(cb_in0));
 //     constexpr auto s1_args = TensorAccessorArgs<s0_args.next_compile_time_args_offset()>();
+// get_noc_addr asks the runtime to check the page id against the page count of the buffer at the base
+// address (and the page size against the buffer's), so a page past the tensor's end is an error.
 // Included by api/dataflow/dataflow_api.h after the interleaved address helpers it uses.
 #pragma once
 

@@ -2,8 +2,9 @@
 //
 // Runtime args, circular buffers, NOC reads/writes (synchronous copies whose completion is still
 // tracked: a CB page may not be pushed while a read into it is pending, nor popped while a write from it
-// is pending, until the matching barrier), interleaved address generators, multicast and semaphores.
-// Every call records its call site, which device errors report.
+// is pending, until the matching barrier), interleaved address generators (each page id is checked
+// against the page count of the buffer the generator addresses), multicast and semaphores. Every call
+// records its call site, which device errors report.
 #pragma once
 
 #include <cstdint>
