@@ -30,8 +30,6 @@ struct Device::Impl {
           dram(arch.dram_banks, arch.dram_bank_bytes, arch.dram_alignment),
           l1(arch.grid_x * arch.grid_y, arch.l1_bytes) {}
 
-    uint32_t l1_banks() const { return arch.grid_x * arch.grid_y; }
-
     // The bank address (L1 offset) of an L1 buffer address handed out by allocate_l1, which is a pointer
     // value into the L1 of core (0,0), the core of bank 0.
     uint64_t l1_bank_address(uint64_t address) const {
@@ -42,27 +40,33 @@ struct Device::Impl {
         }
         return location->offset;
     }
-    uint32_t alignment(BufferKind kind) const { return kind == BufferKind::Dram ? arch.dram_alignment : 16; }
 
-    // Calls f(bank, bank_address, host_offset, bytes) for every page of an interleaved buffer access.
+    // Calls f(bank, bank_address, host_offset, bytes) for every page of a host access (`what`: "read",
+    // "write") of the first `size_bytes` bytes of the interleaved buffer at `address`, after checking that
+    // a buffer starts there, that its page size is `page_size` and that it holds `size_bytes` bytes.
     template <typename F>
-    void for_each_page(BufferKind kind, uint64_t address, uint32_t page_size, size_t size_bytes, F f) const {
-        if (page_size == 0)
-            throw ArgumentError("interleaved buffer access with page size 0");
-        const uint32_t banks = kind == BufferKind::Dram ? arch.dram_banks : l1_banks();
-        const uint64_t aligned = tt_mock_device::align_up(page_size, alignment(kind));
+    void for_each_page(BufferKind kind, uint64_t address, uint32_t page_size, size_t size_bytes, const char* what,
+                       F f) const {
+        const BankAllocator& allocator = kind == BufferKind::Dram ? dram.buffers() : l1.buffers();
         const uint64_t base = kind == BufferKind::Dram ? address : l1_bank_address(address);
+        const std::string access = std::string("host ") + what + " of " + std::to_string(size_bytes) + " bytes";
+        const InterleavedBuffer* found = allocator.starting_at(base);
+        if (!found)
+            throw NocAccessError(access + ": " + allocator.no_buffer_at(base));
+        const InterleavedBuffer& buffer = *found;
+        if (page_size != buffer.page_size) {
+            throw NocAccessError(access + " in pages of " + std::to_string(page_size) + " B: the " +
+                                 allocator.describe(buffer) + " has pages of " + std::to_string(buffer.page_size) +
+                                 " B");
+        }
+        if (size_bytes > buffer.size_bytes) {
+            throw NocAccessError(access + " does not fit the " + allocator.describe(buffer) + ", which holds " +
+                                 std::to_string(buffer.size_bytes) + " bytes");
+        }
         for (size_t offset = 0, page = 0; offset < size_bytes; offset += page_size, page++) {
             const size_t bytes = std::min<size_t>(page_size, size_bytes - offset);
-            const uint64_t bank_address = base + (page / banks) * aligned;
-            const bool inside = kind == BufferKind::Dram ? dram.contains(bank_address, bytes)
-                                                         : l1.buffers().contains(bank_address, bytes);
-            if (!inside) {
-                throw NocAccessError("host access to page " + std::to_string(page) + " of the " +
-                                     (kind == BufferKind::Dram ? "DRAM" : "L1") + " buffer at " +
-                                     std::to_string(address) + " falls outside the allocated buffer");
-            }
-            f(uint32_t(page % banks), bank_address, offset, bytes);
+            f(uint32_t(page % allocator.banks()), base + (page / allocator.banks()) * buffer.aligned_page_size, offset,
+              bytes);
         }
     }
 
@@ -315,22 +319,18 @@ const ArchSpec& Device::spec() const {
 }
 
 uint64_t Device::allocate_dram(uint64_t size_bytes, uint32_t page_size) {
-    return impl_->dram.allocate(size_bytes, page_size);
+    return impl_->dram.allocate(size_bytes, page_size).address;
 }
 
 uint64_t Device::allocate_l1(uint64_t size_bytes, uint32_t page_size) {
-    const uint64_t aligned = tt_mock_device::align_up(page_size, 16);
-    const uint64_t pages = page_size ? (size_bytes + page_size - 1) / page_size : 0;
-    const uint64_t banks = impl_->l1_banks();
-    const uint64_t offset = impl_->l1.buffers().allocate((pages + banks - 1) / banks * aligned, "L1");
-    return impl_->l1.address(0, uint32_t(offset));
+    return impl_->l1.address(0, uint32_t(impl_->l1.buffers().allocate(size_bytes, page_size).address));
 }
 
 void Device::deallocate(BufferKind kind, uint64_t address) {
     if (kind == BufferKind::Dram) {
         impl_->dram.deallocate(address);
     } else {
-        impl_->l1.buffers().deallocate(impl_->l1_bank_address(address), "L1");
+        impl_->l1.buffers().deallocate(impl_->l1_bank_address(address));
     }
 }
 
@@ -345,7 +345,7 @@ void Device::read_interleaved(uint64_t address, uint32_t page_size, void* data, 
 void Device::write_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, const void* data,
                                size_t size_bytes) {
     const uint8_t* src = static_cast<const uint8_t*>(data);
-    impl_->for_each_page(kind, address, page_size, size_bytes,
+    impl_->for_each_page(kind, address, page_size, size_bytes, "write",
                          [&](uint32_t bank, uint64_t bank_address, size_t offset, size_t bytes) {
                              if (kind == BufferKind::Dram) {
                                  impl_->dram.write(bank, bank_address, src + offset, bytes);
@@ -358,7 +358,7 @@ void Device::write_interleaved(BufferKind kind, uint64_t address, uint32_t page_
 void Device::read_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, void* data,
                               size_t size_bytes) const {
     uint8_t* dst = static_cast<uint8_t*>(data);
-    impl_->for_each_page(kind, address, page_size, size_bytes,
+    impl_->for_each_page(kind, address, page_size, size_bytes, "read",
                          [&](uint32_t bank, uint64_t bank_address, size_t offset, size_t bytes) {
                              if (kind == BufferKind::Dram) {
                                  impl_->dram.read(bank, bank_address, dst + offset, bytes);

@@ -10,27 +10,21 @@ constexpr uint64_t kDramBase = 0x10000;  // bank addresses below this are never 
 }
 
 Dram::Dram(uint32_t banks, uint64_t bank_bytes, uint32_t alignment)
-    : banks_(banks), alignment_(alignment), allocator_(kDramBase, bank_bytes, alignment, false), chunks_(banks) {
+    : allocator_("DRAM", banks, kDramBase, bank_bytes, alignment, alignment, false), chunks_(banks) {
     for (auto& bank : chunks_)
         bank.resize((bank_bytes + kChunkBytes - 1) / kChunkBytes);
 }
 
-uint64_t Dram::allocate(uint64_t size_bytes, uint32_t page_size) {
-    const uint64_t aligned_page = (uint64_t(page_size) + alignment_ - 1) / alignment_ * alignment_;
-    const uint64_t pages = page_size ? (size_bytes + page_size - 1) / page_size : 0;
-    const uint64_t per_bank = (pages + banks_ - 1) / banks_ * aligned_page;
-    const uint64_t address = allocator_.allocate(per_bank, "DRAM");
+const InterleavedBuffer& Dram::allocate(uint64_t size_bytes, uint32_t page_size) {
+    const InterleavedBuffer& buffer = allocator_.allocate(size_bytes, page_size);
+    const uint64_t end = buffer.address + buffer.bytes_per_bank;
     for (auto& bank : chunks_) {
-        for (uint64_t c = address / kChunkBytes; c * kChunkBytes < address + per_bank; c++) {
+        for (uint64_t c = buffer.address / kChunkBytes; c * kChunkBytes < end; c++) {
             if (!bank[c])
                 bank[c] = std::make_unique<uint8_t[]>(kChunkBytes);
         }
     }
-    return address;
-}
-
-void Dram::deallocate(uint64_t address) {
-    allocator_.deallocate(address, "DRAM");
+    return buffer;
 }
 
 void Dram::write(uint32_t bank, uint64_t address, const void* data, size_t bytes) {

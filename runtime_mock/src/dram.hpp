@@ -1,8 +1,9 @@
 // DRAM: `banks` separate byte arrays of the arch's bank size, each reached at its own NOC coordinate.
 //
 // Storage grows lazily in 1 MiB chunks: a chunk exists once an allocation covers it (a Wormhole bank is
-// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). Accesses must fall inside one
-// allocated buffer; new chunks are zero-filled.
+// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). New chunks are zero-filled. Which
+// buffer an address belongs to, and which of its pages an access reaches, is the allocator's business
+// (buffers()); callers check accesses there before they copy.
 #pragma once
 
 #include <cstddef>
@@ -18,19 +19,16 @@ class Dram {
 public:
     Dram(uint32_t banks, uint64_t bank_bytes, uint32_t alignment);
 
-    uint32_t banks() const { return banks_; }
-    uint64_t allocate(uint64_t size_bytes, uint32_t page_size);
-    void deallocate(uint64_t address);
-    // Whether [address, address + bytes) of a bank lies inside one allocated buffer.
-    bool contains(uint64_t address, uint64_t bytes) const { return allocator_.contains(address, bytes); }
-    // Copies between host memory and a bank; the range must be allocated (see contains).
+    // Reserves an interleaved buffer (see BankAllocator::allocate) and the storage under it.
+    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size);
+    void deallocate(uint64_t address) { allocator_.deallocate(address); }
+    const BankAllocator& buffers() const { return allocator_; }
+    // Copies between host memory and a bank; the range must lie in an allocated buffer.
     void write(uint32_t bank, uint64_t address, const void* data, size_t bytes);
     void read(uint32_t bank, uint64_t address, void* data, size_t bytes) const;
 
 private:
     static constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
-    uint32_t banks_;
-    uint32_t alignment_;
     BankAllocator allocator_;
     std::vector<std::vector<std::unique_ptr<uint8_t[]>>> chunks_;  // [bank][chunk]
 };

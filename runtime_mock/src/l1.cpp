@@ -7,11 +7,14 @@
 #include <string>
 
 #include "runtime_mock/device.hpp"
+#include "tt_mock_device/noc.h"
 
 namespace tt_mock {
 
 L1::L1(uint32_t num_cores, uint32_t l1_bytes)
-    : num_cores_(num_cores), l1_bytes_(l1_bytes), buffers_(kL1UnreservedBase, l1_bytes, 32, true) {
+    : num_cores_(num_cores),
+      l1_bytes_(l1_bytes),
+      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, tt_mock_device::kL1Alignment, true) {
     const size_t bytes = size_t(num_cores) * kSlotBytes;
     void* memory =
         mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT | MAP_NORESERVE, -1, 0);

@@ -14,12 +14,6 @@ namespace {
     throw KernelFault{ErrorKind::NocAccess, describe(thread, call, site) + ": " + message};
 }
 
-std::string hex(uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
-
 void check_running(KernelThread& thread) {
     if (thread.run->aborted.load())
         throw Aborted{};
@@ -50,6 +44,36 @@ uint32_t l1_offset(KernelThread& thread, uint64_t addr, uint32_t size, const cha
     return uint32_t(offset);
 }
 
+// Checks a `size`-byte access at bank address `address` of DRAM bank `bank`, or of the L1 of worker
+// `bank` (an L1 bank), against the one buffer the address belongs to: it must end within that buffer's
+// pages. An L1 access that touches no buffer passes (CBs, semaphores and runtime args live outside
+// them); a DRAM access must lie in a buffer.
+void check_buffer_access(KernelThread& thread, bool is_dram, uint32_t bank, uint64_t address, uint32_t size,
+                         const char* call, CallSite site) {
+    const RunState& run = *thread.run;
+    const BankAllocator& buffers = is_dram ? run.dram->buffers() : run.l1->buffers();
+    const InterleavedBuffer* buffer = buffers.first_overlapping(address, std::max<uint32_t>(size, 1));
+    if (!buffer && !is_dram)
+        return;
+    const uint64_t last = size ? address + size - 1 : address;
+    const uint64_t page = buffer ? buffers.page_at(*buffer, bank, last) : 0;
+    if (buffer && address >= buffer->address && page < buffer->pages)
+        return;
+    const std::string range = (is_dram ? "DRAM bank " + std::to_string(bank)
+                                       : "L1 of core (" + std::to_string(bank % run.arch->grid_x) + "," +
+                                             std::to_string(bank / run.arch->grid_x) + ")") +
+                              " range [" + hex(address) + ", " + hex(address + size) + ")";
+    if (!buffer)
+        noc_error(thread, call, site, range + " is outside every allocated DRAM buffer");
+    if (address < buffer->address)
+        noc_error(thread, call, site, range + " runs into the " + buffers.describe(*buffer));
+    const InterleavedBuffer* next = buffers.find(last);
+    const std::string into = next && next != buffer ? ", and on into the " + buffers.describe(*next) : "";
+    noc_error(thread, call, site,
+              range + " reaches page " + std::to_string(page) + ", past the last page of the " +
+                  buffers.describe(*buffer) + into);
+}
+
 struct Endpoint {
     uint8_t* l1 = nullptr;  // set for a worker's L1
     uint32_t bank = 0;      // DRAM bank otherwise
@@ -62,11 +86,7 @@ Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dr
     const uint32_t x = tt_mock_device::noc_x(noc_addr), y = tt_mock_device::noc_y(noc_addr);
     const uint64_t local = tt_mock_device::noc_local(noc_addr);
     if (x == tt_mock_device::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
-        if (!run.dram->contains(local, size)) {
-            noc_error(thread, call, site,
-                      "DRAM bank " + std::to_string(y) + " range [" + hex(local) + ", " + hex(local + size) +
-                          ") is outside every allocated DRAM buffer");
-        }
+        check_buffer_access(thread, true, y, local, size, call, site);
         const uint32_t alignment = dram_read ? run.arch->dram_alignment : tt_mock_device::kL1Alignment;
         if (local % alignment != 0) {
             noc_error(thread, call, site,
@@ -82,7 +102,9 @@ Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dr
                       std::to_string(run.arch->dram_banks - 1) + ")");
     }
     const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
-    return Endpoint{run.l1->core_memory(core) + l1_offset(thread, local, size, call, site)};
+    const uint32_t offset = l1_offset(thread, local, size, call, site);
+    check_buffer_access(thread, false, core, offset, size, call, site);
+    return Endpoint{run.l1->core_memory(core) + offset};
 }
 
 void copy_from(const RunState& run, const Endpoint& from, uint8_t* to, uint32_t size) {
@@ -108,7 +130,9 @@ bool overlaps(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
 }  // namespace
 
 uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site) {
-    return thread.run->l1->core_memory(thread.core->l1_index) + l1_offset(thread, addr, size, call, site);
+    const uint32_t offset = l1_offset(thread, addr, size, call, site);
+    check_buffer_access(thread, false, thread.core->l1_index, offset, size, call, site);
+    return thread.run->l1->core_memory(thread.core->l1_index) + offset;
 }
 
 void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
@@ -169,7 +193,9 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
         for (uint32_t x = x0; x <= x1; x++) {
             if (x == my_x && y == my_y && !loopback)
                 continue;
-            uint8_t* to = run.l1->core_memory((y - 1) * run.arch->grid_x + (x - 1)) + offset;
+            const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
+            check_buffer_access(thread, false, core, offset, size, call, site);
+            uint8_t* to = run.l1->core_memory(core) + offset;
             std::memmove(to, from, size);
         }
     }
@@ -211,6 +237,39 @@ void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, 
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     local_l1(thread, addr, size, call, site);
+}
+
+void check_page(tt_mock_device::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
+                uint32_t aligned_page_size, const char* call, CallSite site) {
+    KernelThread& thread = thread_of(ctx);
+    check_running(thread);
+    const RunState& run = *thread.run;
+    const BankAllocator& buffers = is_dram ? run.dram->buffers() : run.l1->buffers();
+    const uint64_t bank_address = is_dram ? base : l1_offset(thread, base, 0, call, site);
+    const InterleavedBuffer* buffer = buffers.find(bank_address);
+    if (!buffer) {
+        noc_error(thread, call, site,
+                  "bank address " + hex(bank_address) + " is not inside any allocated " + buffers.kind() + " buffer");
+    }
+    if (aligned_page_size != buffer->aligned_page_size) {
+        noc_error(thread, call, site,
+                  "pages are " + std::to_string(aligned_page_size) + " B apart, but in the " +
+                      buffers.describe(*buffer) + " they are " + std::to_string(buffer->aligned_page_size) +
+                      " B apart: give the address generator the buffer's page size");
+    }
+    // A base inside the buffer (a view starting some rows in) shifts page ids by whole rows.
+    const uint32_t banks = buffers.banks();
+    const uint64_t buffer_page =
+        buffers.page_at(*buffer, page % banks, bank_address + uint64_t(page / banks) * aligned_page_size);
+    if (buffer_page >= buffer->pages) {
+        const std::string which = bank_address == buffer->address
+                                      ? ""
+                                      : " from bank address " + hex(bank_address) + " (page " +
+                                            std::to_string(buffer_page) + " of the buffer)";
+        noc_error(thread, call, site,
+                  "page id " + std::to_string(page) + which + " is at or past the page count of the " +
+                      buffers.describe(*buffer));
+    }
 }
 
 void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {

@@ -4,9 +4,12 @@
 // Transfers are synchronous copies made when the kernel issues them; the issuing thread still tracks
 // them as pending until the matching barrier, so protocol errors (pushing a CB page a read is still
 // landing in, popping one a write is still reading from) are caught. Rules enforced: the target node
-// is a worker of the grid or a DRAM bank; DRAM ranges lie inside one allocated buffer and DRAM read
-// addresses are aligned to the arch's DRAM alignment; L1 ranges lie inside L1 and L1 addresses are
-// 16-byte aligned; multicast rectangles contain only workers and num_dests matches the rectangle.
+// is a worker of the grid or a DRAM bank; DRAM read addresses are aligned to the arch's DRAM alignment;
+// L1 ranges lie inside L1 and L1 addresses are 16-byte aligned; multicast rectangles contain only
+// workers and num_dests matches the rectangle. Buffers: a DRAM range, and an L1 range that touches an
+// interleaved L1 buffer, must lie within the existing pages of the one buffer its start belongs to (not
+// in the padding of the buffer's last row, not across into the next buffer); an address generator's
+// page id must be below its buffer's page count (check_page).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,8 @@ void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes);
 void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
                    CallSite site);
 void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site);
+void check_page(tt_mock_device::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
+                uint32_t aligned_page_size, const char* call, CallSite site);
 void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
 
 // Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).

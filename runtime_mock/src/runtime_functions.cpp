@@ -126,6 +126,7 @@ tt_mock_device::RuntimeFunctions runtime_functions() {
     f.semaphore_set = semaphore_set;
     f.semaphore_inc = semaphore_inc;
     f.check_l1 = check_l1;
+    f.check_page = check_page;
     f.print = print;
     return f;
 }

@@ -2,8 +2,6 @@
 // type and that the message names the core, the role and the kernel file:line of the offending call.
 // Misuse that silicon tolerates (push or pack without reserve into free pages, release_dst on a free
 // DST) must instead run and warn once per call site.
-#include <fstream>
-
 #include "test_support.hpp"
 
 using namespace tt_mock;
@@ -11,17 +9,6 @@ using namespace tt_mock;
 namespace {
 
 constexpr LogicalCore kCore{0, 0};
-
-// "misuse_dataflow.cpp:<line>" of the line marked "// misuse:<name>".
-std::string marked_line(const std::string& file, const std::string& name) {
-    std::ifstream in(test::kernel(file));
-    std::string line;
-    for (int n = 1; std::getline(in, line); n++) {
-        if (line.find("// misuse:" + name) != std::string::npos)
-            return file + ":" + std::to_string(n);
-    }
-    throw std::runtime_error("no marker " + name + " in " + file);
-}
 
 void run_dataflow_misuse(const std::string& name, Device& device) {
     const uint64_t src = device.allocate_dram(test::kTileBytes, test::kTileBytes);
@@ -43,7 +30,7 @@ void run_dataflow_misuse(const std::string& name) {
 template <typename Error>
 void expect_dataflow(const std::string& name, std::vector<std::string> needles) {
     needles.push_back("core (0,0) RISCV_1 (NCRISC)");
-    needles.push_back(marked_line("misuse_dataflow.cpp", name));
+    needles.push_back(test::marked_line("misuse_dataflow.cpp", name));
     test::expect_error<Error>([&] { run_dataflow_misuse(name); }, needles);
 }
 
@@ -81,7 +68,10 @@ TEST(cb_push_with_pending_read) {
 }
 
 TEST(dram_out_of_bounds) {
-    expect_dataflow<NocAccessError>("DRAM_OUT_OF_BOUNDS", {"noc_async_read", "outside every allocated DRAM buffer"});
+    expect_dataflow<NocAccessError>(
+        "DRAM_OUT_OF_BOUNDS",
+        {"TensorAccessor::get_noc_addr", "page id 1000 is at or past the page count of the DRAM buffer at bank address",
+         "(page size 2048 B, 1 page)"});
 }
 
 TEST(misaligned_l1_address) {
@@ -98,15 +88,17 @@ TEST(cb_not_configured) {
 }
 
 TEST(dst_over_capacity) {
-    test::expect_error<DstError>([] { run_compute_misuse("DST_OVER_CAPACITY"); },
-                                 {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "DST_OVER_CAPACITY"),
-                                  "DST index 8 is over capacity", "8 DST tiles"});
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("DST_OVER_CAPACITY"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "DST_OVER_CAPACITY"),
+         "DST index 8 is over capacity", "8 DST tiles"});
 }
 
 TEST(pack_outside_tile_regs_wait) {
-    test::expect_error<DstError>([] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },
-                                 {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "PACK_OUTSIDE_WAIT"),
-                                  "pack_tile", "tile_regs_wait"});
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "PACK_OUTSIDE_WAIT"), "pack_tile",
+         "tile_regs_wait"});
 }
 
 TEST(cb_pop_more_than_waited) {
@@ -159,7 +151,7 @@ TEST(semaphore_deadlock) {
 TEST(math_after_commit) {
     test::expect_error<DstError>(
         [] { run_compute_misuse("MATH_AFTER_COMMIT"); },
-        {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "MATH_AFTER_COMMIT"), "fill_tile"});
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "MATH_AFTER_COMMIT"), "fill_tile"});
 }
 
 TEST(kernel_ends_with_dst_acquired) {
@@ -170,7 +162,7 @@ TEST(kernel_ends_with_dst_acquired) {
 TEST(pack_overflow) {
     test::expect_error<CircularBufferError>(
         [] { run_compute_misuse("PACK_OVERFLOW"); },
-        {"core (0,0) compute (TRISC)", marked_line("misuse_compute.cpp", "PACK_OVERFLOW"), "pack_tile",
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "PACK_OVERFLOW"), "pack_tile",
          "writes page 0 of circular buffer 16, which holds data not yet popped"});
 }
 
@@ -180,7 +172,7 @@ namespace {
 void expect_one_warning(const std::function<void()>& run, const std::string& file, const std::string& name,
                         const std::vector<std::string>& needles) {
     const std::string warnings = test::capture_stderr(run);
-    const std::string site = marked_line(file, name);
+    const std::string site = test::marked_line(file, name);
     if (test::count(warnings, site + ":") != 1)
         throw std::runtime_error("expected one warning at " + site + ", got:\n" + warnings);
     for (const std::string& needle : needles) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <random>
 #include <stdexcept>
@@ -66,6 +67,17 @@ inline void setup_environment() {
 
 inline std::string kernel(const std::string& name) {
     return root() + "/runtime_mock/tests/kernels/" + name;
+}
+
+// "<file>:<line>" of the line of kernel `file` marked "// misuse:<name>", where a test expects an error.
+inline std::string marked_line(const std::string& file, const std::string& name) {
+    std::ifstream in(kernel(file));
+    std::string line;
+    for (int n = 1; std::getline(in, line); n++) {
+        if (line.find("// misuse:" + name) != std::string::npos)
+            return file + ":" + std::to_string(n);
+    }
+    throw std::runtime_error("no marker " + name + " in " + file);
 }
 
 inline int run_all() {

@@ -118,6 +118,11 @@ struct RuntimeFunctions {
     void (*semaphore_wait)(KernelContext*, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site);
     void (*semaphore_set)(KernelContext*, volatile uint32_t* addr, uint32_t value, CallSite site);
     void (*semaphore_inc)(KernelContext*, uint64_t noc_addr, uint32_t increment, CallSite site);
+    // Validates page `page` of an interleaved buffer addressed from bank address `base` with pages
+    // `aligned_page_size` bytes apart (InterleavedAddrGen*, TensorAccessor): `base` must lie in a buffer
+    // with that page spacing (its start, or rows into it for a view), and the page must exist (throws).
+    void (*check_page)(KernelContext*, bool is_dram, uint64_t base, uint32_t page, uint32_t aligned_page_size,
+                       const char* call, CallSite site);
     // Validates that [addr, addr+size) lies in this core's L1 (throws).
     void (*check_l1)(KernelContext*, uint32_t addr, uint32_t size, const char* call, CallSite site);
     void (*print)(KernelContext*, const char* text, size_t length);

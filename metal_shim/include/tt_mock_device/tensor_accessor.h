@@ -8,6 +8,8 @@
 //     constexpr auto s0_args = TensorAccessorArgs<0>();
 //     const auto s0 = TensorAccessor(s0_args, src0_addr, get_tile_size(cb_in0));
 //     constexpr auto s1_args = TensorAccessorArgs<s0_args.next_compile_time_args_offset()>();
+// get_noc_addr asks the runtime to check the page id against the page count of the buffer at the base
+// address (and the page size against the buffer's), so a page past the tensor's end is an error.
 // Included by api/dataflow/dataflow_api.h after the interleaved address helpers it uses.
 #pragma once
 
@@ -64,8 +66,11 @@ struct TensorAccessor {
           page_size(page_size_),
           aligned_page_size(tt_mock_device::align_up(page_size_, tt_mock_device::allocator_alignment(is_dram))) {}
 
-    uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = 0) const {
+    // Throws NocAccessError when page_id is at or past the page count of the buffer at bank_base_address.
+    uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = 0,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size, offset);
+        return tt_mock_device::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size, offset,
+                                                "TensorAccessor::get_noc_addr", site);
     }
 };

@@ -99,7 +99,9 @@ public:
     // only a direct dereference on a core other than (0,0) would read core (0,0)'s L1.
     uint64_t allocate_l1(uint64_t size_bytes, uint32_t page_size);
 
-    // Reads and writes of either kind of interleaved buffer; throws NocAccessError outside allocations.
+    // Reads and writes of the first size_bytes bytes of either kind of interleaved buffer; throws
+    // NocAccessError naming the buffer unless one starts at `address`, has pages of page_size bytes and
+    // holds at least size_bytes bytes.
     void write_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, const void* data, size_t size_bytes);
     void read_interleaved(BufferKind kind, uint64_t address, uint32_t page_size, void* data, size_t size_bytes) const;
 

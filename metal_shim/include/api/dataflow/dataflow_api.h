@@ -2,8 +2,9 @@
 //
 // Runtime args, circular buffers, NOC reads/writes (synchronous copies whose completion is still
 // tracked: a CB page may not be pushed while a read into it is pending, nor popped while a write from it
-// is pending, until the matching barrier), interleaved address generators, multicast and semaphores.
-// Every call records its call site, which device errors report.
+// is pending, until the matching barrier), interleaved address generators (each page id is checked
+// against the page count of the buffer the generator addresses), multicast and semaphores. Every call
+// records its call site, which device errors report.
 #pragma once
 
 #include <cstdint>
@@ -141,24 +142,31 @@ inline uint32_t allocator_alignment(bool is_dram) {
     return is_dram ? ctx()->core->dram_alignment : kL1Alignment;
 }
 
-inline uint64_t interleaved_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t aligned_page_size,
-                                 uint32_t offset) {
-    const Core* core = ctx()->core;
+// The NOC address of page `id` of the interleaved buffer at `base` whose pages are aligned_page_size
+// bytes apart, once the runtime has checked that the buffer holding `base` has that page.
+inline uint64_t interleaved_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t aligned_page_size, uint32_t offset,
+                                 const char* call, CallSite site) {
+    KernelContext* c = ctx();
+    c->fn->check_page(c, is_dram, base, id, aligned_page_size, call, site);
+    const Core* core = c->core;
     return interleaved_page_noc_addr(is_dram, id, base, aligned_page_size, offset, core->num_dram_banks, core->grid_x,
                                      core->grid_y);
 }
 
 // The same for pages of page_size bytes, each padded to the bank alignment.
-inline uint64_t interleaved_page_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t page_size, uint32_t offset) {
-    return interleaved_addr(is_dram, id, base, align_up(page_size, allocator_alignment(is_dram)), offset);
+inline uint64_t interleaved_page_addr(bool is_dram, uint32_t id, uint64_t base, uint32_t page_size, uint32_t offset,
+                                      const char* call, CallSite site) {
+    return interleaved_addr(is_dram, id, base, align_up(page_size, allocator_alignment(is_dram)), offset, call, site);
 }
 
 }  // namespace tt_mock_device
 
 inline uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,
-                                  const uint32_t offset = 0, uint8_t noc = noc_index) {
+                                  const uint32_t offset = 0, uint8_t noc = noc_index,
+                                  tt_mock_device::CallSite site = {}) {
     (void)noc;
-    return tt_mock_device::interleaved_page_addr(true, id, bank_base_address, page_size, offset);
+    return tt_mock_device::interleaved_page_addr(true, id, bank_base_address, page_size, offset, "get_dram_noc_addr",
+                                                 site);
 }
 
 // ---- interleaved address generators --------------------------------------------------------------------
@@ -170,9 +178,11 @@ struct InterleavedAddrGen {
     const uint32_t page_size;
     const uint32_t aligned_page_size = tt_mock_device::align_up(page_size, tt_mock_device::allocator_alignment(DRAM));
 
-    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_addr(DRAM, id, bank_base_address, aligned_page_size, offset);
+        return tt_mock_device::interleaved_addr(DRAM, id, bank_base_address, aligned_page_size, offset,
+                                                "InterleavedAddrGen::get_noc_addr", site);
     }
 };
 
@@ -183,10 +193,12 @@ struct InterleavedAddrGenFast {
     uint32_t page_size;
     DataFormat data_format;
 
-    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
         const uint32_t size = tt_mock_device::tile_size_bytes(data_format) * tile_hw / 1024;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, size, offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, size, offset,
+                                                     "InterleavedAddrGenFast::get_noc_addr", site);
     }
 };
 
@@ -196,10 +208,11 @@ struct InterleavedPow2AddrGen {
     const uint32_t bank_base_address;
     const uint32_t log_base_2_of_page_size;
 
-    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
-                                                     offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
+                                                     "InterleavedPow2AddrGen::get_noc_addr", site);
     }
 };
 
@@ -209,17 +222,19 @@ struct InterleavedPow2AddrGenFast {
     uint32_t bank_base_address;
     const uint32_t log_base_2_of_page_size;
 
-    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+    uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
+                          tt_mock_device::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size,
-                                                     offset);
+        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
+                                                     "InterleavedPow2AddrGenFast::get_noc_addr", site);
     }
 };
 
 template <typename AddrGen>
 FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, uint32_t offset = 0,
-                                   uint8_t noc = noc_index, decltype(addrgen.get_noc_addr(0))* = nullptr) {
-    return addrgen.get_noc_addr(id, offset, noc);
+                                   uint8_t noc = noc_index, decltype(addrgen.get_noc_addr(0))* = nullptr,
+                                   tt_mock_device::CallSite site = {}) {
+    return addrgen.get_noc_addr(id, offset, noc, site);
 }
 
 #include "tt_mock_device/tensor_accessor.h"
@@ -248,7 +263,7 @@ template <typename AddrGen, bool enable_noc_tracing = true>
 FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
                                       uint32_t offset = 0, uint8_t noc = noc_index,
                                       tt_mock_device::CallSite site = {}) {
-    noc_async_read(addrgen.get_noc_addr(id, offset, noc), dst_local_l1_addr, addrgen.page_size, noc,
+    noc_async_read(addrgen.get_noc_addr(id, offset, noc, site), dst_local_l1_addr, addrgen.page_size, noc,
                    NOC_UNICAST_WRITE_VC, site);
 }
 
@@ -256,8 +271,8 @@ template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index,
                                        tt_mock_device::CallSite site = {}) {
-    noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc), size ? size : addrgen.page_size, noc,
-                    NOC_UNICAST_WRITE_VC, site);
+    noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc, site), size ? size : addrgen.page_size,
+                    noc, NOC_UNICAST_WRITE_VC, site);
 }
 
 template <typename AddrGen>
