@@ -218,8 +218,7 @@ std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::stri
     if (!code.contains(pc))
         return "";
     std::ostringstream command;
-    command << "addr2line -i -e '" << code.object_path << "' 0x" << std::hex << (pc - code.load_base)
-            << " 2>/dev/null";
+    command << "addr2line -i -e '" << code.object_path << "' 0x" << std::hex << (pc - code.load_base) << " 2>/dev/null";
     FILE* pipe = popen(command.str().c_str(), "r");
     if (pipe == nullptr)
         return "";

@@ -51,10 +51,10 @@ std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::stri
 // What ended a kernel inside FaultGuard::run.
 struct Fault {
     int signal = 0;
-    uintptr_t address = 0;       // si_addr: the faulting address (SIGSEGV, SIGBUS) or instruction
-    uintptr_t pc = 0;            // the interrupted instruction
-    bool stack_overflow = false; // SIGSEGV just below the thread's stack
-    bool interrupted = false;    // stopped by interrupt(stop=true) after the run was aborted
+    uintptr_t address = 0;        // si_addr: the faulting address (SIGSEGV, SIGBUS) or instruction
+    uintptr_t pc = 0;             // the interrupted instruction
+    bool stack_overflow = false;  // SIGSEGV just below the thread's stack
+    bool interrupted = false;     // stopped by interrupt(stop=true) after the run was aborted
 };
 
 // "SIGSEGV (invalid memory access)", "SIGFPE (arithmetic error, e.g. integer division by zero)", ...

@@ -89,10 +89,9 @@ uint8_t* reserve(size_t bytes, const char* what) {
         g_released.wait_until(lock, std::min(deadline, steady_clock::now() + milliseconds(200)));
     }
     throw DeviceError("cannot map " + std::to_string(bytes >> 20) + " MiB of L1 below 4 GiB for " + what +
-                      ": kernels dereference uint32 L1 addresses, and the L1 of the " +
-                      std::to_string(g_reservations) + " devices alive in this process (" +
-                      std::to_string(g_reserved >> 20) + " MiB) and other mappings fill [1 GiB, 4 GiB); waited " +
-                      std::to_string(wait_seconds) +
+                      ": kernels dereference uint32 L1 addresses, and the L1 of the " + std::to_string(g_reservations) +
+                      " devices alive in this process (" + std::to_string(g_reserved >> 20) +
+                      " MiB) and other mappings fill [1 GiB, 4 GiB); waited " + std::to_string(wait_seconds) +
                       " s for a device to be released (delete unused Devices, or set "
                       "TT_METAL_MOCK_L1_WAIT_SECONDS to wait longer)");
 }

@@ -71,8 +71,8 @@ struct KernelThread {
     KernelRole role = KernelRole::DataMovement0;
     std::string source_path;
     KernelEntry entry = nullptr;
-    KernelCode code;               // where `entry`'s object is loaded, for fault reports
-    FaultGuard* guard = nullptr;   // set (under the run mutex) while the thread can be interrupted
+    KernelCode code;              // where `entry`'s object is loaded, for fault reports
+    FaultGuard* guard = nullptr;  // set (under the run mutex) while the thread can be interrupted
     std::condition_variable cv;
     BlockedOn blocked;
     bool finished = false;

@@ -195,8 +195,8 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
     const size_t colon = line.rfind(':');
     const std::string file = colon == std::string::npos ? "" : line.substr(0, colon);
     const int line_number = colon == std::string::npos ? 0 : std::atoi(line.c_str() + colon + 1);
-    std::string report = describe(thread, "kernel fault", CallSite{file.c_str(), line_number}) + ": " +
-                         signal_description(fault.signal);
+    std::string report =
+        describe(thread, "kernel fault", CallSite{file.c_str(), line_number}) + ": " + signal_description(fault.signal);
     if (fault.signal == SIGSEGV || fault.signal == SIGBUS)
         report += " at address " + hex(fault.address);
     const L1& l1 = *thread.run->l1;

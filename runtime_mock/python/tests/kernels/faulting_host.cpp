@@ -21,11 +21,10 @@ int main(int argc, char** argv) {
                          CircularBufferConfig(2 * kPageSize, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
                              .set_page_size(tt::CBIndex::c_0, kPageSize));
     CreateSemaphore(program, core, 0);
-    const KernelHandle kernel =
-        CreateKernel(program, argv[1], core,
-                     DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
-                                        .noc = NOC::RISCV_1_default,
-                                        .defines = {{std::string("FAULT_") + argv[2], "1"}}});
+    const KernelHandle kernel = CreateKernel(program, argv[1], core,
+                                             DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
+                                                                .noc = NOC::RISCV_1_default,
+                                                                .defines = {{std::string("FAULT_") + argv[2], "1"}}});
     // Runtime args: a zero the kernel's compiler cannot see, and the recursion depth of STACK_OVERFLOW.
     SetRuntimeArgs(program, kernel, core, {0u, kRecursionDepth});
 
