@@ -9,8 +9,12 @@ device each run at once on either arch.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import re
+import signal
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -72,6 +76,30 @@ def test_kernel_fault_raises_kernel_fault_error_and_the_process_goes_on(fault, e
     if fault not in ("ASSERT", "STACK_OVERFLOW"):  # these stop in the C library or a function prologue
         assert f"kernel fault at {FAULTING.parent}/{fault_line(fault)}: " in message, message
     run_fault(None)
+
+
+def test_fault_after_faulthandler_replaced_the_handler():
+    run_fault(None)
+    faulthandler.disable()
+    faulthandler.enable()  # installs its own SIGSEGV handler over the simulator's
+    with pytest.raises(tt_mock.KernelFaultError, match="SIGSEGV"):
+        run_fault("NULL")
+
+
+def test_crash_outside_kernels_still_reaches_faulthandler():
+    crash = (
+        "import ctypes, sys, tt_mock\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_kernel_faults import run_fault\n"
+        "run_fault(None)\n"
+        "ctypes.string_at(0)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    result = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", crash], env=env, capture_output=True, text=True
+    )
+    assert result.returncode == -signal.SIGSEGV, result.stderr
+    assert "Fatal Python error: Segmentation fault" in result.stderr, result.stderr
 
 
 def test_watchdog_names_the_spinning_line_and_stops_the_thread(monkeypatch):
