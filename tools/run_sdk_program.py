@@ -10,7 +10,8 @@ working directory, then there, then in $TT_METAL_HOME (like the SDK). -D NAME=VA
 a VALUE that is not a number, an identifier or already a string literal is passed as a string literal,
 so ``-D OVERRIDE_KERNEL_PREFIX="tt_metal/programming_examples/"`` works as typed in a shell. The
 program's output is shown as it runs and the exit status is main's; an exception escaping main is
-reported and exits with status 134, like the abort of a real executable.
+reported (a crashing kernel as KernelFaultError, with its core, RISC, file and line) and exits
+with status 134, like the abort of a real executable.
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ import pytest
 
 from tools import run_sdk_program
 
-SDK_STYLE = Path(__file__).absolute().parent.parent / "tests" / "sdk_style"
+ROOT = Path(__file__).absolute().parent.parent
+SDK_STYLE = ROOT / "tests" / "sdk_style"
+FAULTING_KERNEL = ROOT / "runtime_mock" / "tests" / "kernels" / "faulting.cpp"
+FAULTING_HOST = ROOT / "runtime_mock" / "python" / "tests" / "kernels" / "faulting_host.cpp"
 
 
 @pytest.mark.parametrize(
@@ -42,6 +45,15 @@ def test_kernel_root_resolves_relative_kernel_paths(capfd):
 def test_uncaught_exception_exits_like_an_abort(capfd):
     assert run_sdk_program.main([str(SDK_STYLE / "legacy_api.cpp")]) == 134
     assert "usage" in capfd.readouterr().err
+
+
+def test_kernel_fault_is_reported_and_exits_nonzero(capfd):
+    status = run_sdk_program.main([str(FAULTING_HOST), "--", str(FAULTING_KERNEL), "NULL"])
+    assert status == 134
+    err = capfd.readouterr().err
+    assert "(KernelFaultError)" in err, err
+    assert "core (0,0) RISCV_1 (NCRISC)" in err and "faulting.cpp" in err, err
+    assert "SIGSEGV (invalid memory access) at address 0x0" in err, err
 
 
 def test_compile_error_exits_with_1(tmp_path, capfd):

@@ -112,6 +112,7 @@ void bind_errors(py::module_& m) {
     py::register_exception<tt_mock::DstError>(m, "DstError", base);
     py::register_exception<tt_mock::ArgumentError>(m, "ArgumentError", base);
     py::register_exception<tt_mock::KernelBuildError>(m, "KernelBuildError", base);
+    py::register_exception<tt_mock::KernelFaultError>(m, "KernelFaultError", base);
 }
 
 void bind_arch(py::module_& m) {
@@ -229,7 +230,8 @@ void bind_device(py::module_& m) {
         .def_readonly("cb_waits", &tt_mock::CoreCounters::cb_waits);
 
     py::class_<tt_mock::Device>(m, "Device")
-        .def(py::init<tt_mock::Arch>(), py::arg("arch"))
+        // Releases the GIL: a new device may wait for another thread's device to give back its L1.
+        .def(py::init<tt_mock::Arch>(), py::arg("arch"), py::call_guard<py::gil_scoped_release>())
         .def_property_readonly("spec", &tt_mock::Device::spec, py::return_value_policy::reference)
         .def("allocate_dram", &tt_mock::Device::allocate_dram, py::arg("size_bytes"), py::arg("page_size"))
         .def("allocate_l1", &tt_mock::Device::allocate_l1, py::arg("size_bytes"), py::arg("page_size"))

@@ -16,6 +16,19 @@ std::optional<std::string> env(const char* name) {
     return std::string(value);
 }
 
+// A duration in seconds from the environment; a value that is not a non-negative number is an error
+// naming the variable.
+double seconds(const char* name, double fallback) {
+    const std::optional<std::string> value = env(name);
+    if (!value)
+        return fallback;
+    char* end = nullptr;
+    const double parsed = std::strtod(value->c_str(), &end);
+    if (end == value->c_str() || *end != '\0' || !(parsed >= 0))
+        throw ArgumentError(std::string(name) + "='" + *value + "' is not a number of seconds");
+    return parsed;
+}
+
 }  // namespace
 
 std::optional<std::string> arch_name() {
@@ -43,9 +56,11 @@ std::string kernel_compiler() {
 }
 
 double watchdog_seconds() {
-    if (auto value = env("TT_METAL_MOCK_WATCHDOG_SECONDS"))
-        return std::stod(*value);
-    return 5.0;
+    return seconds("TT_METAL_MOCK_WATCHDOG_SECONDS", 5.0);
+}
+
+double l1_wait_seconds() {
+    return seconds("TT_METAL_MOCK_L1_WAIT_SECONDS", 30.0);
 }
 
 }  // namespace tt_mock::config

@@ -90,6 +90,7 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::stri
     std::vector<std::string> flags = {
         "-std=c++17",
         "-O3",
+        "-g1",  // line tables only: a fault or a stalled kernel is reported with its source line
         "-march=native",
         "-fPIC",
         "-shared",

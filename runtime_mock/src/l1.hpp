@@ -1,8 +1,12 @@
 // L1: every worker core's SRAM, mapped below 4 GiB so kernels can dereference uint32 L1 addresses.
 //
-// One mmap(MAP_32BIT) pool holds a fixed 2 MiB slot per worker core of the grid; a core's L1 address
-// `a` (0 <= a < l1_bytes) is the host pointer slot_base + a, and kernels see that pointer value as
-// the address (get_write_ptr, get_semaphore, ...). Layout of each core's L1:
+// One pool, reserved from the process's low address space (low_address_space.hpp), holds a slot per
+// worker core of the grid: the core's l1_bytes, readable and writable, then an inaccessible guard of at
+// least kGuardBytes, and the pool starts with one guard too. A core's L1 address `a` (0 <= a < l1_bytes)
+// is the host pointer slot_base + a, and kernels see that pointer value as the address (get_write_ptr,
+// get_semaphore, ...). A kernel that dereferences a pointer up to kGuardBytes past its L1 faults in the
+// guard instead of writing the next core's L1 (the fault report names the core and offset); the NOC
+// checks every transfer against the core's L1 size. Layout of each core's L1:
 //   [0, 32 KiB)               reserved like the SDK's firmware area: runtime args of the three kernels
 //                             (unique then common, 4 KiB per kernel) and the semaphores (16 B apart)
 //   [32 KiB, ...)             circular buffers, allocated upwards, at the same address on every core
@@ -32,7 +36,7 @@ public:
     L1& operator=(const L1&) = delete;
 
     uint32_t l1_bytes() const { return l1_bytes_; }
-    uint8_t* core_memory(uint32_t core) const { return base_ + uint64_t(core) * kSlotBytes; }
+    uint8_t* core_memory(uint32_t core) const { return base_ + kGuardBytes + uint64_t(core) * slot_bytes_; }
     // The uint32 pointer value kernels use for L1 address `offset` of `core`.
     uint32_t address(uint32_t core, uint32_t offset) const { return uint32_t(uintptr_t(core_memory(core)) + offset); }
 
@@ -40,7 +44,8 @@ public:
         uint32_t core;
         uint32_t offset;
     };
-    // Resolves a pointer value into the pool to (core, offset); nullopt when it is not one.
+    // Resolves a pointer value into the pool to (core, offset); nullopt when it is not one. An offset at
+    // or past l1_bytes lies in the guard after the core's L1.
     std::optional<Location> locate(uint64_t pointer_value) const;
 
     BankAllocator& buffers() { return buffers_; }
@@ -48,8 +53,12 @@ public:
     // Keeps the mapping alive for the rest of the process (kernel threads that never returned use it).
     void leak() { leaked_ = true; }
 
+    static constexpr uint64_t kGuardBytes = uint64_t(256) << 10;
+
 private:
-    static constexpr uint64_t kSlotBytes = uint64_t(2) << 20;
+    size_t pool_bytes() const { return kGuardBytes + size_t(num_cores_) * slot_bytes_; }
+
+    uint64_t slot_bytes_;
     uint8_t* base_ = nullptr;
     uint32_t num_cores_;
     uint32_t l1_bytes_;

@@ -7,7 +7,9 @@
 // through RuntimeFunctions::cb_wake, any NOC write or semaphore update wakes semaphore waiters). When
 // the last live thread blocks (or a thread exits leaving only blocked ones) and no blocked thread's
 // condition holds, the run is deadlocked: the error lists every blocked thread. Any error sets
-// `aborted` and wakes everyone; blocked threads then unwind with Aborted.
+// `aborted` and wakes everyone; blocked threads then unwind with Aborted, and threads running kernel
+// code outside the API are interrupted until they leave it (fault_handler.hpp). A signal in kernel code
+// (KernelFaultError) is an error like the others.
 #pragma once
 
 #include <atomic>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "dram.hpp"
+#include "fault_handler.hpp"
 #include "kernel_loader.hpp"
 #include "l1.hpp"
 #include "runtime_mock/device.hpp"
@@ -68,6 +71,8 @@ struct KernelThread {
     KernelRole role = KernelRole::DataMovement0;
     std::string source_path;
     KernelEntry entry = nullptr;
+    KernelCode code;              // where `entry`'s object is loaded, for fault reports
+    FaultGuard* guard = nullptr;  // set (under the run mutex) while the thread can be interrupted
     std::condition_variable cv;
     BlockedOn blocked;
     bool finished = false;

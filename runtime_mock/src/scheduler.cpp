@@ -1,7 +1,11 @@
 // Kernel threads of a run: starting them, blocking and waking them, deadlock detection, the no-progress
-// watchdog, and turning the first error into a DeviceError. See run_state.hpp for the model.
+// watchdog, kernel faults, stopping threads after an abort, and turning the first error into a
+// DeviceError. See run_state.hpp for the model.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -161,13 +165,65 @@ void wake_semaphore_waiters(RunState& run) {
 
 namespace {
 
+// The kernel thread's FaultGuard, published to the scheduler (which interrupts the thread) for its lifetime.
+class PublishedGuard {
+public:
+    explicit PublishedGuard(KernelThread& thread) : thread_(thread), guard_(thread.code) {
+        std::lock_guard<std::mutex> lock(thread_.run->mutex);
+        thread_.guard = &guard_;
+    }
+    ~PublishedGuard() {
+        std::lock_guard<std::mutex> lock(thread_.run->mutex);
+        thread_.guard = nullptr;
+    }
+    FaultGuard& guard() { return guard_; }
+
+private:
+    KernelThread& thread_;
+    FaultGuard guard_;
+};
+
+std::string hex(uint64_t value) {
+    std::ostringstream out;
+    out << "0x" << std::hex << value;
+    return out.str();
+}
+
+// "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <signal> at address 0x...: <what>".
+std::string fault_report(const KernelThread& thread, const Fault& fault) {
+    const std::string line = source_line_of(thread.code, fault.pc, thread.source_path);
+    const size_t colon = line.rfind(':');
+    const std::string file = colon == std::string::npos ? "" : line.substr(0, colon);
+    const int line_number = colon == std::string::npos ? 0 : std::atoi(line.c_str() + colon + 1);
+    std::string report =
+        describe(thread, "kernel fault", CallSite{file.c_str(), line_number}) + ": " + signal_description(fault.signal);
+    if (fault.signal == SIGSEGV || fault.signal == SIGBUS)
+        report += " at address " + hex(fault.address);
+    const L1& l1 = *thread.run->l1;
+    const auto location = l1.locate(fault.address);
+    if (fault.stack_overflow) {
+        report += ": stack overflow (unbounded recursion, or locals larger than the kernel thread's stack)";
+    } else if ((fault.signal == SIGSEGV || fault.signal == SIGBUS) && location && location->offset >= l1.l1_bytes()) {
+        const uint32_t grid_x = thread.run->arch->grid_x;
+        report += ": access past the end of core (" + std::to_string(location->core % grid_x) + "," +
+                  std::to_string(location->core / grid_x) + ")'s L1 at offset " + hex(location->offset) +
+                  " (its L1 is " + hex(l1.l1_bytes()) + " bytes; use the NOC to reach another core's L1)";
+    }
+    return report + "; the run was aborted";
+}
+
 void thread_main(KernelThread& thread) {
     RunState& run = *thread.run;
     std::string error;
     ErrorKind kind = ErrorKind::Protocol;
     try {
-        thread.entry(&thread.ctx);
-        if (thread.role == KernelRole::Compute && thread.ctx.compute.dst_state != tt_mock_device::DstState::Free) {
+        PublishedGuard published(thread);
+        const std::optional<Fault> fault = published.guard().run(thread.entry, &thread.ctx);
+        if (fault && !fault->interrupted) {
+            kind = ErrorKind::Fault;
+            error = fault_report(thread, *fault);
+        } else if (!fault && thread.role == KernelRole::Compute &&
+                   thread.ctx.compute.dst_state != tt_mock_device::DstState::Free) {
             kind = ErrorKind::Dst;
             error = describe(thread, "kernel end", CallSite{"", 0}) + ": the kernel finished with DST " +
                     "still acquired; every tile_regs_acquire needs tile_regs_commit, tile_regs_wait and "
@@ -196,14 +252,50 @@ uint64_t total_progress(const RunState& run) {
     return sum;
 }
 
-std::string stall_report(const RunState& run, double seconds) {
+// Where each thread that runs outside the API is ("file:line", or empty when unknown), indexed like
+// run.threads: each is interrupted once and reports the instruction it was at. Called with `lock` held;
+// releases it while waiting and while looking up lines.
+std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
+    const size_t n = run.threads.size();
+    std::vector<uint64_t> before(n, 0);
+    std::vector<uintptr_t> pcs(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        KernelThread& thread = *run.threads[i];
+        if (!thread.finished && thread.guard != nullptr && thread.blocked.kind == BlockedOn::Kind::None) {
+            before[i] = thread.guard->interrupts();
+            thread.guard->interrupt(false);
+        }
+    }
+    run.done.wait_for(lock, std::chrono::milliseconds(50));
+    for (size_t i = 0; i < n; i++) {
+        const KernelThread& thread = *run.threads[i];
+        if (thread.guard != nullptr && thread.guard->interrupts() > before[i])
+            pcs[i] = thread.guard->interrupted_pc();
+    }
+    lock.unlock();
+    std::vector<std::string> lines(n);
+    for (size_t i = 0; i < n; i++) {
+        if (pcs[i] != 0)
+            lines[i] = source_line_of(run.threads[i]->code, pcs[i], run.threads[i]->source_path);
+    }
+    lock.lock();
+    return lines;
+}
+
+std::string stall_report(const RunState& run, double seconds, const std::vector<std::string>& running_at) {
     std::ostringstream out;
     out << "no kernel made progress for " << seconds
         << " s (a kernel spinning outside the API, e.g. on a volatile L1 word; use noc_semaphore_wait). "
            "Kernels still running:";
-    for (const auto& thread : run.threads) {
-        if (!thread->finished)
-            out << "\n" << blocked_description(*thread);
+    for (size_t i = 0; i < run.threads.size(); i++) {
+        const KernelThread& thread = *run.threads[i];
+        if (thread.finished)
+            continue;
+        if (thread.blocked.kind == BlockedOn::Kind::None && !running_at[i].empty()) {
+            out << "\n  " << describe(thread, "running", CallSite{"", 0}) << " at " << running_at[i];
+        } else {
+            out << "\n" << blocked_description(thread);
+        }
     }
     out << "\n(set TT_METAL_MOCK_WATCHDOG_SECONDS to allow longer stalls)";
     return out.str();
@@ -221,10 +313,26 @@ std::string stall_report(const RunState& run, double seconds) {
             throw DstError(message);
         case ErrorKind::Argument:
             throw ArgumentError(message);
+        case ErrorKind::Fault:
+            throw KernelFaultError(message);
         case ErrorKind::Protocol:
             throw DeviceError(message);
     }
     throw DeviceError(message);
+}
+
+// After an abort, threads blocked in the API unwind by themselves (Aborted); threads running kernel code
+// are interrupted until they stop. Returns whether every thread finished within the grace period.
+bool stop_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (run.live > 0 && std::chrono::steady_clock::now() < deadline) {
+        for (const auto& thread : run.threads) {
+            if (!thread->finished && thread->guard != nullptr && thread->blocked.kind == BlockedOn::Kind::None)
+                thread->guard->interrupt(true);
+        }
+        run.done.wait_for(lock, std::chrono::milliseconds(20), [&] { return run.live == 0; });
+    }
+    return run.live == 0;
 }
 
 }  // namespace
@@ -232,6 +340,9 @@ std::string stall_report(const RunState& run, double seconds) {
 void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     using Clock = std::chrono::steady_clock;
     RunState& run = *owner;
+    install_fault_handlers();
+    for (auto& thread : run.threads)
+        thread->code = kernel_code_of(reinterpret_cast<const void*>(thread->entry));
     {
         std::lock_guard<std::mutex> lock(run.mutex);
         run.live = run.threads.size();
@@ -258,12 +369,12 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
             progress = now_progress;
             last_change = Clock::now();
         } else if (std::chrono::duration<double>(Clock::now() - last_change).count() > watchdog_seconds) {
-            abort_run_locked(run, ErrorKind::Deadlock, stall_report(run, watchdog_seconds));
+            const std::vector<std::string> running_at = locate_running_threads(run, lock);
+            if (!run.aborted.load() && total_progress(run) == progress)
+                abort_run_locked(run, ErrorKind::Deadlock, stall_report(run, watchdog_seconds, running_at));
         }
     }
-    // After an abort, give running threads a grace period to reach an API call and unwind.
-    run.done.wait_for(lock, std::chrono::seconds(2), [&] { return run.live == 0; });
-    const bool abandoned = run.live > 0;
+    const bool abandoned = !stop_threads(run, lock);
     std::vector<bool> finished;
     for (const auto& thread : run.threads)
         finished.push_back(thread->finished);
@@ -281,12 +392,13 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     const ErrorKind kind = run.error_kind;
     std::string error = run.error;
     if (abandoned) {
-        // Threads that never returned keep using the run's state and the device's L1: keep both alive.
+        // Threads that could not be stopped keep using the run's state and the device's L1: keep both alive.
         run.l1->leak();
         owner.release();
         error +=
-            "\n(kernel threads that never returned were abandoned; this device's L1 stays mapped for the rest "
-            "of the process and the device refuses further runs: create a new Device)";
+            "\n(kernel threads that did not stop within 2 s, e.g. inside a system call, were abandoned; this "
+            "device's L1 stays mapped for the rest of the process and the device refuses further runs: create a "
+            "new Device)";
     }
     if (!error.empty())
         throw_error(kind, error);

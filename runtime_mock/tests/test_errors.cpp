@@ -206,17 +206,6 @@ TEST(kernel_build_error_names_kernel) {
                                          {"misuse_dataflow.cpp", "this_does_not_compile"});
 }
 
-// Last: the spinning thread is abandoned and keeps its device's L1 mapped for the rest of the process;
-// the device then refuses to run anything else, since that thread may still write its L1.
-TEST(watchdog_reports_spinning_kernel) {
-    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
-    Device device;
-    test::expect_error<DeadlockError>([&] { run_dataflow_misuse("SPIN", device); },
-                                      {"no kernel made progress", "core (0,0) RISCV_1 (NCRISC)"});
-    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
-    test::expect_error<DeviceError>([&] { device.run(ProgramSpec{}); }, {"create a new Device"});
-}
-
 int main() {
     return test::run_all();
 }

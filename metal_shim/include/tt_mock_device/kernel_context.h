@@ -26,8 +26,9 @@ struct CallSite {
     constexpr CallSite(const char* file_ = __builtin_FILE(), int line_ = __builtin_LINE()) : file(file_), line(line_) {}
 };
 
-// The error classes a kernel can provoke (mirrored by tt_mock::DeviceError subclasses).
-enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol };
+// The error classes a kernel can provoke (mirrored by tt_mock::DeviceError subclasses). Fault (a signal
+// such as SIGSEGV in kernel code) is raised by the runtime, never through RuntimeFunctions::fail.
+enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol, Fault };
 
 enum class Role : uint32_t { DataMovement0, DataMovement1, Compute };
 

@@ -57,6 +57,15 @@ public:
     using DeviceError::DeviceError;
 };
 
+// A kernel crashed: a signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) in its code, a stack overflow, or
+// a raw access past its core's L1. The message names the signal (and faulting address), core, RISC,
+// kernel file and, where the kernel has line tables, the source line. The run is aborted; the process
+// and other devices stay usable.
+class KernelFaultError : public DeviceError {
+public:
+    using DeviceError::DeviceError;
+};
+
 // A kernel failed to compile or load; the message carries the compiler's diagnostics.
 class KernelBuildError : public DeviceError {
 public:

@@ -12,7 +12,9 @@ Example::
     so = tt_mock.build_host_program(["main.cpp"])   # an SDK host program with tilelang_tt_run()
     tt_mock.HostProgram(so).run("kernels/", [a, b, c])
 
-Device-side failures raise :class:`DeviceError` or one of its subclasses.
+Device-side failures raise :class:`DeviceError` or one of its subclasses; a kernel that crashes
+(segfault, division by zero, failed assert, stack overflow, illegal instruction, a write past its core's
+L1) raises :class:`KernelFaultError`, and the process stays usable.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from ._tt_mock import (  # noqa: E402
     DeviceError,
     DstError,
     KernelBuildError,
+    KernelFaultError,
     NocAccessError,
 )
 from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
@@ -57,6 +60,7 @@ __all__ = [
     "HostProgram",
     "Kernel",
     "KernelBuildError",
+    "KernelFaultError",
     "NocAccessError",
     "Program",
     "build_host_program",

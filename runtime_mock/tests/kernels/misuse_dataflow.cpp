@@ -85,10 +85,6 @@ void kernel_main() {
 #elif defined(MISUSE_SEMAPHORE_DEADLOCK)
     volatile tt_l1_ptr uint32_t* never_set = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
     noc_semaphore_wait(never_set, 1);  // misuse:SEMAPHORE_DEADLOCK
-#elif defined(MISUSE_SPIN)
-    volatile tt_l1_ptr uint32_t* flag = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
-    while (*flag == 0) {
-    }
 #elif defined(MISUSE_BUILD_ERROR)
     this_does_not_compile;
 #endif

@@ -1,0 +1,244 @@
+#include "fault_handler.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "runtime_mock/device.hpp"
+
+namespace tt_mock {
+
+namespace {
+
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr size_t kAltStackBytes = size_t(64) << 10;
+// A SIGSEGV this far below a thread's stack is taken for a stack overflow (a frame may skip the guard).
+constexpr uintptr_t kOverflowReach = uintptr_t(1) << 20;
+
+// The kernel thread's guard while it is inside FaultGuard::run. initial-exec: reading it in a signal
+// handler must not allocate (dlopen'ed modules' TLS otherwise may be allocated on first use).
+__attribute__((tls_model("initial-exec"))) thread_local FaultGuard* t_guard = nullptr;
+
+// The handlers installed before ours, which signals outside kernels are passed back to.
+struct sigaction g_previous[NSIG];
+
+int interrupt_signal() {
+    return SIGRTMIN + 3;
+}
+
+uintptr_t interrupted_instruction(void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return uintptr_t(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+// Whether the signal was raised by this thread's own execution: a hardware fault (si_code > 0), or
+// abort()/raise() in this process.
+bool raised_by_thread(const siginfo_t* info) {
+    return info->si_code > 0 || (info->si_code == SI_TKILL && info->si_pid == getpid());
+}
+
+// Outside a kernel: restore the previous handler and let the signal reach it. A hardware fault repeats
+// when the handler returns; a raised signal is raised again (it stays pending until we return).
+void pass_on(int signal, const siginfo_t* info) {
+    sigaction(signal, &g_previous[signal], nullptr);
+    // Should the previous handler put ours back and raise again, the default action ends the process.
+    g_previous[signal] = {};
+    g_previous[signal].sa_handler = SIG_DFL;
+    if (info->si_code <= 0)
+        raise(signal);
+}
+
+void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
+    struct sigaction current;
+    sigaction(signal, nullptr, &current);
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == handler)
+        return;
+    g_previous[signal] = current;
+    struct sigaction ours = {};
+    ours.sa_sigaction = handler;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | flags;
+    sigemptyset(&ours.sa_mask);
+    sigaction(signal, &ours, nullptr);
+}
+
+}  // namespace
+
+void on_fault(int signal, siginfo_t* info, void* context) {
+    FaultGuard* guard = t_guard;
+    if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(info)) {
+        pass_on(signal, info);
+        return;
+    }
+    Fault& fault = guard->fault_;
+    fault.signal = signal;
+    fault.address = uintptr_t(info->si_addr);
+    fault.pc = interrupted_instruction(context);
+    fault.stack_overflow = signal == SIGSEGV && fault.address < guard->stack_low_ + 4096 &&
+                           fault.address + kOverflowReach >= guard->stack_low_;
+    guard->armed_.store(false);
+    siglongjmp(guard->jump_, 1);
+}
+
+void on_interrupt(int, siginfo_t*, void* context) {
+    FaultGuard* guard = t_guard;
+    if (guard == nullptr || !guard->armed_.load())
+        return;
+    const uintptr_t pc = interrupted_instruction(context);
+    guard->interrupted_pc_.store(pc);
+    guard->interrupts_.fetch_add(1);
+    if (!guard->stop_.load() || !guard->code_.contains(pc))
+        return;
+    guard->fault_ = Fault{};
+    guard->fault_.pc = pc;
+    guard->fault_.interrupted = true;
+    guard->armed_.store(false);
+    siglongjmp(guard->jump_, 1);
+}
+
+void install_fault_handlers() {
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int signal : kFaultSignals)
+        install(signal, on_fault, 0);
+    install(interrupt_signal(), on_interrupt, SA_RESTART);
+}
+
+FaultGuard::FaultGuard(const KernelCode& code) : code_(code), thread_(pthread_self()) {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(thread_, &attributes) == 0) {
+        void* low = nullptr;
+        size_t size = 0;
+        pthread_attr_getstack(&attributes, &low, &size);
+        stack_low_ = uintptr_t(low);
+        pthread_attr_destroy(&attributes);
+    }
+    alt_stack_ = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (alt_stack_ == MAP_FAILED)
+        throw DeviceError("cannot allocate a signal stack for a kernel thread");
+    stack_t stack = {};
+    stack.ss_sp = alt_stack_;
+    stack.ss_size = kAltStackBytes;
+    sigaltstack(&stack, nullptr);
+    t_guard = this;
+}
+
+FaultGuard::~FaultGuard() {
+    t_guard = nullptr;
+    stack_t disable = {};
+    disable.ss_flags = SS_DISABLE;
+    sigaltstack(&disable, nullptr);
+    munmap(alt_stack_, kAltStackBytes);
+}
+
+std::optional<Fault> FaultGuard::run(void (*entry)(tt_mock_device::KernelContext*),
+                                     tt_mock_device::KernelContext* context) {
+    // sigsetjmp saves the signal mask, so the jump also unblocks the signal being handled.
+    if (sigsetjmp(jump_, 1) != 0)
+        return fault_;
+    armed_.store(true);
+    try {
+        entry(context);
+    } catch (...) {
+        armed_.store(false);
+        throw;
+    }
+    armed_.store(false);
+    return std::nullopt;
+}
+
+void FaultGuard::interrupt(bool stop) {
+    if (stop)
+        stop_.store(true);
+    pthread_kill(thread_, interrupt_signal());
+}
+
+std::string signal_description(int signal) {
+    switch (signal) {
+        case SIGSEGV:
+            return "SIGSEGV (invalid memory access)";
+        case SIGBUS:
+            return "SIGBUS (bus error: misaligned or unbacked memory access)";
+        case SIGFPE:
+            return "SIGFPE (arithmetic error, e.g. integer division by zero)";
+        case SIGILL:
+            return "SIGILL (illegal instruction, e.g. __builtin_trap)";
+        case SIGABRT:
+            return "SIGABRT (abort, e.g. a failed assert; its message is on stderr)";
+    }
+    return "signal " + std::to_string(signal);
+}
+
+KernelCode kernel_code_of(const void* function) {
+    static std::mutex mutex;
+    static std::map<std::string, KernelCode> known;
+    Dl_info info;
+    if (dladdr(function, &info) == 0 || info.dli_fname == nullptr)
+        return {};
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = known.find(info.dli_fname);
+    if (it != known.end() && it->second.load_base == uintptr_t(info.dli_fbase))
+        return it->second;
+    KernelCode code;
+    code.object_path = info.dli_fname;
+    auto visit = [](dl_phdr_info* object, size_t, void* data) {
+        auto* code = static_cast<KernelCode*>(data);
+        if (object->dlpi_name == nullptr || code->object_path != object->dlpi_name)
+            return 0;
+        for (int i = 0; i < object->dlpi_phnum; i++) {
+            const ElfW(Phdr)& segment = object->dlpi_phdr[i];
+            if (segment.p_type == PT_LOAD && (segment.p_flags & PF_X)) {
+                code->load_base = object->dlpi_addr;
+                code->begin = object->dlpi_addr + segment.p_vaddr;
+                code->end = code->begin + segment.p_memsz;
+            }
+        }
+        return 1;
+    };
+    dl_iterate_phdr(visit, &code);
+    return known[code.object_path] = code;
+}
+
+std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::string& source_path) {
+    if (!code.contains(pc))
+        return "";
+    std::ostringstream command;
+    command << "addr2line -i -e '" << code.object_path << "' 0x" << std::hex << (pc - code.load_base) << " 2>/dev/null";
+    FILE* pipe = popen(command.str().c_str(), "r");
+    if (pipe == nullptr)
+        return "";
+    std::vector<std::string> frames;  // innermost first
+    char line[4096];
+    while (std::fgets(line, sizeof line, pipe) != nullptr) {
+        std::string frame(line);
+        while (!frame.empty() && (frame.back() == '\n' || frame.back() == '\r'))
+            frame.pop_back();
+        if (const size_t paren = frame.find(" ("); paren != std::string::npos)
+            frame.erase(paren);  // "(discriminator N)"
+        if (!frame.empty() && frame.front() != '?')
+            frames.push_back(frame);
+    }
+    pclose(pipe);
+    for (const std::string& frame : frames) {
+        if (frame.rfind(source_path + ":", 0) == 0)
+            return frame;
+    }
+    return frames.empty() ? "" : frames.front();
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,100 @@
+// Kernel faults: a signal raised by kernel code ends that kernel's run with an error, not the process.
+//
+// Model. Kernels run in-process, one thread per (core, RISC). A process-wide handler for SIGSEGV,
+// SIGBUS, SIGFPE, SIGILL and SIGABRT (sigaction, SA_SIGINFO | SA_ONSTACK) looks at the thread it runs
+// on. On a kernel thread inside FaultGuard::run (a thread-local marker) it records the signal, the
+// fault address and the interrupted instruction, and siglongjmp's back to run(), which returns the
+// fault. On any other thread, or for a signal sent from outside the process, it puts back the handler
+// that was installed before it (Python's faulthandler, the default action) and replays the signal, so
+// crashes outside kernels behave as before. Every kernel thread has an alternate signal stack, so a
+// stack overflow is handled too. install_fault_handlers() runs at every run and re-installs the handler
+// if something (faulthandler.enable()) replaced it.
+//
+// A second signal, kInterruptSignal (a real-time signal), lets the scheduler reach a kernel thread that
+// runs outside the API: the handler records the interrupted instruction (the watchdog's report turns it
+// into a source line), and once the run is aborted and the thread executes the kernel's own code (not
+// the runtime's or the C library's, which may hold locks) it siglongjmp's out of the kernel, so the
+// thread ends and its device's L1 can be unmapped.
+//
+// Limits: the jump skips the destructors of the kernel's frames, and nothing undoes what the faulting
+// code damaged (the heap, a lock it held). README.md ("Kernel faults") explains the trade-off.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <csetjmp>
+#include <csignal>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tt_mock_device/kernel_context.h"
+
+namespace tt_mock {
+
+// Where a kernel's shared object is loaded: its path and the address range of its executable code.
+struct KernelCode {
+    std::string object_path;
+    uintptr_t load_base = 0;
+    uintptr_t begin = 0, end = 0;
+    bool contains(uintptr_t pc) const { return pc >= begin && pc < end; }
+};
+
+// The code of the shared object that defines `function` (looked up once per object).
+KernelCode kernel_code_of(const void* function);
+
+// "file:line" of instruction `pc` in `code`, preferring the frame in `source_path` when the instruction
+// belongs to a function inlined into it; empty when the object has no line table for it.
+std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::string& source_path);
+
+// What ended a kernel inside FaultGuard::run.
+struct Fault {
+    int signal = 0;
+    uintptr_t address = 0;        // si_addr: the faulting address (SIGSEGV, SIGBUS) or instruction
+    uintptr_t pc = 0;             // the interrupted instruction
+    bool stack_overflow = false;  // SIGSEGV just below the thread's stack
+    bool interrupted = false;     // stopped by interrupt(stop=true) after the run was aborted
+};
+
+// "SIGSEGV (invalid memory access)", "SIGFPE (arithmetic error, e.g. integer division by zero)", ...
+std::string signal_description(int signal);
+
+// Installs the handlers, or re-installs them when another handler replaced them. Thread-safe.
+void install_fault_handlers();
+
+// One kernel thread's recovery point. Constructed and destroyed on the kernel thread.
+class FaultGuard {
+public:
+    explicit FaultGuard(const KernelCode& code);
+    ~FaultGuard();
+    FaultGuard(const FaultGuard&) = delete;
+    FaultGuard& operator=(const FaultGuard&) = delete;
+
+    // Calls entry(context); returns the fault that ended it, or nullopt when it returned. Exceptions
+    // thrown by the kernel pass through.
+    std::optional<Fault> run(void (*entry)(tt_mock_device::KernelContext*), tt_mock_device::KernelContext* context);
+
+    // From another thread while this guard's thread is inside run(): records where the thread is
+    // (interrupted_pc, bumps interrupts), and with `stop` also ends the kernel once it is in its own code.
+    void interrupt(bool stop);
+    uint64_t interrupts() const { return interrupts_.load(); }
+    uintptr_t interrupted_pc() const { return interrupted_pc_.load(); }
+
+private:
+    friend void on_fault(int, siginfo_t*, void*);
+    friend void on_interrupt(int, siginfo_t*, void*);
+
+    sigjmp_buf jump_;
+    std::atomic<bool> armed_{false};
+    std::atomic<bool> stop_{false};
+    std::atomic<uint64_t> interrupts_{0};
+    std::atomic<uintptr_t> interrupted_pc_{0};
+    Fault fault_;
+    KernelCode code_;
+    pthread_t thread_;
+    uintptr_t stack_low_ = 0;
+    void* alt_stack_ = nullptr;
+};
+
+}  // namespace tt_mock

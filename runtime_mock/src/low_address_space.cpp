@@ -1,0 +1,112 @@
+#include "low_address_space.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "config.hpp"
+#include "runtime_mock/device.hpp"
+
+namespace tt_mock::low_address_space {
+
+namespace {
+
+constexpr uint64_t kLow = uint64_t(1) << 30;
+constexpr uint64_t kHigh = uint64_t(1) << 32;
+constexpr uint64_t kAlignment = uint64_t(1) << 16;
+
+std::mutex g_mutex;
+std::condition_variable g_released;
+size_t g_reserved = 0;
+size_t g_reservations = 0;
+
+uint64_t align_up(uint64_t value) {
+    return (value + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+// The lowest gap of `bytes` in [kLow, kHigh) between the mappings of /proc/self/maps (sorted by address).
+std::optional<uint64_t> find_gap(uint64_t bytes) {
+    std::ifstream maps("/proc/self/maps");
+    uint64_t cursor = kLow;
+    std::string line;
+    while (std::getline(maps, line)) {
+        const size_t dash = line.find('-');
+        const uint64_t start = std::stoull(line.substr(0, dash), nullptr, 16);
+        const uint64_t end = std::stoull(line.substr(dash + 1), nullptr, 16);
+        if (start >= kHigh)
+            break;
+        if (start > cursor && start - cursor >= bytes)
+            return cursor;
+        cursor = std::max(cursor, align_up(end));
+    }
+    if (cursor < kHigh && kHigh - cursor >= bytes)
+        return cursor;
+    return std::nullopt;
+}
+
+// Claims a gap; another thread of the process may map into it first, so a failed claim looks again.
+uint8_t* try_reserve(size_t bytes) {
+    for (int attempt = 0; attempt < 8; attempt++) {
+        const std::optional<uint64_t> gap = find_gap(bytes);
+        if (!gap)
+            return nullptr;
+        void* memory = mmap(reinterpret_cast<void*>(*gap), bytes, PROT_NONE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+        if (memory == reinterpret_cast<void*>(*gap))
+            return static_cast<uint8_t*>(memory);
+        if (memory != MAP_FAILED)
+            munmap(memory, bytes);  // a kernel without MAP_FIXED_NOREPLACE placed it elsewhere
+        else if (errno != EEXIST)
+            throw DeviceError(std::string("cannot map L1 below 4 GiB: mmap: ") + std::strerror(errno));
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+uint8_t* reserve(size_t bytes, const char* what) {
+    using namespace std::chrono;
+    const double wait_seconds = config::l1_wait_seconds();
+    const auto deadline = steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(wait_seconds));
+    std::unique_lock<std::mutex> lock(g_mutex);
+    while (true) {
+        if (uint8_t* base = try_reserve(bytes)) {
+            g_reserved += bytes;
+            g_reservations++;
+            return base;
+        }
+        if (steady_clock::now() >= deadline)
+            break;
+        // Other mappings may also free space, so look again now and then even without a release.
+        g_released.wait_until(lock, std::min(deadline, steady_clock::now() + milliseconds(200)));
+    }
+    throw DeviceError("cannot map " + std::to_string(bytes >> 20) + " MiB of L1 below 4 GiB for " + what +
+                      ": kernels dereference uint32 L1 addresses, and the L1 of the " + std::to_string(g_reservations) +
+                      " devices alive in this process (" + std::to_string(g_reserved >> 20) +
+                      " MiB) and other mappings fill [1 GiB, 4 GiB); waited " + std::to_string(wait_seconds) +
+                      " s for a device to be released (delete unused Devices, or set "
+                      "TT_METAL_MOCK_L1_WAIT_SECONDS to wait longer)");
+}
+
+void release(uint8_t* base, size_t bytes) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    munmap(base, bytes);
+    g_reserved -= bytes;
+    g_reservations--;
+    g_released.notify_all();
+}
+
+size_t reserved_bytes() {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    return g_reserved;
+}
+
+}  // namespace tt_mock::low_address_space

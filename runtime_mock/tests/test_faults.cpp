@@ -1,0 +1,190 @@
+// Kernel faults and the resources of aborted runs. Each crash of faulting.cpp (null dereference, division
+// by zero, failed assert, stack overflow, illegal instruction, a raw write past the core's L1) must raise
+// KernelFaultError naming the signal, core, RISC and kernel file:line, and leave the process able to run
+// the next program. A kernel spinning outside the API is reported by the watchdog with its line and then
+// stopped, so its thread and L1 go away; devices on many threads at once share the L1 address space.
+#include <dirent.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "test_support.hpp"
+
+using namespace tt_mock;
+
+namespace {
+
+constexpr LogicalCore kCore{0, 0};
+const std::string kKernel = "faulting.cpp";
+
+// "faulting.cpp:<line>" of the line marked "// fault:<name>".
+std::string fault_line(const std::string& name) {
+    std::ifstream in(test::kernel(kKernel));
+    std::string line;
+    for (int n = 1; std::getline(in, line); n++) {
+        if (line.find("// fault:" + name) != std::string::npos)
+            return kKernel + ":" + std::to_string(n);
+    }
+    throw std::runtime_error("no marker fault:" + name + " in " + kKernel);
+}
+
+// faulting.cpp with FAULT_<fault> (none: it runs to the end) on each of `cores`.
+ProgramSpec faulting_program(const Device& device, const std::vector<std::pair<LogicalCore, std::string>>& cores) {
+    ProgramSpec program;
+    for (const auto& [core, fault] : cores) {
+        const uint32_t n = fault == "STACK_OVERFLOW" ? 1u << 30 : device.spec().l1_bytes;
+        KernelSpec k = test::kernel_on(kKernel, KernelRole::DataMovement1, core, {}, {0, n});
+        if (!fault.empty())
+            k.defines = {{"FAULT_" + fault, "1"}};
+        program.kernels.push_back(k);
+        program.circular_buffers.push_back(test::bf16_cb(0, 2, {core}));
+        program.semaphores.push_back({0, {core}, 0});
+    }
+    return program;
+}
+
+void run_fault(const std::string& fault, Arch arch = Arch::Wormhole) {
+    Device device(arch);
+    device.run(faulting_program(device, {{kCore, fault}}));
+}
+
+size_t thread_count() {
+    size_t n = 0;
+    DIR* tasks = opendir("/proc/self/task");
+    while (dirent* entry = readdir(tasks))
+        n += entry->d_name[0] != '.';
+    closedir(tasks);
+    return n;
+}
+
+// Bytes mapped between 1 GiB and 4 GiB, where devices keep their L1.
+uint64_t low_mapped_bytes() {
+    std::ifstream maps("/proc/self/maps");
+    uint64_t total = 0;
+    std::string line;
+    while (std::getline(maps, line)) {
+        uint64_t start = 0, end = 0;
+        char dash;
+        std::istringstream(line) >> std::hex >> start >> dash >> end;
+        if (start >= (uint64_t(1) << 30) && start < (uint64_t(1) << 32))
+            total += std::min(end, uint64_t(1) << 32) - start;
+    }
+    return total;
+}
+
+// The fault test, then a good run in the same process (the fault did not damage the runtime).
+void expect_fault(const std::string& fault, std::vector<std::string> needles) {
+    needles.push_back("core (0,0) RISCV_1 (NCRISC) [" + test::kernel(kKernel) + "]: kernel fault");
+    needles.push_back("the run was aborted");
+    test::expect_error<KernelFaultError>([&] { run_fault(fault); }, needles);
+    run_fault("");
+}
+
+}  // namespace
+
+TEST(null_dereference_is_a_kernel_fault) {
+    expect_fault("NULL", {"SIGSEGV (invalid memory access) at address 0x0", fault_line("NULL")});
+}
+
+TEST(division_by_zero_is_a_kernel_fault) {
+    expect_fault("DIVIDE_BY_ZERO", {"SIGFPE", fault_line("DIVIDE_BY_ZERO")});
+}
+
+TEST(failed_assert_is_a_kernel_fault) {
+    const std::string stderr_text =
+        test::capture_stderr([] { expect_fault("ASSERT", {"SIGABRT (abort, e.g. a failed assert"}); });
+    CHECK(stderr_text.find("Assertion `zero == 1' failed") != std::string::npos);
+}
+
+TEST(stack_overflow_is_a_kernel_fault) {
+    expect_fault("STACK_OVERFLOW", {"SIGSEGV", "stack overflow"});
+}
+
+TEST(illegal_instruction_is_a_kernel_fault) {
+    expect_fault("TRAP", {"SIGILL (illegal instruction", fault_line("TRAP")});
+}
+
+TEST(write_past_the_core_l1_is_a_kernel_fault) {
+    for (Arch arch : {Arch::Wormhole, Arch::Blackhole}) {
+        std::ostringstream offset;
+        offset << "0x" << std::hex << arch_spec(arch).l1_bytes + 0x100;
+        test::expect_error<KernelFaultError>(
+            [&] { run_fault("L1_OVERRUN", arch); },
+            {"access past the end of core (0,0)'s L1 at offset " + offset.str(), fault_line("L1_OVERRUN")});
+    }
+}
+
+// A fault on one core while the kernel of another spins outside the API: the spinning thread is stopped.
+TEST(fault_stops_the_other_kernels) {
+    const size_t threads = thread_count();
+    Device device;
+    test::expect_error<KernelFaultError>(
+        [&] { device.run(faulting_program(device, {{{0, 0}, "SPIN"}, {{1, 0}, "NULL"}})); },
+        {"core (1,0) RISCV_1 (NCRISC)", "SIGSEGV", fault_line("NULL")});
+    CHECK(thread_count() == threads);
+    device.run(faulting_program(device, {{kCore, ""}}));
+}
+
+TEST(watchdog_reports_spinning_kernel_line_and_releases_its_thread_and_l1) {
+    const size_t threads = thread_count();
+    const uint64_t mapped = low_mapped_bytes();
+    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
+    {
+        Device device;
+        test::expect_error<DeadlockError>([&] { device.run(faulting_program(device, {{kCore, "SPIN"}})); },
+                                          {"no kernel made progress for 1 s", "core (0,0) RISCV_1 (NCRISC)",
+                                           "running at " + test::kernel(kKernel) + ":"});
+        CHECK(thread_count() == threads);
+        device.run(faulting_program(device, {{kCore, ""}}));
+    }
+    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+    CHECK(low_mapped_bytes() == mapped);
+}
+
+TEST(eight_threads_with_their_own_device_on_each_arch) {
+    for (Arch arch : {Arch::Wormhole, Arch::Blackhole}) {
+        std::vector<std::string> errors(8);
+        std::vector<std::thread> threads;
+        for (size_t i = 0; i < errors.size(); i++) {
+            threads.emplace_back([&, i] {
+                try {
+                    run_fault("", arch);
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+            });
+        }
+        for (std::thread& thread : threads)
+            thread.join();
+        for (const std::string& error : errors) {
+            if (!error.empty())
+                throw std::runtime_error(std::string(arch_spec(arch).name) + ": " + error);
+        }
+    }
+}
+
+// When the L1 of live devices fills the range below 4 GiB, a new device waits for one to be released.
+TEST(new_device_waits_for_l1_address_space) {
+    setenv("TT_METAL_MOCK_L1_WAIT_SECONDS", "0.2", 1);
+    std::vector<std::unique_ptr<Device>> devices;
+    test::expect_error<DeviceError>(
+        [&] {
+            while (true)
+                devices.push_back(std::make_unique<Device>(Arch::Blackhole));
+        },
+        {"cannot map", "MiB of L1 below 4 GiB", "devices alive in this process", "TT_METAL_MOCK_L1_WAIT_SECONDS"});
+    CHECK(!devices.empty());
+    setenv("TT_METAL_MOCK_L1_WAIT_SECONDS", "10", 1);
+    std::thread release([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        devices.pop_back();
+    });
+    Device waited(Arch::Blackhole);
+    release.join();
+    unsetenv("TT_METAL_MOCK_L1_WAIT_SECONDS");
+}
+
+int main() {
+    return test::run_all();
+}
