@@ -2,30 +2,19 @@
 
 Builds the copy_host host program into the cache that TT_METAL_MOCK_CACHE_DIR names, runs it (its DRAM copy
 kernel is JIT-built into the same cache) and exits 0 when the copy is exact, 1 when it is not. With
-``--read-only DIR`` it first checks that it cannot write in DIR and exits 3 if it can (root, for example,
-ignores the permission bits unless it runs without CAP_DAC_OVERRIDE). A tt_mock error is printed to stderr
-and gives exit status 2.
+``--read-only DIR`` it first checks that it cannot write in DIR (see cache_testing for the exit statuses).
 """
 
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import tt_mock
+from cache_testing import ERROR, RIGHT, WRITABLE, WRONG, writable
 
 KERNELS = Path(__file__).absolute().parent / "kernels"
-RIGHT, WRONG, ERROR, WRITABLE = 0, 1, 2, 3
-
-
-def writable(directory: str) -> bool:
-    try:
-        with tempfile.TemporaryFile(dir=directory):
-            return True
-    except OSError:
-        return False
 
 
 def main(argv: list[str]) -> int:

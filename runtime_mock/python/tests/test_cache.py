@@ -8,94 +8,52 @@ cold cache all get the right answer. Every run that must find a damaged cache is
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import tt_mock
+from cache_testing import (
+    ERROR,
+    RIGHT,
+    flip_middle,
+    listing,
+    run_client,
+    run_clients_at_once,
+    run_read_only,
+    truncate_half,
+)
 from tt_mock import cache_entry
 
 HERE = Path(__file__).absolute().parent
 CLIENT = HERE / "cache_client.py"
-RIGHT, ERROR, WRITABLE = 0, 2, 3
-NO_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
-def start_client(cache: Path, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.Popen:
-    env = dict(os.environ, TT_METAL_MOCK_CACHE_DIR=str(cache))
-    return subprocess.Popen(
-        [*prefix, sys.executable, str(CLIENT), *args], env=env, stderr=subprocess.PIPE, text=True
-    )
-
-
-def run_client(cache: Path, *args: str, prefix: tuple[str, ...] = ()) -> tuple[int, str]:
-    client = start_client(cache, *args, prefix=prefix)
-    _, stderr = client.communicate()
-    return client.returncode, stderr
+def run(cache: Path) -> tuple[int, str]:
+    return run_client(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(cache)})
 
 
 def objects(cache: Path) -> list[Path]:
-    """The kernel object(s) and the host object in `cache`."""
+    """The kernel object and the host object in `cache`."""
     found = sorted(cache.glob("*.so")) + sorted((cache / "host").glob("*.so"))
     assert len(found) == 2, f"expected one kernel and one host object in {cache}, found {found}"
     return found
 
 
-def without_permission_override() -> tuple[str, ...]:
-    """A command prefix under which file permissions bind, also for root (which otherwise ignores them)."""
-    if os.geteuid() != 0:
-        return ()
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv: write permission cannot be taken away")
-    return (setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner", "--")
-
-
-def read_only(directory: Path, *args: str, cache: Path) -> tuple[int, str]:
-    """Runs the client with `directory` (and its `host` subdirectory, if any) read-only."""
-    directories = [d for d in (directory, directory / "host") if d.is_dir()]
-    for d in directories:
-        d.chmod(d.stat().st_mode & ~NO_WRITE)
-    try:
-        status, stderr = run_client(cache, "--read-only", str(directory), prefix=without_permission_override())
-    finally:
-        for d in directories:
-            d.chmod(d.stat().st_mode | stat.S_IWUSR)
-    if status == WRITABLE:
-        pytest.skip(f"{directory} stays writable without write permission here (root without setpriv effect)")
-    return status, stderr
-
-
-def listing(cache: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns) for p in cache.rglob("*")}
-
-
 def test_truncated_objects_are_rebuilt(tmp_path):
-    assert run_client(tmp_path) == (RIGHT, "")
-    sizes = {}
-    for path in objects(tmp_path):
-        sizes[path] = path.stat().st_size
-        os.truncate(path, sizes[path] // 2)
-    assert run_client(tmp_path) == (RIGHT, "")
+    assert run(tmp_path) == (RIGHT, "")
+    sizes = {path: truncate_half(path) for path in objects(tmp_path)}
+    assert run(tmp_path) == (RIGHT, "")
     for path, size in sizes.items():
         assert path.stat().st_size == size, f"{path} was not rebuilt"
-    assert cache_entry.intact(objects(tmp_path)[1])
 
 
 def test_corrupted_objects_are_rebuilt(tmp_path):
-    assert run_client(tmp_path) == (RIGHT, "")
+    assert run(tmp_path) == (RIGHT, "")
     for path in objects(tmp_path):
-        data = bytearray(path.read_bytes())
-        middle = len(data) // 2
-        data[middle : middle + 64] = bytes(b ^ 0xFF for b in data[middle : middle + 64])
-        path.write_bytes(bytes(data))
+        flip_middle(path)
     assert not cache_entry.intact(objects(tmp_path)[1])
-    assert run_client(tmp_path) == (RIGHT, "")
+    assert run(tmp_path) == (RIGHT, "")
     assert cache_entry.intact(objects(tmp_path)[1])
 
 
@@ -118,14 +76,14 @@ def test_host_object_that_does_not_load_is_rebuilt(tmp_path, monkeypatch):
 
 
 def test_warm_read_only_cache_is_used_without_writing(tmp_path):
-    assert run_client(tmp_path) == (RIGHT, "")
+    assert run(tmp_path) == (RIGHT, "")
     before = listing(tmp_path)
-    assert read_only(tmp_path, cache=tmp_path) == (RIGHT, "")
+    assert run_read_only(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path) == (RIGHT, "")
     assert listing(tmp_path) == before
 
 
 def test_cold_read_only_cache_names_the_directory_and_variable(tmp_path):
-    status, stderr = read_only(tmp_path, cache=tmp_path)
+    status, stderr = run_read_only(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path)
     assert status == ERROR, stderr
     assert f"KernelBuildError: build cache directory '{tmp_path / 'host'}' cannot be created" in stderr
     assert "set TT_METAL_MOCK_CACHE_DIR to a writable directory" in stderr
@@ -144,9 +102,6 @@ def test_cache_path_that_is_a_file_names_the_directory_and_variable(tmp_path, mo
 
 
 def test_twenty_processes_share_one_cold_cache(tmp_path):
-    clients = [start_client(tmp_path) for _ in range(20)]
-    results = [(client.wait(), client.stderr.read()) for client in clients]
-    for client in clients:
-        client.stderr.close()
+    results = run_clients_at_once(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, 20)
     failed = [r for r in results if r != (RIGHT, "")]
     assert not failed, f"{len(failed)} of 20 processes sharing a cold cache failed: {failed[:3]}"

@@ -94,9 +94,9 @@ def invalidate(path: Path) -> None:
     _manifest_path(path).unlink(missing_ok=True)
 
 
-def usable_directory(directory: Path, variable: str, error: type[Exception]) -> Path:
-    """Creates ``directory`` if needed; raises ``error`` naming it and ``variable`` (the environment variable
-    that chooses it) when it is a file or cannot be created."""
+def writable_directory(directory: Path, variable: str, error: type[Exception]) -> Path:
+    """Creates ``directory`` if needed and checks that files can be created in it; raises ``error`` naming
+    the directory and ``variable`` (the environment variable that chooses it) when they cannot."""
     for existing in (directory, *directory.parents):
         if existing.exists():
             if not existing.is_dir():
@@ -106,19 +106,20 @@ def usable_directory(directory: Path, variable: str, error: type[Exception]) -> 
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise error(_directory_problem(directory, f"cannot be created ({err.strerror})", variable)) from err
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as err:
+        raise error(_directory_problem(directory, f"is not writable ({err.strerror})", variable)) from err
     return directory
 
 
 @contextlib.contextmanager
 def build_lock(path: Path, variable: str, error: type[Exception]) -> Iterator[None]:
     """Holds the exclusive build lock of the entry at ``path``; raises ``error`` naming the directory and
-    ``variable`` when the lock file cannot be created (the directory is not writable)."""
-    usable_directory(path.parent, variable, error)
-    try:
-        lock = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 - closed below
-    except OSError as err:
-        raise error(_directory_problem(path.parent, f"is not writable ({err.strerror})", variable)) from err
-    with lock:
+    ``variable`` when it is unusable (see writable_directory)."""
+    writable_directory(path.parent, variable, error)
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
         with contextlib.suppress(OSError):  # no flock here (ENOLCK): builders still rename whole objects
             fcntl.flock(lock, fcntl.LOCK_EX)
         yield
