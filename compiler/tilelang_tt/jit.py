@@ -114,7 +114,9 @@ class JITKernel:
         from tt_mock import cache_entry
 
         directory = Path(config.cache_dir()) / self.build_hash
-        stale = [name for name, text in self.artifacts.items() if self._text_or_none(directory / name) != text]
+        stale = [
+            name for name, text in self.artifacts.items() if self._text_or_none(directory / name) != text
+        ]
         if stale:
             cache_entry.writable_directory(directory, config.CACHE_DIR_VARIABLE, TTRuntimeError)
             for name in stale:

@@ -58,7 +58,7 @@ fs::path manifest_path(const fs::path& object) {
 using FileStamp = std::tuple<off_t, int64_t, ino_t, dev_t>;
 
 bool stamp(const fs::path& path, FileStamp& out) {
-    struct stat info {};
+    struct stat info{};
     if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
         return false;
     out = {info.st_size, int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec, info.st_ino, info.st_dev};
@@ -123,9 +123,8 @@ BuildLock::BuildLock(const fs::path& object, const std::string& variable) {
     const fs::path path = object.string() + ".lock";
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) {
-        throw KernelBuildError(directory_error(object.parent_path(),
-                                               "is not writable (" + std::string(std::strerror(errno)) + ")",
-                                               variable));
+        throw KernelBuildError(directory_error(
+            object.parent_path(), "is not writable (" + std::string(std::strerror(errno)) + ")", variable));
     }
     // A filesystem without flock (ENOLCK) still gets correct results: every builder renames a whole object.
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {

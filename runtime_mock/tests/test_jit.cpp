@@ -44,15 +44,17 @@ fs::path test_root(const std::string& name) {
 void write_value_kernel(const fs::path& kernel, const std::string& header) {
     write_text(kernel,
                "#include <cstdint>\n"
-               "#include \"" + header + "\"\n"
-               "void kernel_main() {\n"
-               "    uint32_t dst_addr = get_arg_val<uint32_t>(0);\n"
-               "    cb_reserve_back(0, 1);\n"
-               "    uint32_t l1 = get_write_ptr(0);\n"
-               "    *reinterpret_cast<volatile uint32_t*>(l1) = kValue;\n"
-               "    noc_async_write(l1, get_noc_addr_from_bank_id<true>(0, dst_addr), 16);\n"
-               "    noc_async_write_barrier();\n"
-               "}\n");
+               "#include \"" +
+                   header +
+                   "\"\n"
+                   "void kernel_main() {\n"
+                   "    uint32_t dst_addr = get_arg_val<uint32_t>(0);\n"
+                   "    cb_reserve_back(0, 1);\n"
+                   "    uint32_t l1 = get_write_ptr(0);\n"
+                   "    *reinterpret_cast<volatile uint32_t*>(l1) = kValue;\n"
+                   "    noc_async_write(l1, get_noc_addr_from_bank_id<true>(0, dst_addr), 16);\n"
+                   "    noc_async_write_barrier();\n"
+                   "}\n");
 }
 
 // Runs `kernel` (which writes kValue from its headers to DRAM) and returns the value it wrote.
@@ -259,13 +261,13 @@ TEST(cache_path_that_is_a_file_names_the_directory_and_variable) {
     CacheCase c("file");
     write_text(c.root / "not_a_dir", "x");
     c.use_cache(c.root / "not_a_dir");
-    test::expect_error<KernelBuildError>([&] { run_value_kernel(c.kernel); },
-                                         {"kernel build cache directory '" + c.cache.string() + "' is a file",
-                                          "TT_METAL_MOCK_CACHE_DIR"});
+    test::expect_error<KernelBuildError>(
+        [&] { run_value_kernel(c.kernel); },
+        {"kernel build cache directory '" + c.cache.string() + "' is a file", "TT_METAL_MOCK_CACHE_DIR"});
     c.use_cache(c.root / "not_a_dir" / "kernels");
-    test::expect_error<KernelBuildError>([&] { run_value_kernel(c.kernel); },
-                                         {"kernel build cache directory '" + c.cache.string() + "' cannot be created",
-                                          "TT_METAL_MOCK_CACHE_DIR"});
+    test::expect_error<KernelBuildError>(
+        [&] { run_value_kernel(c.kernel); },
+        {"kernel build cache directory '" + c.cache.string() + "' cannot be created", "TT_METAL_MOCK_CACHE_DIR"});
 }
 
 TEST(twenty_processes_share_one_cold_cache) {

@@ -43,7 +43,9 @@ def start_client(
     )
 
 
-def run_client(client: Path, env: Mapping[str, str], *args: str, prefix: Sequence[str] = ()) -> tuple[int, str]:
+def run_client(
+    client: Path, env: Mapping[str, str], *args: str, prefix: Sequence[str] = ()
+) -> tuple[int, str]:
     """Runs the client to completion: (exit status, stderr)."""
     process = start_client(client, env, *args, prefix=prefix)
     _, stderr = process.communicate()
@@ -74,7 +76,9 @@ def run_read_only(client: Path, env: Mapping[str, str], root: Path) -> tuple[int
     for d in directories:
         d.chmod(d.stat().st_mode & ~_NO_WRITE)
     try:
-        status, stderr = run_client(client, env, "--read-only", str(root), prefix=_without_permission_override())
+        status, stderr = run_client(
+            client, env, "--read-only", str(root), prefix=_without_permission_override()
+        )
     finally:
         for d in directories:
             d.chmod(d.stat().st_mode | stat.S_IWUSR)
