@@ -15,9 +15,12 @@ import os
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+CACHE_DIR_VARIABLE = "TILELANG_TT_CACHE_DIR"
+
+
 def cache_root() -> str:
-    if os.environ.get("TILELANG_TT_CACHE_DIR"):
-        return os.environ["TILELANG_TT_CACHE_DIR"]
+    if os.environ.get(CACHE_DIR_VARIABLE):
+        return os.environ[CACHE_DIR_VARIABLE]
     if os.environ.get("TEST_TMPDIR"):
         return os.path.join(os.environ["TEST_TMPDIR"], "tilelang_tt")
     return os.path.join(os.path.expanduser("~"), ".cache", "tilelang_tt")

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 import tvm
@@ -92,21 +93,66 @@ class JITKernel:
         return hashlib.sha256(self.artifacts["main.cpp"].encode()).hexdigest()[:24]
 
     def build(self) -> tuple[str, str]:
-        """Write the artifacts and build (or reuse) the host shared object: (kernel dir, host .so)."""
+        """Write the artifacts and build (or reuse) the host shared object: (kernel dir, host .so).
+
+        Nothing cached is trusted: artifact files must equal this kernel's artifacts (edited or emptied ones
+        are rewritten), and the host object must match its manifest (tt_mock.cache_entry) and load (a damaged
+        one is rebuilt). A warm cache is only read; an unusable cache directory raises TTRuntimeError
+        naming it and TILELANG_TT_CACHE_DIR."""
         tt_mock = _device()
-        directory = os.path.join(config.cache_dir(), self.build_hash)
-        if not os.path.exists(os.path.join(directory, "tt.plan.json")):
-            self.write_artifacts(directory)
-        so_path = os.path.join(config.cache_dir(), "host", f"{self.host_hash}.so")
-        if not os.path.exists(so_path):
-            os.makedirs(os.path.dirname(so_path), exist_ok=True)
-            tmp = f"{so_path}.{os.getpid()}.tmp"
-            try:
-                tt_mock.build_host_program([os.path.join(directory, "main.cpp")], [], {}, tmp)
-            except (tt_mock.DeviceError, RuntimeError) as err:
-                raise TTRuntimeError(f"building the host program of {self.name} failed: {err}") from err
-            os.replace(tmp, so_path)
-        return directory, so_path
+        directory = self._artifact_directory()
+        return str(directory), str(self._host_object(tt_mock, directory))
+
+    def _artifact_directory(self) -> Path:
+        """<cache>/programs/<build hash>/ holding exactly this kernel's artifacts."""
+        from tt_mock import cache_entry
+
+        directory = Path(config.cache_dir()) / self.build_hash
+        stale = [
+            name for name, text in self.artifacts.items() if self._text_or_none(directory / name) != text
+        ]
+        if stale:
+            cache_entry.writable_directory(directory, config.CACHE_DIR_VARIABLE, TTRuntimeError)
+            for name in stale:
+                cache_entry.write_atomically(directory / name, self.artifacts[name].encode())
+        return directory
+
+    def _host_object(self, tt_mock, directory: Path) -> Path:
+        """<cache>/programs/host/<host hash>.so built from ``directory``/main.cpp, intact and loadable."""
+        from tt_mock import cache_entry
+
+        so_path = Path(config.cache_dir()) / "host" / f"{self.host_hash}.so"
+        if self._loadable(tt_mock, so_path):
+            return so_path
+        with cache_entry.build_lock(so_path, config.CACHE_DIR_VARIABLE, TTRuntimeError):
+            if not self._loadable(tt_mock, so_path):  # else another process built it while this one waited
+                partial = so_path.with_name(f"{so_path.name}.{os.getpid()}.tmp")
+                try:
+                    tt_mock.build_host_program([directory / "main.cpp"], [], {}, partial)
+                except (tt_mock.DeviceError, RuntimeError) as err:
+                    raise TTRuntimeError(f"building the host program of {self.name} failed: {err}") from err
+                cache_entry.publish(partial, so_path)
+        return so_path
+
+    @staticmethod
+    def _text_or_none(path: Path) -> str | None:
+        try:
+            return path.read_text()
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    @staticmethod
+    def _loadable(tt_mock, so_path: Path) -> bool:
+        """Whether the cached host object is intact and loads (one that does not is marked for rebuilding)."""
+        from tt_mock import cache_entry
+
+        if not cache_entry.intact(so_path):
+            return False
+        try:
+            tt_mock.HostProgram(so_path)
+        except tt_mock.DeviceError:
+            return False
+        return True
 
     def __call__(self, *args):
         if self.options.target not in MOCK_ARCHS:

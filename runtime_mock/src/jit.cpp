@@ -6,18 +6,21 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
+#include <optional>
 #include <thread>
 
+#include "cache_entry.hpp"
 #include "config.hpp"
+#include "kernel_loader.hpp"
 #include "runtime_mock/device.hpp"
 
 extern char** environ;
@@ -28,33 +31,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-// 128-bit FNV-1a (two 64-bit lanes with different seeds), as 32 hex digits.
-class Hasher {
-public:
-    void add(const std::string& text) {
-        for (unsigned char c : text) {
-            a_ = (a_ ^ c) * 0x100000001b3ull;
-            b_ = (b_ ^ c) * 0x100000001b3ull;
-        }
-        a_ = (a_ ^ 0xff) * 0x100000001b3ull;
-    }
-    std::string hex() const {
-        char buffer[33];
-        std::snprintf(buffer, sizeof(buffer), "%016llx%016llx", (unsigned long long)a_, (unsigned long long)b_);
-        return buffer;
-    }
-
-private:
-    uint64_t a_ = 0xcbf29ce484222325ull;
-    uint64_t b_ = 0x84222325cbf29ce4ull;
-};
+const std::string kCacheVariable = "TT_METAL_MOCK_CACHE_DIR";
 
 // Hash of every file under the shim include dir, computed once per process and directory.
 std::string shim_hash(const std::string& shim_dir) {
@@ -70,10 +47,10 @@ std::string shim_hash(const std::string& shim_dir) {
             files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
-    Hasher hasher;
+    cache::Hasher hasher;
     for (const auto& file : files) {
         hasher.add(fs::relative(file, shim_dir).string());
-        hasher.add(read_file(file));
+        hasher.add(cache::read_file(file));
     }
     return cache[shim_dir] = hasher.hex();
 }
@@ -123,43 +100,52 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::stri
     return flags;
 }
 
-// Runs the compiler; returns its exit status and combined output.
-std::pair<int, std::string> run_compiler(const std::string& compiler, const std::vector<std::string>& args,
-                                         const fs::path& log_path) {
+// Runs the compiler; returns its exit status and combined output (read through a pipe, so that a warm
+// read-only cache needs no writable directory).
+std::pair<int, std::string> run_compiler(const std::string& compiler, const std::vector<std::string>& args) {
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(compiler.c_str()));
     for (const auto& arg : args)
         argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
+    int output_pipe[2];
+    if (pipe2(output_pipe, O_CLOEXEC) != 0)
+        return {-1, std::string("cannot create a pipe for the kernel compiler: ") + std::strerror(errno)};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    posix_spawn_file_actions_adddup2(&actions, output_pipe[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, output_pipe[1], 2);
     pid_t pid;
     const int spawn_error = posix_spawnp(&pid, compiler.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    close(output_pipe[1]);
+    std::string output;
+    char buffer[4096];
+    for (ssize_t n; (n = read(output_pipe[0], buffer, sizeof(buffer))) != 0;) {
+        if (n > 0)
+            output.append(buffer, size_t(n));
+        else if (errno != EINTR)
+            break;
+    }
+    close(output_pipe[0]);
     if (spawn_error != 0)
         return {-1, "cannot start the kernel compiler '" + compiler + "': " + std::strerror(spawn_error)};
     int status = 0;
-    waitpid(pid, &status, 0);
-    std::string output = read_file(log_path);
-    fs::remove(log_path);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 // What identifies the compiler binary: its --version banner (the cache must not serve objects built
 // by another compiler version). Computed once per process and compiler.
-std::string compiler_identity(const std::string& compiler, const fs::path& cache_dir) {
+std::string compiler_identity(const std::string& compiler) {
     static std::mutex mutex;
     static std::map<std::string, std::string> cache;
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(compiler);
     if (it != cache.end())
         return it->second;
-    std::error_code error;
-    fs::create_directories(cache_dir, error);
-    const fs::path log = cache_dir / ("compiler-version." + std::to_string(getpid()) + ".log");
-    auto [status, output] = run_compiler(compiler, {"--version"}, log);
+    auto [status, output] = run_compiler(compiler, {"--version"});
     if (status != 0)
         throw KernelBuildError("cannot run the kernel compiler '" + compiler + " --version': " + output);
     return cache[compiler] = output;
@@ -168,14 +154,14 @@ std::string compiler_identity(const std::string& compiler, const fs::path& cache
 // Key of everything known before compiling: compiler, shim headers, flags, the kernel source.
 std::string source_key(const KernelBuild& build, const std::vector<std::string>& flags, const std::string& shim_dir,
                        const std::string& compiler_id) {
-    Hasher hasher;
+    cache::Hasher hasher;
     hasher.add("tt_mock kernel v2");
     hasher.add(compiler_id);
     hasher.add(shim_hash(shim_dir));
     for (const auto& flag : flags)
         hasher.add(flag);
     hasher.add(build.source_path);
-    hasher.add(read_file(build.source_path));
+    hasher.add(cache::read_file(build.source_path));
     return hasher.hex();
 }
 
@@ -183,11 +169,11 @@ std::string source_key(const KernelBuild& build, const std::vector<std::string>&
 // was last built (kernel-local headers, `../common.h`, ...). Any change to the set of included headers
 // requires a change to the source or to one of these headers, so the key stays sound.
 std::string object_key(const std::string& source_key, const std::vector<std::string>& dependencies) {
-    Hasher hasher;
+    cache::Hasher hasher;
     hasher.add(source_key);
     for (const auto& path : dependencies) {
         hasher.add(path);
-        hasher.add(fs::is_regular_file(path) ? read_file(path) : std::string("<missing>"));
+        hasher.add(fs::is_regular_file(path) ? cache::read_file(path) : std::string("<missing>"));
     }
     return hasher.hex();
 }
@@ -243,16 +229,6 @@ std::vector<std::string> read_lines(const fs::path& path) {
     return lines;
 }
 
-// Writes `text` to `path` so that concurrent readers see either the old or the whole new file.
-void write_atomically(const fs::path& path, const std::string& text, const std::string& unique) {
-    const fs::path tmp = path.string() + unique + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-    }
-    fs::rename(tmp, path);
-}
-
 const char* role_name(KernelRole role) {
     switch (role) {
         case KernelRole::DataMovement0:
@@ -265,8 +241,27 @@ const char* role_name(KernelRole role) {
     return "?";
 }
 
-// Cache layout: <source key>.deps lists the headers the kernel included when last built;
-// <object key>.so is the object. Both are written by rename, so processes may share the directory.
+// The object cached for `key`, if it is intact (cache_entry.hpp) and loads; nullopt means "build it".
+std::optional<fs::path> usable_object(const fs::path& cache_dir, const std::string& key,
+                                      const std::string& source_path) {
+    std::error_code error;
+    const fs::path deps_path = cache_dir / (key + ".deps");
+    if (!fs::is_regular_file(deps_path, error))
+        return std::nullopt;
+    const fs::path so_path = cache_dir / (object_key(key, read_lines(deps_path)) + ".so");
+    if (!cache::intact(so_path))
+        return std::nullopt;
+    try {
+        load_kernel(so_path.string(), source_path);
+    } catch (const KernelBuildError&) {
+        return std::nullopt;  // a verified object that still does not load is rebuilt like a damaged one
+    }
+    return so_path;
+}
+
+// Cache layout: <source key>.deps lists the headers the kernel included when last built; <object key>.so
+// is the object, with its manifest and build lock (cache_entry.hpp). Every file is written by rename, so
+// processes may share the directory.
 std::string build_one(const KernelBuild& build) {
     if (!fs::is_regular_file(build.source_path)) {
         throw KernelBuildError("kernel source not found: " + build.source_path);
@@ -275,16 +270,14 @@ std::string build_one(const KernelBuild& build) {
     const std::string compiler = config::kernel_compiler();
     const fs::path cache_dir = config::kernel_cache_dir();
     const std::vector<std::string> flags = compile_flags(build, shim_dir);
-    const std::string key = source_key(build, flags, shim_dir, compiler_identity(compiler, cache_dir));
-    const fs::path deps_path = cache_dir / (key + ".deps");
-    if (fs::exists(deps_path)) {
-        const fs::path so_path = cache_dir / (object_key(key, read_lines(deps_path)) + ".so");
-        if (fs::exists(so_path))
-            return so_path.string();
-    }
+    const std::string key = source_key(build, flags, shim_dir, compiler_identity(compiler));
+    if (auto cached = usable_object(cache_dir, key, build.source_path))
+        return cached->string();
 
-    std::error_code error;
-    fs::create_directories(cache_dir, error);
+    cache::make_directory(cache_dir, kCacheVariable);
+    const cache::BuildLock lock(cache_dir / key, kCacheVariable);
+    if (auto cached = usable_object(cache_dir, key, build.source_path))
+        return cached->string();  // another process built it while this one waited for the lock
     static std::atomic<uint64_t> counter{0};
     const std::string unique = "." + std::to_string(getpid()) + "." + std::to_string(counter++);
     const fs::path tmp_path = cache_dir / (key + unique + ".so.tmp");
@@ -293,7 +286,8 @@ std::string build_one(const KernelBuild& build) {
     for (const std::string& arg : {std::string("-MMD"), std::string("-MF"), depfile_path.string(), std::string("-o"),
                                    tmp_path.string(), build.source_path})
         args.push_back(arg);
-    auto [status, output] = run_compiler(compiler, args, cache_dir / (key + unique + ".log"));
+    auto [status, output] = run_compiler(compiler, args);
+    std::error_code error;
     if (status != 0) {
         fs::remove(tmp_path, error);
         fs::remove(depfile_path, error);
@@ -303,14 +297,16 @@ std::string build_one(const KernelBuild& build) {
         throw KernelBuildError("failed to build " + std::string(role_name(build.role)) + " kernel " +
                                build.source_path + ":\n" + output + "\ncommand: " + command);
     }
-    const std::vector<std::string> dependencies = parse_depfile(read_file(depfile_path), build.source_path, shim_dir);
+    const std::vector<std::string> dependencies =
+        parse_depfile(cache::read_file(depfile_path), build.source_path, shim_dir);
     fs::remove(depfile_path, error);
     const fs::path so_path = cache_dir / (object_key(key, dependencies) + ".so");
-    fs::rename(tmp_path, so_path);
+    cache::publish(tmp_path, so_path, unique);
     std::string manifest;
     for (const auto& path : dependencies)
         manifest += path + "\n";
-    write_atomically(deps_path, manifest, unique);
+    cache::write_atomically(cache_dir / (key + ".deps"), manifest, unique);
+    load_kernel(so_path.string(), build.source_path);
     return so_path.string();
 }
 

@@ -7,8 +7,11 @@
 //          -I $TT_METAL_MOCK_SHIM_INCLUDE -I <kernel dir> -include tt_mock_device/<role>_kernel_entry.h
 //          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DTT_MOCK_CB_FORMATS=...
 //          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DTT_MOCK_FP32_DEST_ACC= ...] <defines> <source>
-// Output: <cache dir>/<object hash>.so and <cache dir>/<source hash>.deps (the included headers), each
-// written atomically (temp file + rename), so processes may share the cache directory.
+// Output: <cache dir>/<object hash>.so with its manifest (size, content hash) and <cache dir>/<source
+// hash>.deps (the included headers), each written atomically (temp file + rename), so processes may share
+// the cache directory. A cached object is verified against its manifest and loaded before it is used; one
+// that is damaged or does not load is rebuilt (cache_entry.hpp). The cache directory is
+// $TT_METAL_MOCK_CACHE_DIR (config.hpp); a warm cache is only read.
 #pragma once
 
 #include <map>
@@ -31,8 +34,9 @@ struct KernelBuild {
     Arch arch = Arch::Wormhole;
 };
 
-// Builds (or finds in the cache) every kernel, two compilations at a time; returns the .so paths in
-// order. Throws KernelBuildError with the compiler's diagnostics and the kernel path.
+// Builds (or finds intact in the cache) and loads (kernel_loader.hpp) every kernel, two compilations at a
+// time; returns the .so paths in order. Throws KernelBuildError with the compiler's diagnostics and the
+// kernel path, or naming the cache directory and TT_METAL_MOCK_CACHE_DIR when a cold cache is unusable.
 std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds);
 
 }  // namespace tt_mock

@@ -40,8 +40,11 @@ def runtime_include_dir() -> Path:
     return _WORKSPACE / "runtime_mock" / "include"
 
 
+CACHE_DIR_VARIABLE = "TT_METAL_MOCK_CACHE_DIR"
+
+
 def cache_dir() -> Path:
-    configured = os.environ.get("TT_METAL_MOCK_CACHE_DIR")
+    configured = os.environ.get(CACHE_DIR_VARIABLE)
     if configured:
         return Path(configured)
     return Path.home() / ".cache" / "tilelang_tt" / "kernels"

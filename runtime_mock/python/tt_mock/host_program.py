@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _tt_mock, config
+from . import _tt_mock, cache_entry, config
 
 
 def _compile_command(
@@ -68,37 +68,56 @@ def build_host_program(
     """Compiles host program sources into a shared object and returns its path.
 
     Without `out`, the object is cached under the host cache dir, keyed by the sources, everything they
-    include and the flags (see tt_mock.config). `std` defaults to C++20, as the SDK builds its examples.
+    include and the flags (see tt_mock.config), and verified before it is reused: a damaged cached object is
+    rebuilt (see tt_mock.cache_entry). An unusable cache directory raises KernelBuildError naming it and
+    TT_METAL_MOCK_CACHE_DIR. `std` defaults to C++20, as the SDK builds its examples.
     """
     source_paths = [Path(s).resolve() for s in sources]
     for source in source_paths:
         if not source.is_file():
             raise FileNotFoundError(f"host program source {source} not found")
     command = _compile_command(source_paths, [Path(d).resolve() for d in include_dirs], defines or {}, std)
-    if out is None:
-        cache = config.host_cache_dir()
-        target = cache / f"{source_paths[0].stem}-{_dependency_hash(command)}.so"
-        if target.is_file():
-            return target
-    else:
+    if out is not None:
         target = Path(out).resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".so", delete=False) as partial:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(_compile(command, target.parent), target)
+        return target
+    target = config.host_cache_dir() / f"{source_paths[0].stem}-{_dependency_hash(command)}.so"
+    if cache_entry.intact(target):
+        return target
+    with cache_entry.build_lock(target, config.CACHE_DIR_VARIABLE, _tt_mock.KernelBuildError):
+        if not cache_entry.intact(target):  # else another process built it while this one waited
+            cache_entry.publish(_compile(command, target.parent), target)
+    return target
+
+
+def _compile(command: list[str], directory: Path) -> Path:
+    """Runs `command` with its output in a new temporary file in `directory`; returns that file."""
+    with tempfile.NamedTemporaryFile(dir=directory, suffix=".so.tmp", delete=False) as partial:
         partial_path = Path(partial.name)
     result = subprocess.run([*command, "-o", str(partial_path)], capture_output=True, text=True)
     if result.returncode != 0:
         partial_path.unlink(missing_ok=True)
         raise RuntimeError(f"host program does not compile:\n{' '.join(command)}\n{result.stderr}")
-    os.replace(partial_path, target)
-    return target
+    return partial_path
 
 
 class HostProgram:
     """A built host program, loaded into this process (it stays loaded until the process ends)."""
 
     def __init__(self, so_path: str | Path) -> None:
+        """Loads the object; one from a build cache that does not load is invalidated there (the next
+        build_host_program rebuilds it) and raises KernelBuildError."""
         self.path = Path(so_path).resolve()
-        self._library = _tt_mock.HostLibrary(str(self.path))
+        try:
+            self._library = _tt_mock.HostLibrary(str(self.path))
+        except RuntimeError as err:
+            if not cache_entry.intact(self.path):
+                raise
+            cache_entry.invalidate(self.path)
+            raise _tt_mock.KernelBuildError(
+                f"{err}; the cached object is marked for rebuilding, build it again"
+            ) from err
 
     def main(self, argv: Sequence[str] = ()) -> int:
         """Calls the program's main with argv (argv[0] is the library path); returns its exit status.
