@@ -165,7 +165,6 @@ class JITKernel:
         tt_mock = _device()
         if self._host is None:
             self._host = tt_mock.HostProgram(so_path)
-        tt_mock.set_default_arch(self.options.target)
         try:
             # The device contract passes 16-bit floats as their uint16 bits (views: outputs land in place).
             self._host.run(

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,8 +71,10 @@ public:
         return entry(static_cast<int>(storage.size()), argv.data());
     }
 
-    // Calls tilelang_tt_run(kernel_dir, tensors, n): outputs are written into the arrays in place.
-    void run(const std::string& kernel_dir, const std::vector<py::buffer>& tensors) const {
+    // Calls tilelang_tt_run(kernel_dir, tensors, n): outputs are written into the arrays in place. The
+    // program's devices get `arch` (this call's thread only), else the default arch.
+    void run(const std::string& kernel_dir, const std::vector<py::buffer>& tensors,
+             std::optional<tt_mock::Arch> arch) const {
         using Run = void (*)(const char*, void* const*, int);
         auto entry = reinterpret_cast<Run>(symbol("tilelang_tt_run"));
         std::vector<ContiguousBytes> views;
@@ -82,6 +85,9 @@ public:
         }
         py::gil_scoped_release release;
         FlushOnExit flush;
+        std::optional<tt_mock::ThreadArch> thread_arch;
+        if (arch)
+            thread_arch.emplace(*arch);
         entry(kernel_dir.c_str(), pointers.data(), static_cast<int>(pointers.size()));
     }
 
@@ -270,5 +276,5 @@ PYBIND11_MODULE(_tt_mock, m) {
         .def(py::init<const std::string&>(), py::arg("path"))
         .def("has_symbol", &HostLibrary::has_symbol, py::arg("name"))
         .def("main", &HostLibrary::main, py::arg("args"))
-        .def("run", &HostLibrary::run, py::arg("kernel_dir"), py::arg("tensors"));
+        .def("run", &HostLibrary::run, py::arg("kernel_dir"), py::arg("tensors"), py::arg("arch") = py::none());
 }

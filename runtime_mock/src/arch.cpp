@@ -1,4 +1,4 @@
-// The two simulated architectures' facts, and the process-wide default arch.
+// The two simulated architectures' facts, the process-wide default arch and its per-thread override.
 #include "runtime_mock/arch.hpp"
 
 #include <atomic>
@@ -15,6 +15,7 @@ constexpr ArchSpec kWormhole{Arch::Wormhole, "wormhole_b0", 8, 8, 1464 * 1024, 1
 constexpr ArchSpec kBlackhole{Arch::Blackhole, "blackhole", 13, 10, 1536 * 1024, 8, 4278190080ull, 64, 64, 16, 16};
 
 std::atomic<int> g_default_arch{-1};
+thread_local int t_thread_arch = -1;
 
 }  // namespace
 
@@ -32,6 +33,8 @@ Arch parse_arch(const std::string& name) {
 }
 
 Arch default_arch() {
+    if (t_thread_arch >= 0)
+        return Arch(t_thread_arch);
     const int chosen = g_default_arch.load();
     if (chosen >= 0)
         return Arch(chosen);
@@ -41,6 +44,14 @@ Arch default_arch() {
 
 void set_default_arch(Arch arch) {
     g_default_arch.store(int(arch));
+}
+
+ThreadArch::ThreadArch(Arch arch) : previous_(t_thread_arch) {
+    t_thread_arch = int(arch);
+}
+
+ThreadArch::~ThreadArch() {
+    t_thread_arch = previous_;
 }
 
 }  // namespace tt_mock

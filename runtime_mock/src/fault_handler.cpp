@@ -3,14 +3,17 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "runtime_mock/device.hpp"
@@ -24,9 +27,41 @@ constexpr size_t kAltStackBytes = size_t(64) << 10;
 // A SIGSEGV this far below a thread's stack is taken for a stack overflow (a frame may skip the guard).
 constexpr uintptr_t kOverflowReach = uintptr_t(1) << 20;
 
-// The kernel thread's guard while it is inside FaultGuard::run. initial-exec: reading it in a signal
-// handler must not allocate (dlopen'ed modules' TLS otherwise may be allocated on first use).
-__attribute__((tls_model("initial-exec"))) thread_local FaultGuard* t_guard = nullptr;
+// Which thread has which guard, found by thread id from a signal handler. Not a thread_local: this
+// library is dlopen'ed, and a thread that existed before (Python's main thread) may read an
+// initial-exec TLS slot that was never initialised for it, while other TLS models may allocate.
+struct GuardSlot {
+    std::atomic<pid_t> thread{0};
+    std::atomic<FaultGuard*> guard{nullptr};
+};
+constexpr size_t kGuardSlots = 8192;  // kernel threads alive at once in one process
+GuardSlot g_guards[kGuardSlots];
+
+FaultGuard* guard_of_this_thread() {
+    const pid_t me = pid_t(syscall(SYS_gettid));
+    for (GuardSlot& slot : g_guards) {
+        if (slot.thread.load(std::memory_order_acquire) == me)
+            return slot.guard.load(std::memory_order_acquire);
+    }
+    return nullptr;
+}
+
+size_t register_guard(FaultGuard* guard) {
+    const pid_t me = pid_t(syscall(SYS_gettid));
+    for (size_t i = 0; i < kGuardSlots; i++) {
+        pid_t expected = 0;
+        if (g_guards[i].thread.compare_exchange_strong(expected, me)) {
+            g_guards[i].guard.store(guard, std::memory_order_release);
+            return i;
+        }
+    }
+    throw DeviceError("more than " + std::to_string(kGuardSlots) + " kernel threads at once in this process");
+}
+
+void unregister_guard(size_t slot) {
+    g_guards[slot].guard.store(nullptr, std::memory_order_release);
+    g_guards[slot].thread.store(0, std::memory_order_release);
+}
 
 // The handlers installed before ours, which signals outside kernels are passed back to.
 struct sigaction g_previous[NSIG];
@@ -80,7 +115,7 @@ void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
 }  // namespace
 
 void on_fault(int signal, siginfo_t* info, void* context) {
-    FaultGuard* guard = t_guard;
+    FaultGuard* guard = guard_of_this_thread();
     if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(info)) {
         pass_on(signal, info);
         return;
@@ -96,7 +131,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
 }
 
 void on_interrupt(int, siginfo_t*, void* context) {
-    FaultGuard* guard = t_guard;
+    FaultGuard* guard = guard_of_this_thread();
     if (guard == nullptr || !guard->armed_.load())
         return;
     const uintptr_t pc = interrupted_instruction(context);
@@ -135,11 +170,19 @@ FaultGuard::FaultGuard(const KernelCode& code) : code_(code), thread_(pthread_se
     stack.ss_sp = alt_stack_;
     stack.ss_size = kAltStackBytes;
     sigaltstack(&stack, nullptr);
-    t_guard = this;
+    try {
+        slot_ = register_guard(this);
+    } catch (...) {
+        stack_t disable = {};
+        disable.ss_flags = SS_DISABLE;
+        sigaltstack(&disable, nullptr);
+        munmap(alt_stack_, kAltStackBytes);
+        throw;
+    }
 }
 
 FaultGuard::~FaultGuard() {
-    t_guard = nullptr;
+    unregister_guard(slot_);
     stack_t disable = {};
     disable.ss_flags = SS_DISABLE;
     sigaltstack(&disable, nullptr);

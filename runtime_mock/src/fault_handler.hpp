@@ -95,6 +95,7 @@ private:
     pthread_t thread_;
     uintptr_t stack_low_ = 0;
     void* alt_stack_ = nullptr;
+    size_t slot_ = 0;  // in the thread → guard table the signal handlers read
 };
 
 }  // namespace tt_mock

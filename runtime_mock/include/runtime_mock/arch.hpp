@@ -27,8 +27,22 @@ const ArchSpec& arch_spec(Arch arch);
 // Parses "wormhole", "wormhole_b0", "blackhole"; throws std::invalid_argument naming the value.
 Arch parse_arch(const std::string& name);
 
-// The arch new devices get: set_default_arch(), else $TT_METAL_MOCK_ARCH, else Wormhole.
+// The arch new devices get: the calling thread's ThreadArch, else set_default_arch(), else
+// $TT_METAL_MOCK_ARCH, else Wormhole.
 Arch default_arch();
 void set_default_arch(Arch arch);
+
+// While alive, devices created on this thread get `arch`: host programs running on several threads at
+// once, each for its own arch, do not race on the process-wide default.
+class ThreadArch {
+public:
+    explicit ThreadArch(Arch arch);
+    ~ThreadArch();
+    ThreadArch(const ThreadArch&) = delete;
+    ThreadArch& operator=(const ThreadArch&) = delete;
+
+private:
+    int previous_;
+};
 
 }  // namespace tt_mock

@@ -128,11 +128,15 @@ class HostProgram:
         sys.stderr.flush()
         return self._library.main([str(a) for a in argv])
 
-    def run(self, kernel_dir: str | Path, tensors: Sequence[np.ndarray]) -> None:
-        """Calls tilelang_tt_run(kernel_dir, tensors, n); the arrays must be C-contiguous and writable."""
+    def run(self, kernel_dir: str | Path, tensors: Sequence[np.ndarray], arch: str | None = None) -> None:
+        """Calls tilelang_tt_run(kernel_dir, tensors, n); the arrays must be C-contiguous and writable.
+
+        ``arch`` ("wormhole" / "blackhole") is the arch of the devices the program creates, for this call
+        and this thread only (default: the process's default arch)."""
         for i, tensor in enumerate(tensors):
             if not (tensor.flags.c_contiguous and tensor.flags.writeable):
                 raise ValueError(f"tensor {i} must be a C-contiguous, writable numpy array")
         sys.stdout.flush()
         sys.stderr.flush()
-        self._library.run(str(Path(kernel_dir).resolve()), list(tensors))
+        chosen = None if arch is None else _tt_mock.parse_arch(arch)
+        self._library.run(str(Path(kernel_dir).resolve()), list(tensors), chosen)
