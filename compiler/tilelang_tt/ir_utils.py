@@ -105,11 +105,13 @@ def op_name(call: tvm.ir.Call) -> str:
 
 @dataclasses.dataclass
 class Region:
-    """A decoded TensorRegion: buffer, start expressions and constant extents."""
+    """A decoded TensorRegion: buffer, start expressions and constant extents. ``view_shape`` is set when
+    the region is seen through its buffer's 2-D tile view (see ``region``)."""
 
     buffer: tirx.Buffer
     mins: list
     extents: list[int]
+    view_shape: list[int] | None = None
 
     @property
     def name(self) -> str:
@@ -117,10 +119,42 @@ class Region:
 
     @property
     def shape(self) -> list[int]:
-        return [int(s) for s in self.buffer.shape]
+        return self.view_shape if self.view_shape is not None else [int(s) for s in self.buffer.shape]
 
 
-def region(value, loc: str = "") -> Region:
+def tile_view_shape(shape) -> list[int]:
+    """The 2-D shape a tensor is tiled as: its leading dimensions flattened into rows, (B, H, S, D) →
+    (B·H·S, D). Its pages are the tiles of that view in row-major order."""
+    rows = 1
+    for extent in shape[:-1]:
+        rows *= int(extent)
+    return [rows, int(shape[-1])]
+
+
+def _tile_view(reg: Region, loc: str) -> Region:
+    """An N-D region whose leading extents are 1 → the same elements as a region of the 2-D tile view."""
+    rank = len(reg.extents)
+    if rank < 2:
+        raise TTCompileError.at(
+            loc, f"{reg.name} has {rank} dimension; only buffers of 2 or more dimensions are supported yet"
+        )
+    spanning = [d for d in range(rank - 2) if reg.extents[d] != 1]
+    if spanning:
+        raise TTCompileError.at(
+            loc,
+            f"this tile region of {reg.name} spans {reg.extents[spanning[0]]} entries of dimension "
+            f"{spanning[0]} of {rank}; a tile must lie in the last two dimensions (one index for each "
+            f"leading one, e.g. Q[b, h, i:i + n, :] of a (B, H, S, D) tensor)",
+        )
+    shape = [int(s) for s in reg.buffer.shape]
+    row = reg.mins[0]
+    for d in range(1, rank - 1):
+        row = row * shape[d] + reg.mins[d]
+    return Region(reg.buffer, [simplify(row), reg.mins[-1]], reg.extents[-2:], tile_view_shape(shape))
+
+
+def region(value, loc: str = "", tile_view: bool = True) -> Region:
+    """Decode a TensorRegion; with ``tile_view`` an N-D region is returned on the buffer's 2-D tile view."""
     if not isinstance(value, tvm.ir.TensorRegion):
         raise TTCompileError.at(loc, f"expected a tile region, got {type(value).__name__}")
     extents = []
@@ -129,7 +163,8 @@ def region(value, loc: str = "") -> Region:
         if not isinstance(ext, tirx.IntImm):
             raise TTCompileError.at(loc, f"tile extents must be constants, got {ext} for {value.source.name}")
         extents.append(int(ext.value))
-    return Region(value.source, [simplify(r.min) for r in value.region], extents)
+    reg = Region(value.source, [simplify(r.min) for r in value.region], extents)
+    return _tile_view(reg, loc) if tile_view and len(extents) != 2 else reg
 
 
 def tiles(n: int) -> int:

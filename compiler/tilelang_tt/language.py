@@ -164,7 +164,8 @@ def _full_region(buf: tirx.Buffer) -> tvm.ir.TensorRegion:
 
 
 def _region(value, like=None) -> tvm.ir.TensorRegion:
-    """Buffer, slice (TensorRegion) or start index ``A[i, j]`` (extents taken from ``like``) → region."""
+    """Buffer, slice (TensorRegion) or start index ``A[i, j]`` → region. A start index takes its extents
+    from ``like``, aligned to the trailing dimensions: ``Q[b, h, i, 0]`` into a 2-D tile reads one (b, h)."""
     if isinstance(value, tvm.ir.TensorRegion):
         return value
     if isinstance(value, tirx.Buffer):
@@ -172,33 +173,36 @@ def _region(value, like=None) -> tvm.ir.TensorRegion:
     if isinstance(value, tvm.ir.TensorLoad):
         if like is None:
             raise TypeError("a start index A[i, j] needs a buffer on the other side to take its extents from")
-        extents = _region(like).region
-        if len(extents) != len(value.indices):
+        extents = [r.extent for r in _region(like).region]
+        if len(extents) > len(value.indices):
             raise TypeError(
                 f"start index of {value.source.name} has {len(value.indices)} indices but the "
                 f"other operand has {len(extents)} dimensions"
             )
+        extents = [1] * (len(value.indices) - len(extents)) + extents
         return tirx.BufferRegion(
             value.source,
-            [tvm.ir.Range.from_min_extent(i, r.extent) for i, r in zip(value.indices, extents, strict=True)],
+            [tvm.ir.Range.from_min_extent(i, e) for i, e in zip(value.indices, extents, strict=True)],
         )
     raise TypeError(f"expected a buffer, a slice or a start index, got {type(value).__name__}")
 
 
 class Kernel:
-    """``with T.Kernel(gx, gy, threads=...) as (bx, by)``: the launch grid (``threads`` is accepted and
-    ignored: a Tenstorrent core runs one thread per RISC role)."""
+    """``with T.Kernel(gx, gy, gz, threads=...) as (bx, by, bz)``: the launch grid, one to three extents
+    (``threads`` is accepted and ignored: a Tenstorrent core runs one thread per RISC role)."""
+
+    AXES = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
 
     def __init__(self, *grid, threads=None, prelude=None):
-        if not 1 <= len(grid) <= 2:
-            raise TypeError(f"T.Kernel takes one or two grid extents, got {len(grid)}")
+        if not 1 <= len(grid) <= 3:
+            raise TypeError(f"T.Kernel takes one to three grid extents, got {len(grid)}")
         self.grid = grid
         self.threads = threads
         self._frames = []
 
     def __enter__(self):
         ids = []
-        for tag, extent in zip(("blockIdx.x", "blockIdx.y"), self.grid, strict=False):
+        for tag, extent in zip(self.AXES, self.grid, strict=False):
             frame = _T.launch_thread(tag, extent)
             ids.append(frame.__enter__())
             self._frames.append(frame)

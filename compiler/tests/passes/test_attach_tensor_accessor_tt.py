@@ -32,5 +32,8 @@ def ragged(A: T.Tensor((100, 64), "bfloat16"), C: T.Tensor((100, 64), "bfloat16"
 
 
 def test_shape_not_multiple_of_tile_is_rejected():
-    with pytest.raises(TTCompileError, match=r"shape \(100, 64\), not a multiple of the 32x32 tile"):
+    with pytest.raises(
+        TTCompileError,
+        match=r"shape \(100, 64\): its last two dimensions are not multiples of the 32x32 tile",
+    ):
         lower(ragged, "AttachTensorAccessorTT")

@@ -33,7 +33,12 @@ def test_more_blocks_than_cores_loop_per_core():
 
 def test_row_axis_read_from_the_store():
     grid = attr(lower(gemm(M=128, N=256), "LayoutAwareWorkPartitionTT"), "tt.grid")
-    assert (grid["row_axis"], grid["col_axis"], grid["x"], grid["y"]) == ("blockIdx.y", "blockIdx.x", 4, 2)
+    assert (grid["row_axes"], grid["col_axes"], grid["x"], grid["y"]) == (
+        [["blockIdx.y", 1]],
+        [["blockIdx.x", 1]],
+        4,
+        2,
+    )
 
 
 def test_work_partition_records_io_jo_len_k():
@@ -56,3 +61,32 @@ def half_covered(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfl
 def test_grid_that_does_not_cover_the_output_is_rejected():
     with pytest.raises(TTCompileError, match="C has 128 rows but the grid covers 64"):
         lower(half_covered, "LayoutAwareWorkPartitionTT")
+
+
+@T.prim_func
+def batched_copy(A: T.Tensor((3, 128, 64), "bfloat16"), C: T.Tensor((3, 128, 64), "bfloat16")):
+    with T.Kernel(1, 2, 3) as (bx, by, bz):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(A[bz, by * 64, 0], A_s)
+        T.copy(A_s, C[bz, by * 64, 0])
+
+
+def test_batch_axis_and_rows_form_one_row_index():
+    mod = lower(batched_copy, "LayoutAwareWorkPartitionTT", partition_strategy="block")
+    grid = attr(mod, "tt.grid")
+    assert grid["row_axes"] == [["blockIdx.y", 1], ["blockIdx.z", 2]] and grid["num_blocks"] == 6
+    blocks = sorted(b["io"] for w in attr(mod, "tt.work_partition").values() for b in w)
+    assert blocks == list(range(6))
+
+
+@T.prim_func
+def batch_stride_too_small(A: T.Tensor((3, 128, 64), "bfloat16"), C: T.Tensor((384, 64), "bfloat16")):
+    with T.Kernel(1, 2, 3) as (bx, by, bz):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(A[bz, by * 64, 0], A_s)
+        T.copy(A_s, C[bz * 64 + by * 64, 0])
+
+
+def test_grid_indices_that_overlap_blocks_are_rejected():
+    with pytest.raises(TTCompileError, match=r"blockIdx.z steps 1 blocks where 2 would make the grid cover"):
+        lower(batch_stride_too_small, "LayoutAwareWorkPartitionTT")

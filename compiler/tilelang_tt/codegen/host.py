@@ -172,7 +172,7 @@ def render_host(plan: dict) -> str:
     inputs = [t for t in tensors if t["access"] in ("read", "read_write")]
     outputs = [t for t in tensors if t["access"] in ("write", "read_write")]
     for t in inputs:
-        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["shape"]
+        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
         L += [
             f"const auto* {n}_host = static_cast<const {ty}*>(tensors[{t['param_index']}]);",
             f"const std::vector<{ty}> {n}_tiles = tilize_nfaces(std::vector<{ty}>({n}_host, {n}_host + "
@@ -187,7 +187,7 @@ def render_host(plan: dict) -> str:
         "// Outputs: device tiles → row-major host data, written in place.",
     ]
     for t in outputs:
-        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["shape"]
+        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
         L += [
             f"std::vector<{ty}> {n}_tiles_out;",
             f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
@@ -198,7 +198,7 @@ def render_host(plan: dict) -> str:
     n_t = len(tensors)
     files = " ".join(t["name"] + ".bin" for t in tensors)
     sizes = ", ".join(
-        str(t["shape"][0] * t["shape"][1] * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4))
+        str(t["view"][0] * t["view"][1] * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4))
         for t in tensors
     )
     L += [

@@ -5,10 +5,11 @@ Input expectations
     buffers.
 Output guarantees
     ``tt.tensor_accessors``: one entry per parameter, in parameter order: {name, param_index, dtype, format,
-    page_size (bytes of one tile), shape, tiles [rows, cols], memory, layout, access ∈ read | write |
-    read_write | unused}. Access is derived from the copies' directions. Global tensors are 2-D with both
-    dimensions multiples of 32, else TTCompileError at the first copy touching them (edge tiles are not
-    padded).
+    page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view: leading dimensions
+    flattened into rows), tiles [rows, cols] of the view, memory, layout, access ∈ read | write |
+    read_write | unused}. Access is derived from the copies' directions. Global tensors have 2 or more
+    dimensions, the last two multiples of 32, else TTCompileError at the first copy touching them (edge
+    tiles are not padded).
 Example
     before: A: T.Buffer((256, 128), "bfloat16"), T.tl.copy(A[...], A_s[...])
     after:  "tt.tensor_accessors": [{"name": "A", "param_index": 0, "tiles": [8, 4], "page_size": 2048,
@@ -24,7 +25,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, find_ops, is_global, is_tensor, region, require_attr
+from ..ir_utils import def_loc, find_ops, is_global, is_tensor, region, require_attr, tile_view_shape
 from ..target import DATA_FORMATS, TILE
 
 
@@ -56,16 +57,18 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
             buf = param
             name, shape = str(buf.name), [int(s) for s in buf.shape]
             loc = first_loc.get(name, "")
-            if len(shape) != 2:
-                raise TTCompileError.at(
-                    loc, f"tensor {name} has shape {tuple(shape)}; only 2-D tensors are supported"
-                )
-            if any(s % TILE for s in shape):
+            if len(shape) < 2:
                 raise TTCompileError.at(
                     loc,
-                    f"tensor {name} has shape {tuple(shape)}, not a multiple of the {TILE}x{TILE} tile "
-                    f"(edge tiles are not padded)",
+                    f"tensor {name} has shape {tuple(shape)}; tensors of 2 or more dimensions are supported",
                 )
+            if shape[-1] % TILE or shape[-2] % TILE:
+                raise TTCompileError.at(
+                    loc,
+                    f"tensor {name} has shape {tuple(shape)}: its last two dimensions are not multiples of "
+                    f"the {TILE}x{TILE} tile (edge tiles are not padded)",
+                )
+            view = tile_view_shape(shape)
             mode = modes.get(name, set())
             access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
             accessors.append(
@@ -76,7 +79,8 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     "format": formats[name],
                     "page_size": DATA_FORMATS[str(buf.dtype)][1],
                     "shape": shape,
-                    "tiles": [shape[0] // TILE, shape[1] // TILE],
+                    "view": view,
+                    "tiles": [view[0] // TILE, view[1] // TILE],
                     "memory": layouts[name]["memory"],
                     "layout": layouts[name]["layout"],
                     "access": access,

@@ -115,7 +115,7 @@ def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
                     loc = ops.loc_of(call)
                     regions = [a for a in call.args if isinstance(a, tvm.ir.TensorRegion)]
                     for arg, verb in zip(regions, _VERBS[name], strict=False):
-                        _check_region(region(arg, loc), verb, loc, ranges, analyzer)
+                        _check_region(region(arg, loc, tile_view=False), verb, loc, ranges, analyzer)
 
         visit(func.body)
         return func

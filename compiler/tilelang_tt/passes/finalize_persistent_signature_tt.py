@@ -10,7 +10,8 @@ Output guarantees
     always last). Data-movement kernels get their tensor addresses, then the work arguments; compute gets
     the block count only. ``tt.core_runtime_args``: per used core, the values ("addr:<tensor>" for
     addresses the host fills in). The work intrinsics are replaced: ``range_*`` encodings compute
-    ``block_id = block_start + block`` and split it row- or column-major; ``list`` reads
+    ``block_id = block_start + block`` and split it row- or column-major (z and y of a 3-D grid as one
+    row index ``bz * gy + by``); ``list`` reads
     ``block_id = get_arg_val<uint32_t>(<list offset> + block)``. More than ``max_runtime_args`` (341)
     words on any core → TTResourceError.
 Example
@@ -94,9 +95,17 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             return named("block_start") + block
 
         def axis_value(axis):
+            # A 3-D grid's z and y form one row index, y' = bz * gy + by, of a (gy * gz) x gx block grid.
             if encoding == "range_column_major":
-                return tirx.floormod(block_id, gy) if axis == 1 else tirx.floordiv(block_id, gy)
-            return tirx.floormod(block_id, gx) if axis == 0 else tirx.floordiv(block_id, gx)
+                rows = grid["z"] * gy
+                x, y_rows = tirx.floordiv(block_id, rows), tirx.floormod(block_id, rows)
+            else:
+                x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
+            if axis == 0:
+                return x
+            if grid["z"] == 1:
+                return y_rows
+            return tirx.floormod(y_rows, gy) if axis == 1 else tirx.floordiv(y_rows, gy)
 
         def lower_loop(loop):
             if not ops.is_op(tirx.Evaluate(loop.extent), "tt.work_count"):

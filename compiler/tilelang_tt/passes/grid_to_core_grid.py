@@ -2,12 +2,13 @@
 
 Input expectations
     ``tt.core_work`` / ``tt.grid`` (LayoutAwareWorkPartitionTT); the body starts with ``blockIdx.x`` /
-    ``blockIdx.y`` launch threads.
+    ``blockIdx.y`` / ``blockIdx.z`` launch threads.
 Output guarantees
     No ``thread_extent`` attributes remain. The body is
     ``for block in range(tt.work_count()): bx = tt.work_block(block, 0); by = tt.work_block(block, 1); ...``
-    where the grid variables are rebound (``Bind``) to the coordinates of the core's ``block``-th work
-    item; how those two intrinsics read runtime arguments is decided later (FinalizePersistentSignatureTT).
+    (and ``bz = tt.work_block(block, 2)``) where the grid variables are rebound (``Bind``) to the
+    coordinates of the core's ``block``-th work item; how those two intrinsics read runtime arguments is
+    decided later (FinalizePersistentSignatureTT).
 Example
     before: bx = T.launch_thread("blockIdx.x", 4); by = T.launch_thread("blockIdx.y", 4); <body>
     after:  for block in range(T.tt.work_count()):
@@ -25,7 +26,7 @@ from tvm import tirx
 from .. import ops
 from ..ir_utils import require_attr, seq
 
-AXES = ("blockIdx.x", "blockIdx.y")
+AXES = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
 
 
 def GridToCoreGrid() -> tvm.transform.Pass:  # noqa: N802

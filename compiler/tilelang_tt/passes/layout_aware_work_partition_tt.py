@@ -2,13 +2,17 @@
 
 Input expectations
     ``tt.target``, ``tt.options`` and ``tt.tensor_accessors`` (stage A). The launch grid is ``blockIdx.x``
-    (and ``blockIdx.y``) thread extents; one ``tl.copy`` stores a tile to a global tensor. The output
-    block each grid point owns is read off that store's start indices (``C[by * bM, bx * bN]``: rows are
-    driven by ``by``), never from names. A ``tl.gemm`` inside serial loops that do not index its accumulator
-    makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
+    (and ``blockIdx.y``, ``blockIdx.z``) thread extents; one ``tl.copy`` stores a tile to a global tensor.
+    The output block each grid point owns is read off that store's start indices on the tensor's 2-D tile
+    view (``C[by * bM, bx * bN]``: rows are driven by ``by``; ``C[bz, by * bM, bx * bN]`` of a (B, M, N)
+    tensor: view rows ``bz * M + by * bM``, driven by ``bz`` and ``by``), never from names. Each view
+    dimension's block index must be a mixed-radix number of grid indices (coefficients 1, extent, ...) so
+    that the grid covers every block once. A ``tl.gemm`` inside serial loops that do not index its
+    accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
 Output guarantees
-    ``tt.grid`` {x, y, row_axis, col_axis, block_shape, num_blocks}; ``tt.core_work`` one entry per used core
-    {core [x, y], start, count, blocks [linear ids by * gx + bx]}; ``tt.work_encoding`` (how kernels receive
+    ``tt.grid`` {x, y, z, row_axes, col_axes, block_shape, num_blocks}; ``tt.core_work`` one entry per used
+    core {core [x, y], start, count, blocks [linear ids (bz * gy + by) * gx + bx]}; ``tt.work_encoding`` (how
+    kernels receive
     their work: ``range_row_major`` / ``range_column_major`` = start + count, ``list`` = count + ids);
     ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` "(cx,cy)" → [{io, jo, len_k,
     tile_order}]. Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
@@ -45,16 +49,39 @@ def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
     return grid
 
 
-def _axis_of(expr, block: int, grid: dict, loc: str, what: str) -> str | None:
-    found = [tag for tag, (var, _) in grid.items() if any(v.same_as(var) for v in collect_vars(expr))]
-    if not found:
+def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]:
+    """[[tag, coefficient], ...]: the output block index along one view dimension, ``expr / block``, as a
+    sum of grid indices times coefficients (ascending), which must count each block once."""
+    tags = [tag for tag, (var, _) in grid.items() if any(v.same_as(var) for v in collect_vars(expr))]
+    if not tags:
         if not (isinstance(expr, tirx.IntImm) and int(expr.value) == 0):
             raise TTCompileError.at(loc, f"output {what} start {expr} does not follow the launch grid")
-        return None
-    var = grid[found[0]][0]
-    if len(found) > 1 or not tvm.sym.Analyzer().can_prove_equal(expr, var * block):
-        raise TTCompileError.at(loc, f"output {what} start must be <grid index> * {block}, got {expr}")
-    return found[0]
+        return []
+    coefficients = tvm.sym.detect_linear_equation(expr, [grid[t][0] for t in tags])
+    terms = []
+    if len(coefficients) == len(tags) + 1 and int(coefficients[-1]) == 0:
+        terms = [
+            [t, int(c) // block] for t, c in zip(tags, coefficients, strict=False) if int(c) % block == 0
+        ]
+    if len(terms) != len(tags):
+        raise TTCompileError.at(
+            loc, f"output {what} start must be a sum of <grid index> * <multiple of {block}>, got {expr}"
+        )
+    terms.sort(key=lambda term: term[1])
+    radix = 1
+    for tag, coefficient in terms:
+        if coefficient != radix:
+            raise TTCompileError.at(
+                loc,
+                f"output {what} start {expr}: {tag} steps {coefficient} blocks where {radix} would make the "
+                f"grid cover each block once",
+            )
+        radix *= grid[tag][1]
+    return terms
+
+
+def block_coordinate(terms: list[list], index: dict[str, int]) -> int:
+    return sum(coefficient * index[tag] for tag, coefficient in terms)
 
 
 def _split(units: int, workers: int) -> list[int]:
@@ -63,7 +90,7 @@ def _split(units: int, workers: int) -> list[int]:
 
 
 def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[dict]:
-    """Blocks (linear id by * gx + bx) → cores, for one strategy."""
+    """Blocks (linear id by * gx + bx; a 3-D grid passes gy * gz rows) → cores, for one strategy."""
     n_blocks = gx * gy
     work = []
     if strategy == "block":
@@ -133,38 +160,43 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             )
         store = stores[0]
         dst = region(store.call.args[1], store.loc)
-        axes = [_axis_of(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
+        axes = [
+            _block_axes(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)
+        ]
         extents = {tag: ext for tag, (_, ext) in grid.items()}
+        used = {tag for terms in axes for tag, _ in terms}
         for tag, ext in extents.items():
-            if ext > 1 and tag not in axes:
+            if ext > 1 and tag not in used:
                 raise TTCompileError.at(
                     store.loc,
                     f"grid axis {tag} does not select an output block, so "
                     f"{ext} blocks would write the same tile",
                 )
         for d, dim in enumerate(("rows", "columns")):
-            covered = extents.get(axes[d], 1) * dst.extents[d]
+            covered = dst.extents[d]
+            for tag, _ in axes[d]:
+                covered *= extents[tag]
             if covered != dst.shape[d]:
                 raise TTCompileError.at(
                     store.loc,
                     f"{dst.name} has {dst.shape[d]} {dim} but the grid covers {covered} "
                     f"(block size {dst.extents[d]}); shapes must be multiples of the block size",
                 )
-        gx, gy = extents.get("blockIdx.x", 1), extents.get("blockIdx.y", 1)
-        work = assign(strategy, gx, gy, *target["grid"])
-        assert sorted(b for w in work for b in w["blocks"]) == list(range(gx * gy))
+        gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
+        work = assign(strategy, gx, gy * gz, *target["grid"])
+        assert sorted(b for w in work for b in w["blocks"]) == list(range(gx * gy * gz))
+
+        def output_block(b: int) -> tuple[int, int]:
+            index = {"blockIdx.x": b % gx, "blockIdx.y": b // gx % gy, "blockIdx.z": b // (gx * gy)}
+            return block_coordinate(axes[0], index), block_coordinate(axes[1], index)
+
         len_k = _len_k(func)
         partition = {}
         for w in work:
             key = f"({w['core'][0]},{w['core'][1]})"
             partition[key] = [
-                {
-                    "io": (b // gx if axes[0] == "blockIdx.y" else b % gx) if axes[0] else 0,
-                    "jo": (b % gx if axes[1] == "blockIdx.x" else b // gx) if axes[1] else 0,
-                    "len_k": len_k,
-                    "tile_order": strategy,
-                }
-                for b in w["blocks"]
+                {"io": io, "jo": jo, "len_k": len_k, "tile_order": strategy}
+                for io, jo in map(output_block, w["blocks"])
             ]
         encoding = "list" if strategy == "block" else f"range_{strategy}"
         return func.with_attrs(
@@ -172,10 +204,11 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                 "tt.grid": {
                     "x": gx,
                     "y": gy,
-                    "row_axis": axes[0] or "",
-                    "col_axis": axes[1] or "",
+                    "z": gz,
+                    "row_axes": axes[0],
+                    "col_axes": axes[1],
                     "block_shape": list(dst.extents),
-                    "num_blocks": gx * gy,
+                    "num_blocks": gx * gy * gz,
                 },
                 "tt.core_work": work,
                 "tt.work_encoding": encoding,
