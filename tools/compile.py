@@ -8,7 +8,7 @@ factories, classic or eager. A factory is built with its default arguments, or w
 ARGS``, where ARGS is a call's argument list of Python literals:
 
     compile.py gemm.py --func matmul --args "256, 256, 128, 64, 64, 32"
-    compile.py gemm.py --func matmul --args "M=256, N=256, K=128, block_M=64, block_N=64, block_K=32, dtype='float16'"
+    compile.py gemm.py --func matmul --args "M=256, N=256, K=128, block_M=64, block_N=64, block_K=32"
 
 (an eager factory takes its T.const values by keyword; its tensor parameters are left out). Without
 --func, factories whose parameters have no defaults are skipped with a note, and named when nothing else
@@ -142,7 +142,9 @@ def _needs_arguments(item) -> str | None:
         return None
     skip = set(item.tensor_params) if isinstance(item, EagerKernelFactory) else set()
     missing = [
-        n for n, p in item.signature.parameters.items() if p.default is inspect.Parameter.empty and n not in skip
+        n
+        for n, p in item.signature.parameters.items()
+        if p.default is inspect.Parameter.empty and n not in skip
     ]
     return ", ".join(missing) or None
 
@@ -151,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="compile", description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
     parser.add_argument("--func", help="compile only this PrimFunc, kernel or tilelang.jit factory")
-    parser.add_argument("--args", help="arguments of the --func factory, as in a call: \"256, 256, block_M=64\"")
+    parser.add_argument(
+        "--args", help='arguments of the --func factory, as in a call: "256, 256, block_M=64"'
+    )
     parser.add_argument(
         "--target", help="grayskull | wormhole | blackhole (default: a kernel's own target, else wormhole)"
     )
@@ -197,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     if not funcs:
         if not skipped:
-            print(f"{args.file}: defines no module-level T.prim_func, kernel or tilelang.jit factory", file=sys.stderr)
+            print(
+                f"{args.file}: defines no module-level T.prim_func, kernel or tilelang.jit factory",
+                file=sys.stderr,
+            )
         return 1
     out_root = _path(args.out)
     import numpy as np
@@ -221,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
             continue
         print(
-            f"{name}: {kernel.options.target}, partition {kernel.options.partition}, {kernel.cores_used} cores, "
-            f"{kernel.plan['grid']['num_blocks']} blocks"
+            f"{name}: {kernel.options.target}, partition {kernel.options.partition}, "
+            f"{kernel.cores_used} cores, {kernel.plan['grid']['num_blocks']} blocks"
         )
         print(f"  {'pass':34s} {'ms':>8s}")
         for pass_name, seconds in kernel.pass_timings:

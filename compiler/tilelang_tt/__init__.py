@@ -9,8 +9,7 @@
 TileLang programs run after changing only their imports (``import tilelang_tt as tilelang``).
 """
 
-from . import language
-from . import math, profiler
+from . import language, math, profiler
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
 from .jit import JITKernel, compile, jit
 from .math import cdiv, next_power_of_2

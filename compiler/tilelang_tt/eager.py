@@ -73,7 +73,9 @@ class _Empty:
     dtype: object
 
 
-_TRACE: contextvars.ContextVar[_Trace | None] = contextvars.ContextVar("tilelang_tt_eager_trace", default=None)
+_TRACE: contextvars.ContextVar[_Trace | None] = contextvars.ContextVar(
+    "tilelang_tt_eager_trace", default=None
+)
 
 
 def _active(what: str) -> _Trace:
@@ -151,7 +153,8 @@ def is_eager(func: Callable) -> bool:
 
 
 class _DeclareTensors(ast.NodeTransformer):
-    """``A: T.Tensor(...)`` (no value) → ``A = __tt_declare_tensor__("A", T.Tensor(...), "file:line:col")``."""
+    """``A: T.Tensor(...)`` (no value) → ``A = __tt_declare_tensor__("A", T.Tensor(...), "file:line:col")``
+    (the location, for errors about the annotation)."""
 
     def __init__(self, params: set[str], where: Callable[[ast.AST], tuple[str, int, int]]):
         self.params, self.where, self.names = params, where, []
@@ -223,7 +226,9 @@ class EagerKernelFactory(KernelFactory):
     def _returned_names(self, ret: ast.Return) -> list[str]:
         values = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value] if ret.value else []
         if not all(isinstance(v, ast.Name) for v in values):
-            raise TTCompileError("an eager kernel returns the names its T.empty outputs are bound to", *self._where(ret))
+            raise TTCompileError(
+                "an eager kernel returns the names its T.empty outputs are bound to", *self._where(ret)
+            )
         return [v.id for v in values]
 
     # -- arguments -------------------------------------------------------------------------------------

@@ -36,7 +36,9 @@ def def_loc(func) -> str | None:
     except (OSError, TypeError):
         return None
     offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
-    return f"{inspect.getsourcefile(func)}:{first + offset}:{len(lines[offset]) - len(lines[offset].lstrip())}"
+    return (
+        f"{inspect.getsourcefile(func)}:{first + offset}:{len(lines[offset]) - len(lines[offset].lstrip())}"
+    )
 
 
 def freeze(value, what: str):

@@ -262,8 +262,8 @@ def compile(
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:
         raise TTCompileError(
-            f"unknown execution_backend {execution_backend!r}; TileLang's are {', '.join(EXECUTION_BACKENDS)} "
-            f"(none changes how a Tenstorrent kernel is called)"
+            f"unknown execution_backend {execution_backend!r}; TileLang's are "
+            f"{', '.join(EXECUTION_BACKENDS)} (none changes how a Tenstorrent kernel is called)"
         )
     check_pass_configs(pass_configs)
     options = CompileOptions.make(
@@ -316,7 +316,8 @@ def jit(
             if out_idx is not None:
                 raise TTCompileError.at(
                     def_loc(f),
-                    f"{f.__name__} returns T.empty outputs, which fix out_idx; drop out_idx from tilelang.jit",
+                    f"{f.__name__} returns T.empty outputs, which fix out_idx; "
+                    f"drop out_idx from tilelang.jit",
                 )
             return eager.EagerKernelFactory(f, functools.partial(compile, **settings))
         return KernelFactory(f, functools.partial(compile, out_idx=out_idx, **settings))

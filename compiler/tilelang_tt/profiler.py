@@ -112,9 +112,7 @@ class Profiler:
     """Generated inputs for one compiled kernel (``kernel.get_profiler()``), and the checks and timings
     TileLang's profiler runs on them. ``seed`` makes the generated inputs reproducible."""
 
-    def __init__(
-        self, kernel, tensor_supply_type: TensorSupplyType = TensorSupplyType.Auto, seed: int = 0
-    ):
+    def __init__(self, kernel, tensor_supply_type: TensorSupplyType = TensorSupplyType.Auto, seed: int = 0):
         if not isinstance(tensor_supply_type, TensorSupplyType):
             raise TypeError(
                 f"tensor_supply_type must be a tilelang.TensorSupplyType, got {tensor_supply_type!r}"
@@ -157,8 +155,7 @@ class Profiler:
         actual = _as_list(self.kernel(*inputs))
         if len(actual) != len(expected):
             raise AssertionError(
-                f"{self.kernel.name} returns {len(actual)} outputs but the reference program "
-                f"{len(expected)}"
+                f"{self.kernel.name} returns {len(actual)} outputs but the reference program {len(expected)}"
             )
         for index, (got, ref) in zip(self.kernel.out_idx, zip(actual, expected, strict=True), strict=True):
             if got is not None and ref is not None:  # TileLang skips outputs the reference leaves out

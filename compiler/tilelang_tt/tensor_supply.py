@@ -46,10 +46,8 @@ def _small_integers(shape, dtype: np.dtype, rng: np.random.Generator) -> np.ndar
     return rng.integers(low, 3, shape).astype(dtype)
 
 
-def make_tensor(
-    supply_type: TensorSupplyType, shape, dtype: str, rng: np.random.Generator
-) -> np.ndarray:
-    """A C-contiguous array of ``shape`` and ``dtype`` (a kernel parameter's) drawn as ``supply_type`` says."""
+def make_tensor(supply_type: TensorSupplyType, shape, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    """A C-contiguous array of a kernel parameter's ``shape`` and ``dtype``, drawn as ``supply_type`` says."""
     np_dtype = _numpy_dtype(str(dtype))
     shape = tuple(int(d) for d in shape)
     is_float = np_dtype.kind == "f" or np_dtype in NUMPY_DTYPES.values()
