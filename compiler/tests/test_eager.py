@@ -1,33 +1,13 @@
 """The eager ``tilelang.jit`` style without a device: constants from shapes or keywords, T.empty outputs,
-one kernel per shape, and located errors for what it does not take."""
+one kernel per shape, and located errors for what it does not take. ``matmul`` is TileLang's eager GEMM
+example (tilelang_gemm_programs.py)."""
 
 import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from tilelang_gemm_programs import matmul
 from tilelang_tt.errors import TTArgumentError
-
-
-@tilelang.jit
-def matmul(A, B, block_M, block_N, block_K, dtype="bfloat16", accum_dtype="float32"):
-    M, N, K = T.const("M, N, K")
-
-    A: T.Tensor((M, K), dtype)
-    B: T.Tensor((K, N), dtype)
-    C = T.empty((M, N), dtype)
-
-    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-        A_shared = T.alloc_shared((block_M, block_K), dtype)
-        B_shared = T.alloc_shared((block_K, block_N), dtype)
-        C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-        T.clear(C_local)
-        for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-            T.copy(A[by * block_M, k * block_K], A_shared)
-            T.copy(B[k * block_K, bx * block_N], B_shared)
-            T.gemm(A_shared, B_shared, C_local)
-        T.copy(C_local, C[by * block_M, bx * block_N])
-
-    return C
 
 
 def _line_of(text: str) -> int:

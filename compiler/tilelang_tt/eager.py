@@ -393,12 +393,7 @@ class EagerKernelFactory(KernelFactory):
         bound, given = self._split(args, kwargs)
         const_values = self._const_values(self._template(bound), bound, given)
         key = (self._static_key(bound), tuple(sorted(const_values.items())))
-        kernel = self._kernels.get(key)
-        if kernel is None:
-            kernel = self.compile_fn(self.get_tir(*args, **kwargs))
-            with self._lock:
-                kernel = self._kernels.setdefault(key, kernel)
-        return kernel
+        return self.cached_kernel(key, lambda: self.get_tir(*args, **kwargs))
 
     def __call__(self, *args, **kwargs):
         """Compile for these tensors' shapes if needed, run, and return the T.empty outputs."""

@@ -97,15 +97,19 @@ class KernelFactory:
             )
         return func
 
-    def compile(self, *args, **kwargs):
-        """The JITKernel for these arguments, compiled on the first call with them."""
-        key = self.cache_key(args, kwargs)
+    def cached_kernel(self, key: tuple, build: Callable[[], tirx.PrimFunc]):
+        """The kernel compiled for ``key``, compiling ``build()`` the first time (two threads may both
+        compile it; both get the first one stored)."""
         kernel = self._kernels.get(key)
         if kernel is None:
-            kernel = self.compile_fn(self.get_tir(*args, **kwargs))
+            kernel = self.compile_fn(build())
             with self._lock:
                 kernel = self._kernels.setdefault(key, kernel)
         return kernel
+
+    def compile(self, *args, **kwargs):
+        """The JITKernel for these arguments, compiled on the first call with them."""
+        return self.cached_kernel(self.cache_key(args, kwargs), lambda: self.get_tir(*args, **kwargs))
 
     def __call__(self, *args, **kwargs):
         return self.compile(*args, **kwargs)

@@ -7,7 +7,9 @@ import sys
 import textwrap
 
 CLI = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "compile.py")
-PROGRAMS = os.path.join(os.path.dirname(__file__), "tilelang_gemm_programs.py")
+PROGRAMS = os.path.join(
+    os.path.dirname(__file__), "..", "..", "compiler", "tests", "tilelang_gemm_programs.py"
+)
 ARTIFACTS = ["compute.cpp", "main.cpp", "reader.cpp", "tt.plan.json", "writer.cpp"]
 
 

@@ -1,5 +1,6 @@
 """GEMMs written the way TileLang's examples write them (examples/gemm), in both ``tilelang.jit`` styles,
-with only the import lines changed; shared by the jit-style tests and the CLI tests."""
+with only the import lines changed; used by the eager unit tests, the jit-style end-to-end tests and
+the CLI tests."""
 
 import numpy as np
 import tilelang_tt as tilelang
