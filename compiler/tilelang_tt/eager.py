@@ -186,6 +186,7 @@ class EagerKernelFactory(KernelFactory):
     def __init__(self, func: Callable, compile_fn: Callable):
         super().__init__(func, compile_fn)
         self.lines, self.first_line, self.indent, fdef = _function_ast(func)
+        self.def_index = fdef.lineno - 1  # of the `def` line in self.lines (decorators come before it)
         self.filename = inspect.getsourcefile(func)
         self.def_loc = def_loc(func)
         for arg in fdef.args.args + fdef.args.kwonlyargs:
@@ -327,7 +328,7 @@ class EagerKernelFactory(KernelFactory):
     def _kernel_source(self, params: list[str]) -> Source:
         """The user's lines with the prologue and ``return`` blanked, the def line replaced by a
         ``T.prim_func`` header over ``params``; line i of the text is line start_line + i of the file."""
-        fdef_line = next(i for i, line in enumerate(self.lines) if line.lstrip().startswith("def "))
+        fdef_line = self.def_index
         text = [""] * len(self.lines)
         text[fdef_line - 1 if fdef_line else 0] = f"@{_PRIM_FUNC}"
         header = ", ".join(f"{p}: __tt_param_{p}__" for p in params)
