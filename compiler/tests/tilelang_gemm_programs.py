@@ -8,7 +8,7 @@ import tilelang_tt.language as T
 
 
 @tilelang.jit
-def matmul(A, B, block_M, block_N, block_K, dtype="float16", accum_dtype="float32"):
+def matmul(A, B, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float32):
     M, N, K = T.const("M, N, K")
 
     A: T.Tensor((M, K), dtype)
@@ -41,7 +41,7 @@ def matmul(A, B, block_M, block_N, block_K, dtype="float16", accum_dtype="float3
         tilelang.PassConfigKey.TL_DISABLE_THREAD_STORAGE_SYNC: True,
     },
 )
-def matmul_classic(M, N, K, block_M, block_N, block_K, dtype="float16", accum_dtype="float"):
+def matmul_classic(M, N, K, block_M, block_N, block_K, dtype=T.float16, accum_dtype=T.float):
     @T.prim_func
     def gemm(
         A: T.Tensor((M, K), dtype),

@@ -34,11 +34,12 @@ from tvm import tirx
 from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
-from . import ops
+from . import dtypes, ops
 from .eager import const, empty
 from .errors import TTCompileError
 
 __all__ = [
+    "dtype",
     "prim_func",
     "Tensor",
     "Buffer",
@@ -59,9 +60,8 @@ __all__ = [
     "empty",
 ]
 
-Buffer = _T.Buffer
-Tensor = _T.Buffer
 serial = _T.serial
+dtype = dtypes.dtype
 
 _PIPELINED_KEY = "tl.pipelined_stages"
 _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -81,6 +81,8 @@ def __getattr__(name: str):
     """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...)."""
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in dtypes.OBJECTS:
+        return dtypes.OBJECTS[name]
     if name in TILELANG_NOT_YET:
         raise AttributeError(
             f"T.{name} is TileLang surface that TileLang-TT does not support on Tenstorrent yet"
@@ -129,6 +131,16 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
 
 
 prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator in the source
+
+
+def Tensor(shape, dtype="float32", data=None, scope="global", **buffer_options):  # noqa: N802
+    """``A: T.Tensor((M, K), T.float16)`` — a global tensor parameter; ``T.Tensor(shape, dtype, other.data)``
+    is a view of another tensor's memory. ``dtype`` may be a dtype object or string (``T.float`` is
+    float32)."""
+    return _T.Buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
+
+
+Buffer = Tensor
 
 
 def _loc() -> str:
@@ -210,16 +222,16 @@ def ceildiv(a, b):
 
 def alloc_shared(shape, dtype, scope: str = "shared"):
     """A tile buffer in L1 (lowered to a circular buffer)."""
-    return _T.alloc_buffer(shape, dtype, scope=scope)
+    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope="shared" if scope == "shared.dyn" else scope)
 
 
 def alloc_fragment(shape, dtype, scope: str = "local.fragment"):
     """An accumulator tile (kept in DST, spilled to an L1 circular buffer when larger than DST)."""
-    return _T.alloc_buffer(shape, dtype, scope=scope)
+    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
 
 
 def alloc_local(shape, dtype, scope: str = "local"):
-    return _T.alloc_buffer(shape, dtype, scope=scope)
+    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
 
 
 def fill(buffer, value):

@@ -106,7 +106,10 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
     p.add("blank0", "")
     p.add("sizes", f"M, N, K = {c.M}, {c.N}, {c.K}")
     p.add("blocks", f"block_M, block_N, block_K = {c.block_M}, {c.block_N}, {c.block_K}")
-    p.add("dtypes", f'dtype, accum_dtype = "{c.dtype}", "{accum}"')
+    if rng.random() < 0.5:  # TileLang's dtype objects, or strings
+        p.add("dtypes", f"dtype, accum_dtype = T.{c.dtype}, T.{'float' if accum == 'float' else accum}")
+    else:
+        p.add("dtypes", f'dtype, accum_dtype = "{c.dtype}", "{accum}"')
     p.add("blank1", "")
     p.add("blank2", "")
     p.add("decorator", "@T.prim_func")
