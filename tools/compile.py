@@ -1,5 +1,18 @@
-"""`bazel run //tools:compile -- FILE.py [--func NAME] [--target T] [--partition P] [--out DIR] [--run]
-[--dump-ir DIR]`: compile the module-level PrimFuncs of a TileLang-TT program.
+"""`bazel run //tools:compile -- FILE.py [--func NAME [--args ARGS]] [--target T] [--partition P] [--out DIR]
+[--run] [--dump-ir DIR]`: compile the kernels of a TileLang-TT program.
+
+The kernels of a file are its module-level objects of three kinds: PrimFuncs (``@T.prim_func``), compiled
+kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
+with its own out_idx and target unless --target/--partition say otherwise), and ``@tilelang.jit``
+factories, classic or eager. A factory is built with its default arguments, or with ``--func NAME --args
+ARGS``, where ARGS is a call's argument list of Python literals:
+
+    compile.py gemm.py --func matmul --args "256, 256, 128, 64, 64, 32"
+    compile.py gemm.py --func matmul --args "M=256, N=256, K=128, block_M=64, block_N=64, block_K=32"
+
+(an eager factory takes its T.const values by keyword; its tensor parameters are left out). Without
+--func, factories whose parameters have no defaults are skipped with a note, and named when nothing else
+is left to compile.
 
 Writes reader.cpp, compute.cpp, writer.cpp, main.cpp and tt.plan.json per function (into DIR/<func>/
 when the file has several), prints per-pass times, the artifacts written and the cores used. ``--run``
@@ -12,6 +25,7 @@ line and a caret; the exit status is non-zero.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import os
 import sys
@@ -63,38 +77,134 @@ def _check(kernel, module, rng) -> str:
     return f"{'PASS' if ok else 'FAIL'}: max rel err {rel:.2e}, PCC {pcc:.6f}, ran in {elapsed:.2f}s"
 
 
+def _call_args(text: str) -> tuple[list, dict]:
+    """--args "1, 2, block_M=64" → ([1, 2], {"block_M": 64}); each argument must be a Python literal."""
+    source = f"f({text})"
+    try:
+        call = ast.parse(source, mode="eval").body
+    except SyntaxError as err:
+        raise ValueError(f"--args {text!r} is not an argument list: {err.msg}") from None
+
+    def literal(node):
+        try:
+            return ast.literal_eval(node)
+        except ValueError:
+            raise ValueError(
+                f"--args: {ast.get_source_segment(source, node)} is not a Python literal "
+                f"(numbers, strings, tuples, lists, True/False/None)"
+            ) from None
+
+    return [literal(a) for a in call.args], {k.arg: literal(k.value) for k in call.keywords}
+
+
+def _kernels(module) -> dict:
+    """The module-level PrimFuncs, JITKernels and tilelang.jit factories of ``module``, once each."""
+    from tilelang_tt import JITKernel
+    from tilelang_tt.factory import KernelFactory
+    from tvm import tirx
+
+    found, seen = {}, set()
+    for name, value in vars(module).items():
+        if isinstance(value, tirx.PrimFunc | JITKernel | KernelFactory) and id(value) not in seen:
+            found[name] = value
+            seen.add(id(value))
+    return found
+
+
+def _compile(item, call_args, options: dict):
+    """A JITKernel for one module-level object, with the CLI's ``options`` (target, partition, dump_ir)."""
+    import tilelang_tt
+    from tilelang_tt import JITKernel
+    from tilelang_tt.factory import KernelFactory
+
+    if isinstance(item, KernelFactory):  # its decorator's settings, overridden by the options given
+        args, kwargs = call_args
+        given = {k: v for k, v in options.items() if v is not None}
+        return item.compile_fn(item.get_tir(*args, **kwargs), **given)
+    if isinstance(item, JITKernel):
+        options = {
+            "target": options.get("target") or item.options.target,
+            "partition": options.get("partition") or item.options.partition,
+            "dump_ir": options.get("dump_ir"),
+        }
+        return tilelang_tt.compile(item.func, out_idx=list(item.options.out_idx) or None, **options)
+    return tilelang_tt.compile(item, **options)
+
+
+def _needs_arguments(item) -> str | None:
+    """For a factory that cannot be built from its defaults: the parameters that need values."""
+    import inspect
+
+    from tilelang_tt.eager import EagerKernelFactory
+    from tilelang_tt.factory import KernelFactory
+
+    if not isinstance(item, KernelFactory):
+        return None
+    skip = set(item.tensor_params) if isinstance(item, EagerKernelFactory) else set()
+    missing = [
+        n
+        for n, p in item.signature.parameters.items()
+        if p.default is inspect.Parameter.empty and n not in skip
+    ]
+    return ", ".join(missing) or None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="compile", description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
-    parser.add_argument("--func", help="compile only this PrimFunc")
-    parser.add_argument("--target", default="wormhole", help="grayskull | wormhole | blackhole")
-    parser.add_argument("--partition", default="row_major", help="row_major | column_major | block")
+    parser.add_argument("--func", help="compile only this PrimFunc, kernel or tilelang.jit factory")
+    parser.add_argument(
+        "--args", help='arguments of the --func factory, as in a call: "256, 256, block_M=64"'
+    )
+    parser.add_argument(
+        "--target", help="grayskull | wormhole | blackhole (default: a kernel's own target, else wormhole)"
+    )
+    parser.add_argument("--partition", help="row_major | column_major | block (default: row_major)")
     parser.add_argument("--out", default="tt_out", help="output directory (default: tt_out)")
     parser.add_argument("--run", action="store_true", help="run on the mock device and check ref_program")
     parser.add_argument("--dump-ir", help="write the IR after every pass into this directory")
     args = parser.parse_args(argv)
 
-    import tilelang_tt
-    import tvm
     from tilelang_tt.errors import TTError
 
     path = _path(args.file)
+    try:
+        call_args = _call_args(args.args) if args.args is not None else ([], {})
+    except ValueError as err:
+        print(f"compile: {err}", file=sys.stderr)
+        return 2
+    if args.args is not None and not args.func:
+        print("compile: --args gives the arguments of the factory named by --func", file=sys.stderr)
+        return 2
     try:
         module = _load(path)
     except TTError as err:
         print(err, file=sys.stderr)
         return 1
-    funcs = {n: f for n, f in vars(module).items() if isinstance(f, tvm.tirx.PrimFunc)}
+    funcs = _kernels(module)
     if args.func:
         if args.func not in funcs:
             print(
-                f"{args.file}: no PrimFunc named {args.func!r} (found: {', '.join(funcs) or 'none'})",
+                f"{args.file}: no PrimFunc, kernel or tilelang.jit factory named {args.func!r} "
+                f"(found: {', '.join(funcs) or 'none'})",
                 file=sys.stderr,
             )
             return 1
         funcs = {args.func: funcs[args.func]}
+    skipped = {n: m for n, f in funcs.items() if args.args is None and (m := _needs_arguments(f))}
+    for name, missing in skipped.items():
+        del funcs[name]
+        print(
+            f"{args.file}: skipping factory {name}: {missing} need values; "
+            f"compile it with --func {name} --args '...'",
+            file=sys.stderr,
+        )
     if not funcs:
-        print(f"{args.file}: defines no module-level T.prim_func", file=sys.stderr)
+        if not skipped:
+            print(
+                f"{args.file}: defines no module-level T.prim_func, kernel or tilelang.jit factory",
+                file=sys.stderr,
+            )
         return 1
     out_root = _path(args.out)
     import numpy as np
@@ -108,17 +218,18 @@ def main(argv: list[str] | None = None) -> int:
             if not args.dump_ir
             else (_path(args.dump_ir) if len(funcs) == 1 else os.path.join(_path(args.dump_ir), name))
         )
+        options = {"target": args.target, "partition": args.partition, "dump_ir": dump}
         try:
-            kernel = tilelang_tt.compile(func, target=args.target, partition=args.partition, dump_ir=dump)
+            kernel = _compile(func, call_args, options)
             written = kernel.write_artifacts(out_dir)
             result = _check(kernel, module, rng) if args.run else "not run (pass --run)"
-        except TTError as err:
+        except (TTError, TypeError) as err:
             print(err, file=sys.stderr)
             status = 1
             continue
         print(
-            f"{name}: {args.target}, partition {args.partition}, {kernel.cores_used} cores, "
-            f"{kernel.plan['grid']['num_blocks']} blocks"
+            f"{name}: {kernel.options.target}, partition {kernel.options.partition}, "
+            f"{kernel.cores_used} cores, {kernel.plan['grid']['num_blocks']} blocks"
         )
         print(f"  {'pass':34s} {'ms':>8s}")
         for pass_name, seconds in kernel.pass_timings:

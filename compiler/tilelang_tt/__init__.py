@@ -9,12 +9,15 @@
 TileLang programs run after changing only their imports (``import tilelang_tt as tilelang``).
 """
 
-from . import language
+from . import language, math, profiler
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
 from .jit import JITKernel, compile, jit
+from .math import cdiv, next_power_of_2
 from .options import CompileOptions
+from .pass_config import PassConfigKey
 from .pipeline import build_tt_pipeline, emit_tt_artifacts, run_pipeline, validate_module_for_tt
 from .target import TARGETS, TTTarget, get_target
+from .tensor_supply import TensorSupplyType
 
 __all__ = [
     "language",
@@ -33,4 +36,10 @@ __all__ = [
     "TARGETS",
     "TTTarget",
     "get_target",
+    "PassConfigKey",
+    "TensorSupplyType",
+    "cdiv",
+    "next_power_of_2",
+    "math",
+    "profiler",
 ]

@@ -3,6 +3,7 @@
     kernel = tilelang_tt.compile(gemm, out_idx=[-1], target="wormhole", partition="row_major")
     C = kernel(A, B)                      # numpy in (ml_dtypes.bfloat16 / float16 / float32), numpy out
     print(kernel.get_kernel_source())     # reader.cpp + compute.cpp + writer.cpp
+    kernel.get_profiler().assert_allclose(ref_program)   # TileLang's check (profiler.py)
     kernel.write_artifacts("out/")        # the five artifacts
 
 Calling a kernel writes the artifacts to a directory keyed by their hash and the options, builds main.cpp
@@ -23,11 +24,15 @@ import numpy as np
 import tvm
 from tvm import tirx
 
-from . import config
+from . import config, eager
 from .arguments import NUMPY_DTYPES, bind_arguments, output_indices
 from .errors import TTCompileError, TTRuntimeError
+from .factory import KernelFactory, def_loc
 from .options import CompileOptions
+from .pass_config import check_pass_configs
 from .pipeline import emit_tt_artifacts, run_pipeline
+from .profiler import Profiler
+from .tensor_supply import TensorSupplyType
 
 __all__ = ["JITKernel", "NUMPY_DTYPES", "compile", "jit"]
 
@@ -68,6 +73,11 @@ class JITKernel:
         return "\n".join(
             f"// ===== {n} =====\n{self.artifacts[n]}" for n in ("reader.cpp", "compute.cpp", "writer.cpp")
         )
+
+    def get_profiler(self, tensor_supply_type: TensorSupplyType = TensorSupplyType.Auto) -> Profiler:
+        """TileLang's profiler for this kernel: ``assert_allclose(ref_program)``, ``do_bench()``,
+        ``run_once()`` on inputs drawn as ``tensor_supply_type`` says (``profiler.py``)."""
+        return Profiler(self, tensor_supply_type)
 
     def write_artifacts(self, path: str) -> list[str]:
         os.makedirs(path, exist_ok=True)
@@ -189,37 +199,127 @@ def _device():
     return tt_mock
 
 
+# TileLang's execution backends: how a CUDA kernel is called from Python. Here calls always go through
+# the generated host program on the mock device, so the choice has no effect.
+EXECUTION_BACKENDS = ("auto", "tvm_ffi", "cython", "nvrtc", "torch", "cutedsl")
+# TVM target kinds of GPU/CPU backends: a TileLang program naming one runs on the default Tenstorrent target.
+GPU_TARGET_KINDS = ("cuda", "hip", "rocm", "metal", "webgpu", "llvm", "c", "cutedsl")
+
+
+def _tt_target_name(target) -> str | None:
+    """A Tenstorrent target name from ``target`` (a name, a dict with "kind", a tvm Target); None (the
+    default device) for "auto" and GPU targets."""
+    if target is None:
+        return None
+    if isinstance(target, dict):
+        kind = str(target.get("kind", ""))
+    elif isinstance(target, str):
+        kind = target.split()[0] if target.strip() else target
+    else:
+        kind = str(getattr(getattr(target, "kind", None), "name", target))
+    return None if kind in ("auto", *GPU_TARGET_KINDS) else kind
+
+
+def _out_idx_of(func: tirx.PrimFunc, out_idx):
+    """``out_idx`` as given, or the outputs an eager-style PrimFunc declares; both given must agree."""
+    declared = func.attrs[eager.OUT_IDX_ATTR] if func.attrs and eager.OUT_IDX_ATTR in func.attrs else None
+    if declared is None:
+        return out_idx
+    declared = [int(i) for i in declared]
+    given = None if out_idx is None else [out_idx] if isinstance(out_idx, int) else list(out_idx)
+    if given is not None and given != declared:
+        raise TTCompileError(
+            f"out_idx={out_idx} given for a kernel whose T.empty outputs already fix out_idx={declared}; "
+            f"drop out_idx"
+        )
+    return declared
+
+
 def compile(
     func: tirx.PrimFunc,
     out_idx=None,
-    target: str | None = None,
-    partition: str | None = None,  # noqa: A001
+    execution_backend: str | None = None,
+    target=None,
+    target_host=None,
+    verbose: bool | None = None,
+    pass_configs: dict | None = None,
+    compile_flags=None,
+    *,
+    partition: str | None = None,
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     dump_ir: str | None = None,
-    **tilelang_options,
 ) -> JITKernel:
-    """Compile ``func`` (TileLang's ``tilelang.compile``); TileLang-only options (pass_configs...) are
-    accepted and ignored."""
+    """Compile ``func`` into a kernel (TileLang's ``tilelang.compile``, same arguments).
+
+    ``out_idx``: the parameters the kernel allocates and returns (an int or a list, negative from the end).
+    ``target``: "wormhole" (default), "blackhole" or "grayskull"; None, "auto" and GPU targets ("cuda",
+    "hip", ...) mean the default. ``pass_configs``: ``PassConfigKey`` keys (checked, no effect on
+    Tenstorrent). No effect either: ``execution_backend`` (one of TileLang's), ``target_host``,
+    ``verbose``, ``compile_flags``. Tenstorrent options: ``partition`` (row_major | column_major | block),
+    ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR after every pass)."""
     if not isinstance(func, tirx.PrimFunc):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
-    options = CompileOptions.make(target, partition, out_idx, enable_double_buffer, enable_prefetch)
+    if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:
+        raise TTCompileError(
+            f"unknown execution_backend {execution_backend!r}; TileLang's are "
+            f"{', '.join(EXECUTION_BACKENDS)} (none changes how a Tenstorrent kernel is called)"
+        )
+    check_pass_configs(pass_configs)
+    options = CompileOptions.make(
+        _tt_target_name(target), partition, _out_idx_of(func, out_idx), enable_double_buffer, enable_prefetch
+    )
     return JITKernel(func, options, dump_ir=dump_ir)
 
 
-def jit(func=None, *, out_idx=None, target: str | None = None, partition: str | None = None, **options):
-    """``@jit(out_idx=[-1])`` on a PrimFunc → JITKernel; on a function returning a PrimFunc → a function
-    returning JITKernels (compiled once per argument tuple), like TileLang's ``@tilelang.jit``."""
+def jit(
+    func=None,
+    *,
+    out_idx=None,
+    target=None,
+    target_host=None,
+    execution_backend: str | None = None,
+    verbose: bool | None = None,
+    pass_configs: dict | None = None,
+    debug_root_path: str | None = None,
+    compile_flags=None,
+    partition: str | None = None,
+    enable_double_buffer: bool = True,
+    enable_prefetch: bool = True,
+):
+    """TileLang's ``@tilelang.jit``, with or without arguments (those of ``compile``; ``debug_root_path``
+    has no effect either). On:
+
+    - a ``T.prim_func``: the compiled JITKernel;
+    - a function that returns a PrimFunc (classic style): a ``KernelFactory`` whose call returns the
+      JITKernel for its arguments, compiled once per distinct argument tuple (``factory.py``);
+    - a function whose body holds the kernel itself (eager style: ``T.const``, annotated tensor
+      parameters, ``T.empty`` outputs returned): an ``EagerKernelFactory`` whose call takes tensors and
+      returns the outputs (``eager.py``).
+    """
+    settings = dict(
+        execution_backend=execution_backend,
+        target=target,
+        target_host=target_host,
+        verbose=verbose,
+        pass_configs=pass_configs,
+        compile_flags=compile_flags,
+        partition=partition,
+        enable_double_buffer=enable_double_buffer,
+        enable_prefetch=enable_prefetch,
+    )
 
     def wrap(f):
         if isinstance(f, tirx.PrimFunc):
-            return compile(f, out_idx=out_idx, target=target, partition=partition, **options)
-
-        @functools.wraps(f)
-        @functools.cache
-        def factory(*args, **kwargs):
-            return compile(f(*args, **kwargs), out_idx=out_idx, target=target, partition=partition, **options)
-
-        return factory
+            return compile(f, out_idx=out_idx, **settings)
+        if eager.is_eager(f):
+            if out_idx is not None:
+                raise TTCompileError.at(
+                    def_loc(f),
+                    f"{f.__name__} returns T.empty outputs, which fix out_idx; "
+                    f"drop out_idx from tilelang.jit",
+                )
+            return eager.EagerKernelFactory(f, functools.partial(compile, **settings))
+        return KernelFactory(f, functools.partial(compile, out_idx=out_idx, **settings))
 
     return wrap(func) if func is not None else wrap

@@ -35,6 +35,7 @@ from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
 from . import dtypes, ops
+from .eager import const, empty
 from .errors import TTCompileError
 
 __all__ = [
@@ -55,6 +56,8 @@ __all__ = [
     "serial",
     "use_swizzle",
     "annotate_layout",
+    "const",
+    "empty",
 ]
 
 serial = _T.serial
@@ -68,7 +71,7 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 TILELANG_NOT_YET = frozenset(
     {
         "Parallel", "reduce_sum", "reduce_max", "reduce_min", "reduce_abssum", "reduce_absmax", "cumsum",
-        "alloc_var", "atomic_add", "get_thread_binding", "transpose", "empty", "const", "dynamic",
+        "alloc_var", "atomic_add", "get_thread_binding", "transpose", "dynamic",
         "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
     }
 )  # fmt: skip

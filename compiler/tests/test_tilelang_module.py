@@ -1,0 +1,117 @@
+"""The ``tilelang`` module surface without a device: jit/compile arguments, classic factories,
+PassConfigKey, cdiv/next_power_of_2."""
+
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+from programs import gemm
+
+
+def test_cdiv_and_next_power_of_2_follow_tilelang():
+    assert [tilelang.cdiv(a, 64) for a in (1, 64, 65, 275)] == [1, 1, 2, 5]
+    assert [tilelang.math.next_power_of_2(x) for x in (0, 1, 5, 64, 65)] == [2, 1, 8, 64, 128]
+    assert tilelang.next_power_of_2 is tilelang.math.next_power_of_2
+
+
+def test_pass_config_keys_are_tilelang_names_and_strings():
+    key = tilelang.PassConfigKey
+    assert key.TL_DISABLE_TMA_LOWER == "tl.disable_tma_lower"
+    assert key.TL_DISABLE_WARP_SPECIALIZED == "tl.disable_warp_specialized"
+    assert key.TL_DISABLE_THREAD_STORAGE_SYNC.value == "tl.disable_thread_storage_sync"
+    assert key("tl.enable_fast_math") is key.TL_ENABLE_FAST_MATH
+
+
+def test_pass_configs_are_accepted_by_key_or_string():
+    configs = {tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True, "tl.disable_tma_lower": True}
+    kernel = tilelang.compile(gemm(), out_idx=[-1], pass_configs=configs)
+    assert kernel.build_hash == tilelang.compile(gemm(), out_idx=[-1]).build_hash  # no effect on TT
+
+
+def test_unknown_pass_config_key_names_it_and_suggests():
+    with pytest.raises(
+        tilelang.TTCompileError, match=r"unknown key 'tl.disable_tma_lowr'.*'tl.disable_tma_lower'"
+    ):
+        tilelang.compile(gemm(), pass_configs={"tl.disable_tma_lowr": True})
+
+
+@pytest.mark.parametrize("target", [None, "auto", "cuda", "cuda -arch=sm_90", {"kind": "hip"}])
+def test_gpu_and_auto_targets_mean_the_default_device(target):
+    assert tilelang.compile(gemm(), target=target).options.target == "wormhole"
+
+
+def test_tenstorrent_targets_select_the_device():
+    assert tilelang.compile(gemm(), target="blackhole").options.target == "blackhole"
+
+
+def test_unknown_execution_backend_is_an_error():
+    with pytest.raises(tilelang.TTCompileError, match="unknown execution_backend 'nvcc'.*tvm_ffi"):
+        tilelang.compile(gemm(), execution_backend="nvcc")
+
+
+def test_gpu_only_compile_arguments_are_accepted():
+    kernel = tilelang.compile(
+        gemm(),
+        out_idx=-1,
+        execution_backend="cython",
+        target_host="llvm",
+        verbose=True,
+        compile_flags=["-O3"],
+    )
+    assert kernel.out_idx == [2]
+
+
+def _matmul(M, N, K, block_M=64, block_N=64, block_K=32):
+    return gemm(M=M, N=N, K=K, bM=block_M, bN=block_N, bK=block_K)
+
+
+def test_factory_compiles_once_per_argument_tuple_whatever_the_spelling():
+    factory = tilelang.jit(out_idx=[-1])(_matmul)
+    kernel = factory(128, 64, 64)
+    assert factory(M=128, N=64, K=64) is kernel and factory.compile(128, 64, 64, 64) is kernel
+    assert factory(128, 64, 64, block_K=64) is not kernel
+    assert kernel.out_idx == [2] and kernel.plan["grid"]["num_blocks"] == 2
+
+
+def test_factory_get_tir_returns_the_primfunc():
+    factory = tilelang.jit(_matmul)
+    assert factory.get_tir(64, 64, 64).script() == _matmul(64, 64, 64).script()
+
+
+def test_bare_jit_and_jit_on_a_primfunc():
+    assert tilelang.jit(_matmul)(64, 64, 64).out_idx == []
+    assert isinstance(tilelang.jit(out_idx=[-1])(gemm()), tilelang.JITKernel)
+
+
+def test_jit_settings_reach_the_kernels():
+    factory = tilelang.jit(_matmul, target="blackhole", partition="column_major")
+    assert factory(64, 64, 64).options.target == "blackhole"
+    assert factory(64, 64, 64).options.partition == "column_major"
+
+
+def test_factory_arguments_must_bind_and_hash():
+    factory = tilelang.jit(_matmul)
+    with pytest.raises(TypeError, match=r"_matmul\(\): missing a required argument: 'K'"):
+        factory(64, 64)
+    with pytest.raises(TypeError, match="argument block_M of _matmul is a ndarray, which cannot key"):
+        import numpy as np
+
+        factory(64, 64, 64, block_M=np.zeros(2))
+
+
+def test_factory_that_returns_no_primfunc_points_at_its_def():
+    @tilelang.jit
+    def not_a_factory(n):
+        return n
+
+    with pytest.raises(
+        tilelang.TTCompileError, match="not_a_factory\\(\\) returned int, not a T.prim_func"
+    ) as err:
+        not_a_factory(3)
+    assert (
+        err.value.filename == __file__
+        and err.value.lineno == not_a_factory.__wrapped__.__code__.co_firstlineno + 1
+    )
+
+
+def test_t_namespace_has_const_and_empty():
+    assert T.const is tilelang.eager.const and T.empty is tilelang.eager.empty

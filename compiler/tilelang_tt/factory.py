@@ -1,0 +1,115 @@
+"""``@tilelang.jit`` on a function that builds a PrimFunc (TileLang's classic style): a kernel factory.
+
+    @tilelang.jit(out_idx=[-1])
+    def matmul(M, N, K, block_M, block_N, block_K, dtype="bfloat16"):
+        @T.prim_func
+        def main(A: T.Tensor((M, K), dtype), ...): ...
+        return main
+
+    kernel = matmul(1024, 1024, 1024, 128, 128, 32)     # a JITKernel, compiled once per argument tuple
+    kernel = matmul.compile(1024, 1024, K=1024, block_M=128, block_N=128, block_K=32)   # the same kernel
+    func = matmul.get_tir(1024, 1024, 1024, 128, 128, 32)                            # the PrimFunc
+
+Arguments are bound to the function's signature (defaults applied) before they key the cache, so
+positional and keyword spellings of one call share a kernel; they must be hashable once lists, tuples,
+dicts and sets are frozen. The eager style (``eager.py``) builds on this class.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable
+
+from tvm import tirx
+
+from .errors import TTCompileError
+
+__all__ = ["KernelFactory", "freeze", "def_loc"]
+
+
+def def_loc(func) -> str | None:
+    """ "file:line:col" of ``func``'s ``def`` line (None when its source is not available)."""
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
+    return (
+        f"{inspect.getsourcefile(func)}:{first + offset}:{len(lines[offset]) - len(lines[offset].lstrip())}"
+    )
+
+
+def freeze(value, what: str):
+    """``value`` as a hashable cache-key part: containers become tuples; TypeError names ``what``."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v, what) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v, what)) for k, v in value.items()))
+    if isinstance(value, set | frozenset):
+        return frozenset(freeze(v, what) for v in value)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} is a {type(value).__name__}, which cannot key the kernel cache; pass a hashable value"
+        ) from None
+    return (type(value).__name__, value)
+
+
+class KernelFactory:
+    """A function returning a PrimFunc, with ``compile_fn`` (PrimFunc → JITKernel) applied once per
+    distinct call."""
+
+    def __init__(self, func: Callable, compile_fn: Callable):
+        functools.update_wrapper(self, func)
+        self.func = func
+        self.compile_fn = compile_fn
+        self.signature = inspect.signature(func)
+        self._kernels: dict = {}
+        self._lock = threading.Lock()
+
+    def bind(self, args, kwargs) -> inspect.BoundArguments:
+        """``args``/``kwargs`` matched to the function's parameters, defaults applied."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"{self.func.__name__}(): {err}") from None
+        bound.apply_defaults()
+        return bound
+
+    def cache_key(self, args, kwargs) -> tuple:
+        bound = self.bind(args, kwargs)
+        return tuple(
+            (name, freeze(value, f"argument {name} of {self.func.__name__}"))
+            for name, value in bound.arguments.items()
+        )
+
+    def get_tir(self, *args, **kwargs) -> tirx.PrimFunc:
+        """The PrimFunc the function builds for these arguments."""
+        func = self.func(*args, **kwargs)
+        if not isinstance(func, tirx.PrimFunc):
+            raise TTCompileError.at(
+                def_loc(self.func),
+                f"{self.func.__name__}() returned {type(func).__name__}, not a T.prim_func: a tilelang.jit "
+                f"factory returns the PrimFunc it builds (or writes the kernel body itself, eager style)",
+            )
+        return func
+
+    def cached_kernel(self, key: tuple, build: Callable[[], tirx.PrimFunc]):
+        """The kernel compiled for ``key``, compiling ``build()`` the first time (two threads may both
+        compile it; both get the first one stored)."""
+        kernel = self._kernels.get(key)
+        if kernel is None:
+            kernel = self.compile_fn(build())
+            with self._lock:
+                kernel = self._kernels.setdefault(key, kernel)
+        return kernel
+
+    def compile(self, *args, **kwargs):
+        """The JITKernel for these arguments, compiled on the first call with them."""
+        return self.cached_kernel(self.cache_key(args, kwargs), lambda: self.get_tir(*args, **kwargs))
+
+    def __call__(self, *args, **kwargs):
+        return self.compile(*args, **kwargs)
