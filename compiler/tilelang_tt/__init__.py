@@ -7,6 +7,8 @@
     C = kernel(A, B)
 
 TileLang programs run after changing only their imports (``import tilelang_tt as tilelang``).
+``check_against_reference(kernel, ref_program)`` runs a kernel on random inputs and compares it with the
+program's reference; ``__version__`` is the package's version (``python -m tilelang_tt --version``).
 """
 
 from . import language
@@ -14,9 +16,12 @@ from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
 from .jit import JITKernel, compile, jit
 from .options import CompileOptions
 from .pipeline import build_tt_pipeline, emit_tt_artifacts, run_pipeline, validate_module_for_tt
+from .reference_check import CheckResult, check_against_reference
 from .target import TARGETS, TTTarget, get_target
+from .version import __version__
 
 __all__ = [
+    "__version__",
     "language",
     "compile",
     "jit",
@@ -33,4 +38,6 @@ __all__ = [
     "TARGETS",
     "TTTarget",
     "get_target",
+    "CheckResult",
+    "check_against_reference",
 ]
