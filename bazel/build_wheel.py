@@ -76,7 +76,12 @@ def _add(archive: zipfile.ZipFile, path: str, data: bytes, mode: int) -> None:
 
 
 def build_wheel(
-    out_dir: str, distribution: str, version: str, summary: str, requires: list[str], files: list[tuple[str, str]]
+    out_dir: str,
+    distribution: str,
+    version: str,
+    summary: str,
+    requires: list[str],
+    files: list[tuple[str, str]],
 ) -> str:
     """Writes the wheel and returns its path."""
     tag = wheel_tag()

@@ -65,7 +65,7 @@ def _py_wheel_dir_impl(ctx):
         mnemonic = "PyWheel",
         progress_message = "Packing the %s wheel" % ctx.attr.distribution,
     )
-    return [DefaultInfo(files = depset([out]))]
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
 
 py_wheel_dir = rule(
     implementation = _py_wheel_dir_impl,

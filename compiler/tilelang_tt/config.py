@@ -3,8 +3,8 @@
 TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
                             ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
 TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include, which the device JIT-compiles kernels against; set here from
-                            the runfiles or the source tree when the caller has not set it (an installed wheel's
-                            tt_mock package finds the copy it bundles by itself)
+                            the runfiles or the source tree when the caller has not set it (installed from the
+                            wheel, the tt_mock package finds the copy it bundles by itself)
 TT_METAL_MOCK_CACHE_DIR     the device's kernel cache; inside a Bazel test (read-only home) it defaults to
                             <cache root>/kernels
 """
@@ -47,8 +47,8 @@ def _runfiles_roots() -> list[str]:
 
 
 def find_shim_include() -> str | None:
-    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree, else the
-    copy an installed tt_mock package bundles (the wheel); None when there is none."""
+    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree, else
+    the copy an installed tt_mock package bundles (the wheel); None when there is none."""
     if os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE"):
         return os.environ["TT_METAL_MOCK_SHIM_INCLUDE"]
     for root in _runfiles_roots():

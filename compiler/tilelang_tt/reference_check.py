@@ -65,7 +65,7 @@ def check_against_reference(
     ref_program: Callable[..., object] | None,
     rng: np.random.Generator | None = None,
 ) -> CheckResult:
-    """Runs ``kernel`` on random arguments (from ``rng``, default seed 0) and compares with ``ref_program``."""
+    """Runs ``kernel`` on random arguments (``rng``, default seed 0) and compares it with ``ref_program``."""
     arrays = random_arguments(kernel, rng if rng is not None else np.random.default_rng(0))
     start = time.perf_counter()
     kernel(*arrays)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-
 # An installed wheel (//:wheel) bundles metal_shim/include and runtime_mock/include under this package
 # directory, at their paths in the tree.
 BUNDLED_TREE = "headers"
@@ -28,7 +27,11 @@ def _workspace() -> Path:
     Symlinks are followed only if the unresolved tree lacks the headers (a package dir of symlinks).
     """
     here = Path(__file__)
-    for root in (here.absolute().parent / BUNDLED_TREE, here.absolute().parents[3], here.resolve().parents[3]):
+    for root in (
+        here.absolute().parent / BUNDLED_TREE,
+        here.absolute().parents[3],
+        here.resolve().parents[3],
+    ):
         if (root / "metal_shim" / "include").is_dir():
             return root
     return here.absolute().parents[3]
