@@ -7,6 +7,8 @@
     C = kernel(A, B)
 
 TileLang programs run after changing only their imports (``import tilelang_tt as tilelang``).
+``check_against_reference(kernel, ref_program)`` runs a kernel on random inputs and compares it with the
+program's reference; ``__version__`` is the package's version (``python -m tilelang_tt --version``).
 """
 
 from . import language, math, profiler
@@ -16,10 +18,13 @@ from .math import cdiv, next_power_of_2
 from .options import CompileOptions
 from .pass_config import PassConfigKey
 from .pipeline import build_tt_pipeline, emit_tt_artifacts, run_pipeline, validate_module_for_tt
+from .reference_check import CheckResult, check_against_reference
 from .target import TARGETS, TTTarget, get_target
 from .tensor_supply import TensorSupplyType
+from .version import __version__
 
 __all__ = [
+    "__version__",
     "language",
     "compile",
     "jit",
@@ -42,4 +47,6 @@ __all__ = [
     "next_power_of_2",
     "math",
     "profiler",
+    "CheckResult",
+    "check_against_reference",
 ]

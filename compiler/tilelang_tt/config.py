@@ -3,7 +3,8 @@
 TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
                             ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
 TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include, which the device JIT-compiles kernels against; set here from
-                            the runfiles or the source tree when the caller has not set it
+                            the runfiles or the source tree when the caller has not set it (installed from the
+                            wheel, the tt_mock package finds the copy it bundles by itself)
 TT_METAL_MOCK_CACHE_DIR     the device's kernel cache; inside a Bazel test (read-only home) it defaults to
                             <cache root>/kernels
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+# compiler/tilelang_tt in the source tree and in runfiles; site-packages/tilelang_tt when installed.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -30,6 +32,13 @@ def cache_dir() -> str:
     return os.path.join(cache_root(), "programs")
 
 
+def tree_file(name: str) -> str:
+    """A file at the tree's root that the package reads (``MODULE.bazel``, ``.clang-format``): the copy the
+    wheel puts inside the package when installed, else the one at the root of the source or runfiles tree."""
+    bundled = os.path.join(_HERE, name)
+    return bundled if os.path.exists(bundled) else os.path.normpath(os.path.join(_HERE, "..", "..", name))
+
+
 def _runfiles_roots() -> list[str]:
     roots = [os.environ[k] for k in ("RUNFILES_DIR", "TEST_SRCDIR") if os.environ.get(k)]
     # compiler/tilelang_tt → the workspace root (source tree, or the runfiles tree of a bazel target)
@@ -38,7 +47,8 @@ def _runfiles_roots() -> list[str]:
 
 
 def find_shim_include() -> str | None:
-    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree."""
+    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree, else
+    the copy an installed tt_mock package bundles (the wheel); None when there is none."""
     if os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE"):
         return os.environ["TT_METAL_MOCK_SHIM_INCLUDE"]
     for root in _runfiles_roots():
@@ -48,7 +58,16 @@ def find_shim_include() -> str | None:
         ):
             if os.path.isdir(candidate):
                 return candidate
-    return None
+    return _installed_shim_include()
+
+
+def _installed_shim_include() -> str | None:
+    """The device package knows where its headers are (tt_mock.config); importing it exports them."""
+    try:
+        from tt_mock import config as device_config
+    except ImportError:
+        return None
+    return str(device_config.shim_include_dir())
 
 
 def ensure_device_env() -> None:

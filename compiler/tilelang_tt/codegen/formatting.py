@@ -1,6 +1,6 @@
 """clang-format for generated C++ with the repository's style (the ``.clang-format`` at the root of the
-tree, which ships with the package in Bazel's runfiles). All sources of a program are formatted by one
-clang-format process (split on marker comments) to keep codegen fast."""
+tree, which ships with the package in Bazel's runfiles and inside the installed wheel). All sources of a
+program are formatted by one clang-format process (split on marker comments) to keep codegen fast."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import os
 import shutil
 import subprocess
 
-# compiler/tilelang_tt/codegen/formatting.py → the tree's root, in the source tree and in runfiles alike.
-STYLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".clang-format")
+from .. import config
+
+STYLE_FILE = config.tree_file(".clang-format")
 _MARKER = "// @@tilelang-tt-file@@ "
 
 

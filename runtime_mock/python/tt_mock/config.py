@@ -1,7 +1,8 @@
 """Every environment knob and file location the tt_mock package uses, in one place.
 
 - ``TT_METAL_MOCK_SHIM_INCLUDE``: metal_shim/include (kernels and host programs compile against it).
-  When unset, the package sets it to the copy next to its own sources (the source tree or Bazel runfiles).
+  When unset, the package sets it to the copy it bundles (an installed wheel) or the one next to its own
+  sources (the source tree or Bazel runfiles).
 - ``TT_METAL_MOCK_CACHE_DIR``: kernel build cache of the device (default ``~/.cache/tilelang_tt/kernels``);
   host programs built by :func:`tt_mock.build_host_program` are cached in its ``host`` subdirectory.
 - ``TT_METAL_MOCK_CXX``: the C++ compiler (default ``g++``).
@@ -13,17 +14,27 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# An installed wheel (//:wheel) bundles metal_shim/include and runtime_mock/include under this package
+# directory, at their paths in the tree.
+BUNDLED_TREE = "headers"
+
 
 def _workspace() -> Path:
-    """The tree this file is in (runfiles or source): runtime_mock/python/tt_mock/config.py -> root.
+    """The tree holding metal_shim/include and runtime_mock/include: the copy bundled in this package when it
+    is installed from the wheel, else the tree this file is in (runfiles or source:
+    runtime_mock/python/tt_mock/config.py -> root).
 
     Symlinks are followed only if the unresolved tree lacks the headers (a package dir of symlinks).
     """
-    for path in (Path(__file__).absolute(), Path(__file__).resolve()):
-        root = path.parents[3]
+    here = Path(__file__)
+    for root in (
+        here.absolute().parent / BUNDLED_TREE,
+        here.absolute().parents[3],
+        here.resolve().parents[3],
+    ):
         if (root / "metal_shim" / "include").is_dir():
             return root
-    return Path(__file__).absolute().parents[3]
+    return here.absolute().parents[3]
 
 
 _WORKSPACE = _workspace()
