@@ -29,7 +29,6 @@ import ast
 import importlib.util
 import os
 import sys
-import time
 
 
 def _path(p: str) -> str:
@@ -44,37 +43,6 @@ def _load(path: str):
     sys.path.insert(0, os.path.dirname(path))
     spec.loader.exec_module(module)
     return module
-
-
-def _check(kernel, module, rng) -> str:
-    import numpy as np
-    from tilelang_tt.jit import NUMPY_DTYPES
-
-    arrays = [
-        rng.standard_normal(p["shape"]).astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]])
-        if p["access"] != "write"
-        else np.zeros(p["shape"], NUMPY_DTYPES[p["dtype"]])
-        for p in kernel.params
-    ]
-    start = time.perf_counter()
-    kernel(*arrays)
-    elapsed = time.perf_counter() - start
-    ref_program = getattr(module, "ref_program", None)
-    if ref_program is None:
-        return f"ran in {elapsed:.2f}s (no ref_program to check against)"
-    inputs = [a for a, p in zip(arrays, kernel.params, strict=False) if p["access"] != "write"]
-    outputs = [a for a, p in zip(arrays, kernel.params, strict=False) if p["access"] == "write"]
-    refs = ref_program(*inputs)
-    refs = list(refs) if isinstance(refs, tuple | list) else [refs]
-    worst = []
-    for got, ref in zip(outputs, refs, strict=False):
-        got, ref = np.asarray(got, dtype=np.float32), np.asarray(ref, dtype=np.float32)
-        rel = float(np.abs(got - ref).max() / max(float(np.abs(ref).max()), 1e-30))
-        pcc = float(np.corrcoef(got.ravel(), ref.ravel())[0, 1])
-        worst.append((rel, pcc))
-    rel, pcc = max(w[0] for w in worst), min(w[1] for w in worst)
-    ok = rel < 1e-2 and pcc >= 0.999
-    return f"{'PASS' if ok else 'FAIL'}: max rel err {rel:.2e}, PCC {pcc:.6f}, ran in {elapsed:.2f}s"
 
 
 def _call_args(text: str) -> tuple[list, dict]:
@@ -165,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump-ir", help="write the IR after every pass into this directory")
     args = parser.parse_args(argv)
 
+    import tilelang_tt
     from tilelang_tt.errors import TTError
 
     path = _path(args.file)
@@ -222,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             kernel = _compile(func, call_args, options)
             written = kernel.write_artifacts(out_dir)
-            result = _check(kernel, module, rng) if args.run else "not run (pass --run)"
+            result = (
+                str(tilelang_tt.check_against_reference(kernel, getattr(module, "ref_program", None), rng))
+                if args.run
+                else "not run (pass --run)"
+            )
         except (TTError, TypeError) as err:
             print(err, file=sys.stderr)
             status = 1

@@ -45,6 +45,7 @@ __all__ = [
     "Buffer",
     "Kernel",
     "ceildiv",
+    "cdiv",
     "alloc_shared",
     "alloc_fragment",
     "alloc_local",
@@ -222,6 +223,9 @@ def ceildiv(a, b):
     if isinstance(a, int) and isinstance(b, int):
         return -(-a // b)
     return _T.ceildiv(a, b)
+
+
+cdiv = ceildiv
 
 
 def alloc_shared(shape, dtype, scope: str = "shared"):
