@@ -19,7 +19,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -72,13 +71,12 @@ struct KernelThread {
     std::string source_path;
     KernelEntry entry = nullptr;
     KernelCode code;              // where `entry`'s object is loaded, for fault reports
-    FaultGuard* guard = nullptr;  // set (under the run mutex) while the thread can be interrupted
+    FaultGuard* guard = nullptr;  // its worker's, set (under the run mutex) while the kernel can be interrupted
     std::condition_variable cv;
     BlockedOn blocked;
     bool finished = false;
     std::vector<PendingTransfer> pending_reads, pending_writes;
     std::unique_ptr<float[]> dst;
-    std::thread thread;
 };
 
 struct CoreRun {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <optional>
 #include <sstream>
-#include <system_error>
 
+#include "kernel_workers.hpp"
 #include "run_state.hpp"
 #include "tt_mock_device/circular_buffer.h"
 
@@ -165,22 +165,20 @@ void wake_semaphore_waiters(RunState& run) {
 
 namespace {
 
-// The kernel thread's FaultGuard, published to the scheduler (which interrupts the thread) for its lifetime.
+// The worker's FaultGuard, published to the scheduler (which interrupts the thread) while the kernel runs.
 class PublishedGuard {
 public:
-    explicit PublishedGuard(KernelThread& thread) : thread_(thread), guard_(thread.code) {
+    PublishedGuard(KernelThread& thread, FaultGuard& guard) : thread_(thread) {
         std::lock_guard<std::mutex> lock(thread_.run->mutex);
-        thread_.guard = &guard_;
+        thread_.guard = &guard;
     }
     ~PublishedGuard() {
         std::lock_guard<std::mutex> lock(thread_.run->mutex);
         thread_.guard = nullptr;
     }
-    FaultGuard& guard() { return guard_; }
 
 private:
     KernelThread& thread_;
-    FaultGuard guard_;
 };
 
 std::string hex(uint64_t value) {
@@ -212,13 +210,14 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
     return report + "; the run was aborted";
 }
 
-void thread_main(KernelThread& thread) {
+// Runs one kernel on a worker thread whose FaultGuard is `guard`.
+void thread_main(KernelThread& thread, FaultGuard& guard) {
     RunState& run = *thread.run;
     std::string error;
     ErrorKind kind = ErrorKind::Protocol;
     try {
-        PublishedGuard published(thread);
-        const std::optional<Fault> fault = published.guard().run(thread.entry, &thread.ctx);
+        PublishedGuard published(thread, guard);
+        const std::optional<Fault> fault = guard.run(thread.entry, &thread.ctx, thread.code);
         if (fault && !fault->interrupted) {
             kind = ErrorKind::Fault;
             error = fault_report(thread, *fault);
@@ -343,21 +342,20 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     install_fault_handlers();
     for (auto& thread : run.threads)
         thread->code = kernel_code_of(reinterpret_cast<const void*>(thread->entry));
+    std::vector<KernelBatch::Job> jobs;
+    for (auto& thread : run.threads)
+        jobs.push_back([t = thread.get()](FaultGuard& guard) { thread_main(*t, guard); });
     {
         std::lock_guard<std::mutex> lock(run.mutex);
         run.live = run.threads.size();
     }
-    for (size_t i = 0; i < run.threads.size(); i++) {
-        KernelThread* t = run.threads[i].get();
-        try {
-            t->thread = std::thread([t] { thread_main(*t); });
-        } catch (const std::system_error& e) {
-            // The threads already started are told to stop; the others never count as live.
-            std::lock_guard<std::mutex> lock(run.mutex);
-            run.live -= run.threads.size() - i;
-            abort_run_locked(run, ErrorKind::Protocol, std::string("cannot start a kernel thread: ") + e.what());
-            break;
-        }
+    std::string start_error;
+    const std::shared_ptr<KernelBatch> batch = KernelBatch::start(std::move(jobs), start_error);
+    if (batch->started() < run.threads.size()) {
+        // The threads already started are told to stop; the others never count as live.
+        std::lock_guard<std::mutex> lock(run.mutex);
+        run.live -= run.threads.size() - batch->started();
+        abort_run_locked(run, ErrorKind::Protocol, start_error);
     }
     std::unique_lock<std::mutex> lock(run.mutex);
     uint64_t progress = total_progress(run);
@@ -379,14 +377,11 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     for (const auto& thread : run.threads)
         finished.push_back(thread->finished);
     lock.unlock();
-    for (size_t i = 0; i < run.threads.size(); i++) {
-        std::thread& thread = run.threads[i]->thread;
-        if (!thread.joinable())
-            continue;
+    for (size_t i = 0; i < batch->started(); i++) {
         if (finished[i]) {
-            thread.join();
+            batch->wait_returned(i);
         } else {
-            thread.detach();
+            batch->abandon(i);
         }
     }
     const ErrorKind kind = run.error_kind;
