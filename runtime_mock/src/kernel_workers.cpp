@@ -9,8 +9,6 @@
 #include <thread>
 #include <utility>
 
-#include "runtime_mock/device.hpp"
-
 namespace tt_mock {
 
 struct KernelBatch::Worker {
@@ -42,34 +40,44 @@ struct WorkerPool {
     }
     static WorkerPool& instance() { return *current(); }
 
-    // An idle worker, or a new one; marked busy. Throws DeviceError when no thread can be created.
-    Worker* take() {
+    // `n` workers, marked busy: idle ones first, then new ones (started together, then waited for).
+    // When a thread cannot be created or set up, returns fewer and says why in `error`.
+    std::vector<Worker*> take(size_t n, std::string& error) {
+        std::vector<Worker*> workers;
         {
             std::lock_guard<std::mutex> lock(mutex);
-            if (!idle.empty()) {
-                Worker* worker = idle.back();
+            while (workers.size() < n && !idle.empty()) {
+                workers.push_back(idle.back());
                 idle.pop_back();
-                worker->busy = true;
-                return worker;
+                workers.back()->busy = true;
             }
         }
-        auto* worker = new Worker;
-        std::promise<std::string> ready;  // empty, or why the worker could not set up its FaultGuard
-        std::future<std::string> setup = ready.get_future();
-        try {
-            std::thread([this, worker, ready = std::move(ready)]() mutable {
-                loop(worker, std::move(ready));
-            }).detach();
-        } catch (const std::system_error& e) {
-            delete worker;
-            throw DeviceError(std::string("cannot start a kernel thread: ") + e.what());
+        std::vector<std::pair<Worker*, std::future<std::string>>> starting;
+        while (workers.size() + starting.size() < n) {
+            auto* worker = new Worker;
+            std::promise<std::string> ready;  // empty, or why the worker could not set up its FaultGuard
+            std::future<std::string> setup = ready.get_future();
+            try {
+                std::thread([this, worker, ready = std::move(ready)]() mutable {
+                    loop(worker, std::move(ready));
+                }).detach();
+            } catch (const std::system_error& e) {
+                delete worker;
+                error = std::string("cannot start a kernel thread: ") + e.what();
+                break;
+            }
+            starting.emplace_back(worker, std::move(setup));
         }
-        const std::string error = setup.get();
-        if (!error.empty()) {
-            delete worker;
-            throw DeviceError("cannot start a kernel thread: " + error);
+        for (auto& [worker, setup] : starting) {
+            const std::string why = setup.get();
+            if (why.empty()) {
+                workers.push_back(worker);
+            } else {
+                delete worker;
+                error = "cannot start a kernel thread: " + why;
+            }
         }
-        return worker;
+        return workers;
     }
 
     void loop(Worker* worker, std::promise<std::string> ready) {
@@ -112,16 +120,9 @@ struct WorkerPool {
 std::shared_ptr<KernelBatch> KernelBatch::start(std::vector<Job> jobs, std::string& error) {
     std::shared_ptr<KernelBatch> batch(new KernelBatch);
     batch->returned_.assign(jobs.size(), false);
-    batch->workers_.assign(jobs.size(), nullptr);
-    for (size_t i = 0; i < jobs.size(); i++) {
-        Worker* worker = nullptr;
-        try {
-            worker = WorkerPool::instance().take();
-        } catch (const DeviceError& e) {
-            error = e.what();
-            break;
-        }
-        batch->workers_[i] = worker;
+    batch->workers_ = WorkerPool::instance().take(jobs.size(), error);
+    for (size_t i = 0; i < batch->workers_.size(); i++) {
+        Worker* worker = batch->workers_[i];
         {
             std::lock_guard<std::mutex> lock(worker->mutex);
             worker->job = std::move(jobs[i]);
