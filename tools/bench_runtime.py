@@ -1,32 +1,49 @@
-"""Benchmark of the mock device: a 1024 x 1024 x 1024 bf16 matmul on the 8x8 grid next to numpy.
+"""Benchmark of the mock device: bf16 GEMMs on the 8x8 grid next to numpy float32, in one process.
 
-Runs tests/sdk_style/matmul_block_reuse.cpp (block-reuse multi-core matmul) through tt_mock and reports
-- the median wall time of the matmul on the mock (upload, run, download) and of numpy's float32 matmul
-  of the same shape, and their ratio (target: the mock within 30x of numpy);
-- the kernel JIT build time: cold (empty kernel cache) and warm (kernels found in the disk cache, in a
-  fresh process), each as the first run's time minus the median run time.
+Runs tests/sdk_style/matmul_block_reuse.cpp (block-reuse multi-core matmul: each core of the grid computes
+one block of C, walking K in blocks of --in0-block-w tiles) through tt_mock and reports, with medians over
+--repeat repetitions in which the mock and numpy alternate:
+- for each size (M = K = N): the wall time of one call on the mock (upload, run, download), numpy's
+  float32 matmul of the same shape, their ratio, and simulated 32x32x32 tile-matmuls per second;
+- the fixed cost of a call: a 64-core call on a 256^3 problem (one output tile per core);
+- the kernel JIT build time, cold (empty kernel cache) and warm (disk cache, fresh process);
+- the peak resident set size of the process.
+Sizes of 4096 and more take seconds per call: they run --large-repeat times (the count is printed).
 
-Usage: ./bazelw run //tools:bench_runtime -- [--size 1024] [--repeat 5] [--in0-block-w 4]
+numpy runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from this process's environment before it
+loads (they pin OpenBLAS to a slower kernel); the BLAS library and the kernel it chose are printed.
+
+Usage: ./bazelw run //tools:bench_runtime -- [--sizes 512 1024 2048 4096] [--repeat 7] [--in0-block-w 1]
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
-import ml_dtypes
-import numpy as np
-import tt_mock
+# Before numpy loads OpenBLAS, which reads them once.
+for _name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+    os.environ.pop(_name, None)
+
+import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+import tt_mock  # noqa: E402
 
 # tests/sdk_style next to tools/, in the source tree or in runfiles.
 SDK_STYLE = Path(__file__).absolute().parent.parent / "tests" / "sdk_style"
+KERNELS = SDK_STYLE / "kernels"
+TILE = 32
+SMALL_CALL_SIZE = 256  # 8 x 8 output tiles: one per core of the 8x8 grid
 
 
 def _inputs(size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -36,79 +53,157 @@ def _inputs(size: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _timed_runs(
-    program: tt_mock.HostProgram, kernels: Path, size: int, runs: int
-) -> tuple[list[float], np.ndarray]:
-    a, b = _inputs(size)
-    tensors = [a.view(np.uint16), b.view(np.uint16), np.zeros((size, size), np.uint16)]
-    times = []
-    for _ in range(runs):
+class MockGemm:
+    """One size's host program on the mock device, with its input and output tensors."""
+
+    def __init__(self, size: int, in0_block_w: int) -> None:
+        self.size = size
+        defines = {"SHAPE_M": size, "SHAPE_K": size, "SHAPE_N": size, "IN0_BLOCK_W": in0_block_w}
         start = time.perf_counter()
-        program.run(kernels, tensors)
-        times.append(time.perf_counter() - start)
-    return times, tensors[2].view(ml_dtypes.bfloat16).astype(np.float32)
+        self.so_path = tt_mock.build_host_program(
+            [SDK_STYLE / "matmul_block_reuse.cpp"], defines={k: str(v) for k, v in defines.items()}
+        )
+        self.build_seconds = time.perf_counter() - start
+        self.program = tt_mock.HostProgram(self.so_path)
+        a, b = _inputs(size)
+        self.tensors = [a.view(np.uint16), b.view(np.uint16), np.zeros((size, size), np.uint16)]
+
+    def call(self) -> float:
+        start = time.perf_counter()
+        self.program.run(KERNELS, self.tensors)
+        return time.perf_counter() - start
+
+    def result(self) -> np.ndarray:
+        return self.tensors[2].view(ml_dtypes.bfloat16).astype(np.float32)
 
 
-def _build(sdk_style: Path, size: int, in0_block_w: int) -> Path:
-    defines = {"SHAPE_M": size, "SHAPE_K": size, "SHAPE_N": size, "IN0_BLOCK_W": in0_block_w}
-    return tt_mock.build_host_program(
-        [sdk_style / "matmul_block_reuse.cpp"], defines={k: str(v) for k, v in defines.items()}
+class NumpyGemm:
+    """numpy's float32 matmul of the same inputs."""
+
+    def __init__(self, size: int) -> None:
+        self.a, self.b = (x.astype(np.float32) for x in _inputs(size))
+        np.matmul(self.a, self.b)
+
+    def call(self) -> float:
+        start = time.perf_counter()
+        np.matmul(self.a, self.b)
+        return time.perf_counter() - start
+
+
+def blas_description() -> str:
+    """numpy's BLAS library, its build configuration and the kernel it chose for this CPU (OpenBLAS)."""
+    blas = np.__config__.CONFIG["Build Dependencies"]["blas"]
+    text = f"{blas.get('name', '?')} {blas.get('version', '')}".strip()
+    library = next(
+        (
+            line.split()[-1]
+            for line in Path("/proc/self/maps").read_text().splitlines()
+            if "openblas" in line.split()[-1]
+        ),
+        None,
     )
+    if library is None:
+        return text + " (not OpenBLAS: no kernel name)"
+    lib = ctypes.CDLL(library)
+    found = {}
+    for what, names in {
+        "config": ("scipy_openblas_get_config64_", "openblas_get_config64_", "openblas_get_config"),
+        "core": ("scipy_openblas_get_corename64_", "openblas_get_corename64_", "openblas_get_corename"),
+    }.items():
+        for name in names:
+            if hasattr(lib, name):
+                function = getattr(lib, name)
+                function.restype = ctypes.c_char_p
+                found[what] = function().decode()
+                break
+    return f"{text}: {found.get('config', '?')}; kernel in use: {found.get('core', '?')}"
+
+
+def _first_run_in_fresh_process(so_path: Path, size: int) -> float:
+    """The first call of an already-built host program in a new process (warm kernel cache)."""
+    warm = subprocess.run(
+        [sys.executable, __file__, f"--first-run-of={so_path}", f"--first-run-size={size}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ,
+    )
+    return json.loads(warm.stdout.strip().splitlines()[-1])["first_run"]
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_runtime", description=__doc__.split("\n")[0])
-    parser.add_argument("--size", type=int, default=1024, help="M = K = N")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs (median)")
-    parser.add_argument("--in0-block-w", type=int, default=4, help="K tiles per block")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[512, 1024, 2048, 4096], help="M = K = N")
+    parser.add_argument("--repeat", type=int, default=7, help="alternated repetitions (medians)")
+    parser.add_argument("--large-repeat", type=int, default=1, help="repetitions of sizes >= 4096")
+    parser.add_argument("--small-repeat", type=int, default=21, help="calls of the 256^3 problem")
+    parser.add_argument("--in0-block-w", type=int, default=1, help="K tiles per block (1: blocks of K = 32)")
     parser.add_argument("--first-run-of", type=Path, help=argparse.SUPPRESS)  # built host program
+    parser.add_argument("--first-run-size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    sdk_style = SDK_STYLE
-    kernels = sdk_style / "kernels"
 
     if args.first_run_of is not None:
-        first, _ = _timed_runs(tt_mock.HostProgram(args.first_run_of), kernels, args.size, 1)
-        print(json.dumps({"first_run": first[0]}))
+        program = tt_mock.HostProgram(args.first_run_of)
+        a, b = _inputs(args.first_run_size)
+        start = time.perf_counter()
+        program.run(KERNELS, [a.view(np.uint16), b.view(np.uint16), np.zeros_like(a.view(np.uint16))])
+        print(json.dumps({"first_run": time.perf_counter() - start}))
         return 0
-    start = time.perf_counter()
-    so_path = _build(sdk_style, args.size, args.in0_block_w)
-    host_build = time.perf_counter() - start
-    program = tt_mock.HostProgram(so_path)
+
+    print(f"numpy BLAS: {blas_description()}")
+    gemms = {size: MockGemm(size, args.in0_block_w) for size in [SMALL_CALL_SIZE, *args.sizes]}
+    small = gemms.pop(SMALL_CALL_SIZE)
+    reference = {size: NumpyGemm(size) for size in args.sizes}
 
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TT_METAL_MOCK_CACHE_DIR"] = cache
-        first, _ = _timed_runs(program, kernels, args.size, 1)
-        runs, result = _timed_runs(program, kernels, args.size, args.repeat)
-        warm = subprocess.run(
-            [sys.executable, __file__, f"--first-run-of={so_path}", f"--size={args.size}"],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=os.environ,
-        )
-        warm_first = json.loads(warm.stdout.strip().splitlines()[-1])["first_run"]
+        jit_size = 1024 if 1024 in gemms else args.sizes[0]
+        first_call = gemms[jit_size].call()
+        for gemm in [small, *gemms.values()]:
+            gemm.call()  # builds (and caches) the kernels of each size
+        warm_first = _first_run_in_fresh_process(gemms[jit_size].so_path, jit_size)
 
-    a, b = (x.astype(np.float32) for x in _inputs(args.size))
-    np.matmul(a, b)
-    numpy_times = []
-    for _ in range(max(args.repeat, 5)):
-        start = time.perf_counter()
-        np.matmul(a, b)
-        numpy_times.append(time.perf_counter() - start)
-    error = float(np.max(np.abs(result - a @ b)))
+        mock_times: dict[int, list[float]] = {size: [] for size in args.sizes}
+        numpy_times: dict[int, list[float]] = {size: [] for size in args.sizes}
+        for rep in range(args.repeat):
+            for size in args.sizes:
+                if size >= 4096 and rep >= args.large_repeat:
+                    continue
+                mock_times[size].append(gemms[size].call())
+                numpy_times[size].append(reference[size].call())
+        small_times = [small.call() for _ in range(args.small_repeat)]
 
-    mock, numpy = statistics.median(runs), statistics.median(numpy_times)
     grid = tt_mock.Device().grid
     ms = 1e3
+    print(
+        f"\nbf16 GEMM, block-reuse on the {grid[0]}x{grid[1]} grid ({tt_mock.default_arch()}), K blocks of "
+        f"{args.in0_block_w * TILE}; medians of alternated runs (mock = upload + run + download)"
+    )
+    print(
+        f"  {'M=K=N':>6} {'runs':>4} {'mock ms':>9} {'numpy ms':>9} {'ratio':>6} {'tile-mm/s':>10} "
+        f"{'GFLOP/s':>8} {'max err':>8}  per-core block"
+    )
+    for size in args.sizes:
+        mock, numpy = statistics.median(mock_times[size]), statistics.median(numpy_times[size])
+        tiles = size // TILE
+        per_core = size // grid[0]
+        error = float(np.max(np.abs(gemms[size].result() - reference[size].a @ reference[size].b)))
+        print(
+            f"  {size:>6} {len(mock_times[size]):>4} {mock * ms:9.1f} {numpy * ms:9.1f} {mock / numpy:5.2f}x "
+            f"{tiles**3 / mock:10.3g} {2 * size**3 / mock / 1e9:8.1f} {error:8.4f}  "
+            f"{per_core}x{per_core}x{args.in0_block_w * TILE}"
+        )
+    small_median = statistics.median(small_times)
+    builds = ", ".join(f"{size}: {gemm.build_seconds:.1f} s" for size, gemm in gemms.items())
     lines = [
-        f"matmul {args.size}^3 bf16, block-reuse on the {grid[0]}x{grid[1]} grid ({tt_mock.default_arch()})",
-        f"  mock device, median of {len(runs)}:  {mock * ms:8.1f} ms   runs: {[round(t * ms) for t in runs]}",
-        f"  numpy float32, median of {len(numpy_times)}: {numpy * ms:8.1f} ms",
-        f"  ratio mock / numpy:         {mock / numpy:8.1f}x   (target <= 30x)",
-        f"  max |mock - numpy|:         {error:8.4f}",
-        f"  kernel JIT build, cold:     {(first[0] - mock) * ms:8.1f} ms   (first run: {first[0] * ms:.0f})",
-        f"  kernel JIT build, warm:     {(warm_first - mock) * ms:8.1f} ms   (first run of a new process)",
-        f"  host program build:         {host_build * ms:8.1f} ms   (0 when cached)",
+        f"  64-core call, {SMALL_CALL_SIZE}^3 (median of {len(small_times)}): {small_median * ms:8.2f} ms"
+        f"   (min {min(small_times) * ms:.2f}, max {max(small_times) * ms:.2f})",
+        f"  kernel JIT build, cold:     {(first_call - statistics.median(mock_times[jit_size])) * ms:8.1f} ms"
+        f"   (first {jit_size}^3 call: {first_call * ms:.0f} ms)",
+        f"  kernel JIT build, warm:     {(warm_first - statistics.median(mock_times[jit_size])) * ms:8.1f} ms"
+        "   (first call of a new process)",
+        f"  host program builds:        {builds}   (0 when cached)",
+        f"  peak RSS:                   {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:8.0f} MB",
     ]
     print("\n".join(lines))
     return 0

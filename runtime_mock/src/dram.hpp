@@ -1,14 +1,15 @@
 // DRAM: `banks` separate byte arrays of the arch's bank size, each reached at its own NOC coordinate.
 //
 // Storage grows lazily in 1 MiB chunks: a chunk exists once an allocation covers it (a Wormhole bank is
-// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). New chunks are zero-filled. Which
+// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). New chunks read as zeros: each is an
+// anonymous mapping, so only the pages an access touches cost memory and time (a device is created per
+// host-program call, and a small tensor reaches one chunk in every bank). Which
 // buffer an address belongs to, and which of its pages an access reaches, is the allocator's business
 // (buffers()); callers check accesses there before they copy.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "bank_allocator.hpp"
@@ -27,10 +28,14 @@ public:
     void write(uint32_t bank, uint64_t address, const void* data, size_t bytes);
     void read(uint32_t bank, uint64_t address, void* data, size_t bytes) const;
 
+    ~Dram();
+    Dram(const Dram&) = delete;
+    Dram& operator=(const Dram&) = delete;
+
 private:
     static constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
     BankAllocator allocator_;
-    std::vector<std::vector<std::unique_ptr<uint8_t[]>>> chunks_;  // [bank][chunk]
+    std::vector<std::vector<uint8_t*>> chunks_;  // [bank][chunk], nullptr until allocated
 };
 
 }  // namespace tt_mock

@@ -121,6 +121,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
         return;
     }
     Fault& fault = guard->fault_;
+    fault = Fault{};  // the guard lives across kernels: nothing of an earlier fault or stop carries over
     fault.signal = signal;
     fault.address = uintptr_t(info->si_addr);
     fault.pc = interrupted_instruction(context);
@@ -154,7 +155,7 @@ void install_fault_handlers() {
     install(interrupt_signal(), on_interrupt, SA_RESTART);
 }
 
-FaultGuard::FaultGuard(const KernelCode& code) : code_(code), thread_(pthread_self()) {
+FaultGuard::FaultGuard() : thread_(pthread_self()) {
     pthread_attr_t attributes;
     if (pthread_getattr_np(thread_, &attributes) == 0) {
         void* low = nullptr;
@@ -190,7 +191,9 @@ FaultGuard::~FaultGuard() {
 }
 
 std::optional<Fault> FaultGuard::run(void (*entry)(tt_mock_device::KernelContext*),
-                                     tt_mock_device::KernelContext* context) {
+                                     tt_mock_device::KernelContext* context, const KernelCode& code) {
+    code_ = code;
+    stop_.store(false);  // a stop request for the previous kernel that arrived after it returned
     // sigsetjmp saves the signal mask, so the jump also unblocks the signal being handled.
     if (sigsetjmp(jump_, 1) != 0)
         return fault_;

@@ -1,14 +1,14 @@
 // Kernel faults: a signal raised by kernel code ends that kernel's run with an error, not the process.
 //
-// Model. Kernels run in-process, one thread per (core, RISC). A process-wide handler for SIGSEGV,
-// SIGBUS, SIGFPE, SIGILL and SIGABRT (sigaction, SA_SIGINFO | SA_ONSTACK) looks at the thread it runs
-// on. On a kernel thread inside FaultGuard::run (a thread-local marker) it records the signal, the
-// fault address and the interrupted instruction, and siglongjmp's back to run(), which returns the
-// fault. On any other thread, or for a signal sent from outside the process, it puts back the handler
-// that was installed before it (Python's faulthandler, the default action) and replays the signal, so
-// crashes outside kernels behave as before. Every kernel thread has an alternate signal stack, so a
-// stack overflow is handled too. install_fault_handlers() runs at every run and re-installs the handler
-// if something (faulthandler.enable()) replaced it.
+// Model. Kernels run in-process, one thread per (core, RISC) at a time, on worker threads that live
+// across runs (kernel_workers.hpp); each worker has one FaultGuard for its lifetime. A process-wide handler for
+// SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (sigaction, SA_SIGINFO | SA_ONSTACK) looks at the thread it runs on. On a
+// kernel thread inside FaultGuard::run (a thread-local marker) it records the signal, the fault address and the
+// interrupted instruction, and siglongjmp's back to run(), which returns the fault. On any other thread, or for a
+// signal sent from outside the process, it puts back the handler that was installed before it (Python's faulthandler,
+// the default action) and replays the signal, so crashes outside kernels behave as before. Every kernel thread has an
+// alternate signal stack, so a stack overflow is handled too. install_fault_handlers() runs at every run and
+// re-installs the handler if something (faulthandler.enable()) replaced it.
 //
 // A second signal, kInterruptSignal (a real-time signal), lets the scheduler reach a kernel thread that
 // runs outside the API: the handler records the interrupted instruction (the watchdog's report turns it
@@ -63,20 +63,22 @@ std::string signal_description(int signal);
 // Installs the handlers, or re-installs them when another handler replaced them. Thread-safe.
 void install_fault_handlers();
 
-// One kernel thread's recovery point. Constructed and destroyed on the kernel thread.
+// One worker thread's recovery point. Constructed and destroyed on that thread.
 class FaultGuard {
 public:
-    explicit FaultGuard(const KernelCode& code);
+    FaultGuard();
     ~FaultGuard();
     FaultGuard(const FaultGuard&) = delete;
     FaultGuard& operator=(const FaultGuard&) = delete;
 
-    // Calls entry(context); returns the fault that ended it, or nullopt when it returned. Exceptions
-    // thrown by the kernel pass through.
-    std::optional<Fault> run(void (*entry)(tt_mock_device::KernelContext*), tt_mock_device::KernelContext* context);
+    // Calls entry(context) for the kernel loaded as `code`; returns the fault that ended it, or nullopt
+    // when it returned. Exceptions thrown by the kernel pass through.
+    std::optional<Fault> run(void (*entry)(tt_mock_device::KernelContext*), tt_mock_device::KernelContext* context,
+                             const KernelCode& code);
 
     // From another thread while this guard's thread is inside run(): records where the thread is
     // (interrupted_pc, bumps interrupts), and with `stop` also ends the kernel once it is in its own code.
+    // A stop request lasts until the end of that run().
     void interrupt(bool stop);
     uint64_t interrupts() const { return interrupts_.load(); }
     uintptr_t interrupted_pc() const { return interrupted_pc_.load(); }

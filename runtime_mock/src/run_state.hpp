@@ -1,15 +1,24 @@
 // The state of one Device::run: the cores taking part, one KernelThread per (core, role), and the
 // synchronisation that ties them together.
 //
-// Blocking model: one run-wide mutex guards the blocked-thread accounting. A thread that cannot proceed
-// (CB full/empty, semaphore not reached) records what it waits for in `blocked`, counts itself blocked
-// and sleeps on its own condition variable. Whoever changes what it waits for wakes it (CB push/pop
-// through RuntimeFunctions::cb_wake, any NOC write or semaphore update wakes semaphore waiters). When
-// the last live thread blocks (or a thread exits leaving only blocked ones) and no blocked thread's
-// condition holds, the run is deadlocked: the error lists every blocked thread. Any error sets
-// `aborted` and wakes everyone; blocked threads then unwind with Aborted, and threads running kernel
-// code outside the API are interrupted until they leave it (fault_handler.hpp). A signal in kernel code
-// (KernelFaultError) is an error like the others.
+// Blocking model. A kernel thread that cannot proceed (CB full/empty, semaphore not reached) records
+// what it waits for in `blocked` and sleeps on its own condition variable, both under its own `park`
+// mutex; whoever changes what it waits for wakes it under that mutex (CB push/pop through
+// RuntimeFunctions::cb_wake to the one thread blocked on that side of that CB, any NOC write or
+// semaphore update to the semaphore waiters). So a wait and its wake lock only the waiter's mutex:
+// each CB side and each semaphore wait has one waiter, and nothing run-wide is locked.
+//
+// Deadlock detection stays exact: `blocking` counts blocked threads and every change of that count or
+// of `live` (transitions). The thread that makes blocked == live scans every thread under its park
+// mutex; the run is deadlocked when each live thread is blocked, none's condition holds, and no
+// transition happened during the scan (nobody ran, so the scan saw one consistent state). A thread
+// that leaves the blocked state later blocks again and scans again, so the last one to block always
+// sees a true deadlock; the error lists every blocked thread.
+//
+// The run mutex guards the rest: the first error, `finished`, the published fault guards. Any error
+// sets `aborted` and wakes everyone; blocked threads then unwind with Aborted, and threads running
+// kernel code outside the API are interrupted until they leave it (fault_handler.hpp). A signal in
+// kernel code (KernelFaultError) is an error like the others.
 #pragma once
 
 #include <atomic>
@@ -19,7 +28,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -72,19 +80,21 @@ struct KernelThread {
     std::string source_path;
     KernelEntry entry = nullptr;
     KernelCode code;              // where `entry`'s object is loaded, for fault reports
-    FaultGuard* guard = nullptr;  // set (under the run mutex) while the thread can be interrupted
+    FaultGuard* guard = nullptr;  // its worker's, set (under the run mutex) while the kernel can be interrupted
+    std::mutex park;              // guards `blocked` and the wait on `cv`
     std::condition_variable cv;
     BlockedOn blocked;
-    bool finished = false;
+    std::atomic<bool> on_semaphore{false};  // blocked on a semaphore (woken by L1 writes)
+    std::atomic<bool> finished{false};      // set under the run mutex
     std::vector<PendingTransfer> pending_reads, pending_writes;
     std::unique_ptr<float[]> dst;
-    std::thread thread;
 };
 
 struct CoreRun {
     tt_mock_device::Core core{};
-    uint32_t l1_index = 0;                                                  // slot in the L1 pool
-    KernelThread* cb_waiters[tt_mock_device::kMaxCircularBuffers][2] = {};  // [cb][0 = consumer, 1 = producer]
+    uint32_t l1_index = 0;  // slot in the L1 pool
+    // The thread blocked on each side of each CB: [cb][0 = consumer, 1 = producer].
+    std::atomic<KernelThread*> cb_waiters[tt_mock_device::kMaxCircularBuffers][2] = {};
 };
 
 struct RunState {
@@ -97,8 +107,9 @@ struct RunState {
 
     std::mutex mutex;
     std::condition_variable done;
-    size_t live = 0;
-    size_t blocked = 0;
+    std::atomic<size_t> live{0};  // changed under the mutex, with a transition
+    // Low 32 bits: threads blocked; high 32 bits: transitions (changes of the blocked count or of live).
+    std::atomic<uint64_t> blocking{0};
     std::atomic<bool> aborted{false};
     std::atomic<uint32_t> semaphore_waiters{0};
     ErrorKind error_kind = ErrorKind::Protocol;
@@ -116,12 +127,15 @@ std::string describe(const KernelThread& thread, const char* call, CallSite site
 // Records the first error and aborts the run (the mutex must be held).
 void abort_run_locked(RunState& run, ErrorKind kind, const std::string& message);
 
-// Whether what a blocked thread waits for has happened.
-bool is_satisfied(const KernelThread& thread);
+// Whether what the thread waits for has happened.
+bool is_satisfied(const KernelThread& thread, const BlockedOn& what);
 
-// Blocks the calling kernel thread (mutex held via `lock`) until what it waits for has happened; raises
-// DeadlockError when every live thread is blocked for good, and Aborted when the run is aborted.
-void block_until_satisfied(KernelThread& thread, std::unique_lock<std::mutex>& lock, const BlockedOn& what);
+// What the thread waits for now (None while it runs), read under its park mutex.
+BlockedOn blocked_state(KernelThread& thread);
+
+// Blocks the calling kernel thread until what it waits for has happened; records DeadlockError when every
+// live thread is blocked for good; throws Aborted when the run is aborted.
+void block_until_satisfied(KernelThread& thread, const BlockedOn& what);
 
 // Wakes threads blocked on a semaphore (called after any L1 write by NOC or semaphore operation).
 void wake_semaphore_waiters(RunState& run);

@@ -1,5 +1,6 @@
 // The RuntimeFunctions table kernels call: error and warning reporting, blocking on circular buffers and
-// semaphores, waking partners, and DPRINT output. NOC transfers live in noc.cpp.
+// semaphores, waking partners (under the waiter's own mutex, see run_state.hpp), and DPRINT output. NOC transfers live
+// in noc.cpp.
 #include <cstdio>
 #include <mutex>
 
@@ -28,14 +29,12 @@ void warn(KernelContext* ctx, const char* call, const char* message, CallSite si
     std::fflush(stderr);
 }
 
-// Blocks on `what`, calling `enter` before and `leave` after the wait (also when it unwinds), both under
-// the run mutex.
+// Blocks on `what`, calling `enter` before and `leave` after the wait (also when it unwinds).
 template <typename Register, typename Unregister>
 void block_registered(KernelThread& thread, const BlockedOn& what, Register enter, Unregister leave) {
-    std::unique_lock<std::mutex> lock(thread.run->mutex);
     enter();
     try {
-        block_until_satisfied(thread, lock, what);
+        block_until_satisfied(thread, what);
     } catch (...) {
         leave();
         throw;
@@ -47,32 +46,34 @@ void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, co
     KernelThread& thread = thread_of(ctx);
     std::atomic<uint32_t>& flag =
         producer ? thread.core->core.cbs[cb].producer_blocked : thread.core->core.cbs[cb].consumer_blocked;
-    KernelThread*& waiter = thread.core->cb_waiters[cb][producer ? 1 : 0];
+    std::atomic<KernelThread*>& waiter = thread.core->cb_waiters[cb][producer ? 1 : 0];
     BlockedOn what;
     what.kind = producer ? BlockedOn::Kind::CbFree : BlockedOn::Kind::CbFilled;
     what.cb = cb;
     what.pages = pages;
     what.call = call;
     what.site = site;
-    // The flag is set before the condition is checked, and the partner publishes before reading the
-    // flag (both seq_cst): either the partner sees the flag and wakes us, or we see its pages.
+    // The flag is set before the condition is checked (under the waiter's park mutex), and the partner
+    // publishes before reading the flag (both seq_cst): either the partner sees the flag and wakes us
+    // under that mutex, or we see its pages.
     block_registered(
         thread, what,
         [&] {
-            waiter = &thread;
+            waiter.store(&thread);
             flag.store(1, std::memory_order_seq_cst);
         },
         [&] {
             flag.store(0, std::memory_order_seq_cst);
-            waiter = nullptr;
+            waiter.store(nullptr);
         });
 }
 
 void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
     KernelThread& thread = thread_of(ctx);
-    std::lock_guard<std::mutex> lock(thread.run->mutex);
-    if (KernelThread* waiter = thread.core->cb_waiters[cb][wake_producer ? 1 : 0])
+    if (KernelThread* waiter = thread.core->cb_waiters[cb][wake_producer ? 1 : 0].load()) {
+        std::lock_guard<std::mutex> park(waiter->park);
         waiter->cv.notify_all();
+    }
 }
 
 void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site) {
@@ -87,7 +88,16 @@ void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
     what.at_least = at_least;
     what.call = call;
     what.site = site;
-    block_registered(thread, what, [&] { run.semaphore_waiters++; }, [&] { run.semaphore_waiters--; });
+    block_registered(
+        thread, what,
+        [&] {
+            thread.on_semaphore.store(true);
+            run.semaphore_waiters++;
+        },
+        [&] {
+            run.semaphore_waiters--;
+            thread.on_semaphore.store(false);
+        });
 }
 
 void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, CallSite site) {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <optional>
 #include <sstream>
-#include <system_error>
 
+#include "kernel_workers.hpp"
 #include "run_state.hpp"
 #include "tt_mock_device/circular_buffer.h"
 
@@ -45,13 +45,14 @@ void abort_run_locked(RunState& run, ErrorKind kind, const std::string& message)
         run.error_kind = kind;
     }
     run.aborted.store(true);
-    for (auto& thread : run.threads)
+    for (auto& thread : run.threads) {
+        std::lock_guard<std::mutex> park(thread->park);
         thread->cv.notify_all();
+    }
     run.done.notify_all();
 }
 
-bool is_satisfied(const KernelThread& thread) {
-    const BlockedOn& what = thread.blocked;
+bool is_satisfied(const KernelThread& thread, const BlockedOn& what) {
     switch (what.kind) {
         case BlockedOn::Kind::None:
             return true;
@@ -71,8 +72,7 @@ bool is_satisfied(const KernelThread& thread) {
 
 namespace {
 
-std::string blocked_description(const KernelThread& thread) {
-    const BlockedOn& what = thread.blocked;
+std::string blocked_description(const KernelThread& thread, const BlockedOn& what) {
     std::ostringstream out;
     out << "  " << describe(thread, what.call, what.site) << ": ";
     switch (what.kind) {
@@ -99,56 +99,74 @@ std::string blocked_description(const KernelThread& thread) {
     return out.str();
 }
 
-// Under the mutex: every live thread is blocked and none of them can proceed.
-bool deadlocked(const RunState& run) {
-    if (run.live == 0 || run.blocked != run.live)
-        return false;
-    for (const auto& thread : run.threads) {
-        if (!thread->finished && thread->blocked.kind != BlockedOn::Kind::None && is_satisfied(*thread))
-            return false;
-    }
-    return true;
+constexpr uint64_t kTransition = uint64_t(1) << 32;
+
+uint32_t blocked_count(uint64_t blocking) {
+    return uint32_t(blocking);
 }
 
-std::string deadlock_report(const RunState& run) {
-    std::string report =
+// Every live thread is blocked and none of them can proceed, seen in one consistent state (see
+// run_state.hpp); then `report` lists the blocked threads.
+bool deadlocked(RunState& run, std::string& report) {
+    const uint64_t before = run.blocking.load();
+    const size_t live = run.live.load();
+    if (live == 0 || blocked_count(before) != live)
+        return false;
+    report =
         "deadlock: every running kernel is blocked and none can proceed (check the CB page counts and the "
         "order of reserve/push and wait/pop between the kernels):";
     for (const auto& thread : run.threads) {
-        if (!thread->finished)
-            report += "\n" + blocked_description(*thread);
+        if (thread->finished.load())
+            continue;
+        const BlockedOn what = blocked_state(*thread);
+        if (what.kind == BlockedOn::Kind::None || is_satisfied(*thread, what))
+            return false;
+        report += "\n" + blocked_description(*thread, what);
     }
-    return report;
+    return run.blocking.load() == before && run.live.load() == live;
 }
 
-void check_deadlock_locked(RunState& run) {
-    if (deadlocked(run))
-        abort_run_locked(run, ErrorKind::Deadlock, deadlock_report(run));
+// Aborts the run with DeadlockError if it is deadlocked. Called without any park mutex held.
+void check_deadlock(RunState& run) {
+    std::string report;
+    if (!deadlocked(run, report))
+        return;
+    std::lock_guard<std::mutex> lock(run.mutex);
+    abort_run_locked(run, ErrorKind::Deadlock, report);
 }
 
 }  // namespace
 
-void block_until_satisfied(KernelThread& thread, std::unique_lock<std::mutex>& lock, const BlockedOn& what) {
+BlockedOn blocked_state(KernelThread& thread) {
+    std::lock_guard<std::mutex> park(thread.park);
+    return thread.blocked;
+}
+
+void block_until_satisfied(KernelThread& thread, const BlockedOn& what) {
     RunState& run = *thread.run;
+    std::unique_lock<std::mutex> park(thread.park);
     thread.blocked = what;
-    run.blocked++;
+    run.blocking.fetch_add(kTransition + 1);
     const bool poll = what.kind == BlockedOn::Kind::Semaphore;
-    while (true) {
-        if (run.aborted.load())
-            break;
-        if (is_satisfied(thread))
-            break;
-        check_deadlock_locked(run);
-        if (run.aborted.load())
-            break;
-        if (poll) {
-            thread.cv.wait_for(lock, std::chrono::milliseconds(1));
-        } else {
-            thread.cv.wait(lock);
+    bool check = true;  // look for a deadlock before sleeping, once per wake-up
+    while (!run.aborted.load() && !is_satisfied(thread, what)) {
+        if (check && blocked_count(run.blocking.load()) == run.live.load()) {
+            park.unlock();
+            check_deadlock(run);
+            park.lock();
+            check = false;
+            continue;  // what it waits for may have happened meanwhile
         }
+        if (poll) {
+            thread.cv.wait_for(park, std::chrono::milliseconds(1));
+        } else {
+            thread.cv.wait(park);
+        }
+        check = true;
     }
-    run.blocked--;
     thread.blocked = BlockedOn{};
+    run.blocking.fetch_add(kTransition - 1);
+    park.unlock();
     if (run.aborted.load())
         throw Aborted{};
 }
@@ -156,31 +174,30 @@ void block_until_satisfied(KernelThread& thread, std::unique_lock<std::mutex>& l
 void wake_semaphore_waiters(RunState& run) {
     if (run.semaphore_waiters.load() == 0)
         return;
-    std::lock_guard<std::mutex> lock(run.mutex);
     for (auto& thread : run.threads) {
-        if (thread->blocked.kind == BlockedOn::Kind::Semaphore)
+        if (thread->on_semaphore.load()) {
+            std::lock_guard<std::mutex> park(thread->park);
             thread->cv.notify_all();
+        }
     }
 }
 
 namespace {
 
-// The kernel thread's FaultGuard, published to the scheduler (which interrupts the thread) for its lifetime.
+// The worker's FaultGuard, published to the scheduler (which interrupts the thread) while the kernel runs.
 class PublishedGuard {
 public:
-    explicit PublishedGuard(KernelThread& thread) : thread_(thread), guard_(thread.code) {
+    PublishedGuard(KernelThread& thread, FaultGuard& guard) : thread_(thread) {
         std::lock_guard<std::mutex> lock(thread_.run->mutex);
-        thread_.guard = &guard_;
+        thread_.guard = &guard;
     }
     ~PublishedGuard() {
         std::lock_guard<std::mutex> lock(thread_.run->mutex);
         thread_.guard = nullptr;
     }
-    FaultGuard& guard() { return guard_; }
 
 private:
     KernelThread& thread_;
-    FaultGuard guard_;
 };
 
 std::string hex(uint64_t value) {
@@ -212,13 +229,14 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
     return report + "; the run was aborted";
 }
 
-void thread_main(KernelThread& thread) {
+// Runs one kernel on a worker thread whose FaultGuard is `guard`.
+void thread_main(KernelThread& thread, FaultGuard& guard) {
     RunState& run = *thread.run;
     std::string error;
     ErrorKind kind = ErrorKind::Protocol;
     try {
-        PublishedGuard published(thread);
-        const std::optional<Fault> fault = published.guard().run(thread.entry, &thread.ctx);
+        PublishedGuard published(thread, guard);
+        const std::optional<Fault> fault = guard.run(thread.entry, &thread.ctx, thread.code);
         if (fault && !fault->interrupted) {
             kind = ErrorKind::Fault;
             error = fault_report(thread, *fault);
@@ -236,13 +254,16 @@ void thread_main(KernelThread& thread) {
     } catch (const std::exception& e) {
         error = describe(thread, "kernel", CallSite{"", 0}) + ": uncaught exception: " + e.what();
     }
-    std::lock_guard<std::mutex> lock(run.mutex);
-    thread.finished = true;
-    run.live--;
-    if (!error.empty())
-        abort_run_locked(run, kind, error);
-    check_deadlock_locked(run);
-    run.done.notify_all();
+    {
+        std::lock_guard<std::mutex> lock(run.mutex);
+        thread.finished = true;
+        run.live--;
+        run.blocking.fetch_add(kTransition);
+        if (!error.empty())
+            abort_run_locked(run, kind, error);
+        run.done.notify_all();
+    }
+    check_deadlock(run);
 }
 
 uint64_t total_progress(const RunState& run) {
@@ -261,7 +282,7 @@ std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<
     std::vector<uintptr_t> pcs(n, 0);
     for (size_t i = 0; i < n; i++) {
         KernelThread& thread = *run.threads[i];
-        if (!thread.finished && thread.guard != nullptr && thread.blocked.kind == BlockedOn::Kind::None) {
+        if (!thread.finished && thread.guard != nullptr && blocked_state(thread).kind == BlockedOn::Kind::None) {
             before[i] = thread.guard->interrupts();
             thread.guard->interrupt(false);
         }
@@ -282,19 +303,20 @@ std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<
     return lines;
 }
 
-std::string stall_report(const RunState& run, double seconds, const std::vector<std::string>& running_at) {
+std::string stall_report(RunState& run, double seconds, const std::vector<std::string>& running_at) {
     std::ostringstream out;
     out << "no kernel made progress for " << seconds
         << " s (a kernel spinning outside the API, e.g. on a volatile L1 word; use noc_semaphore_wait). "
            "Kernels still running:";
     for (size_t i = 0; i < run.threads.size(); i++) {
-        const KernelThread& thread = *run.threads[i];
+        KernelThread& thread = *run.threads[i];
         if (thread.finished)
             continue;
-        if (thread.blocked.kind == BlockedOn::Kind::None && !running_at[i].empty()) {
+        const BlockedOn what = blocked_state(thread);
+        if (what.kind == BlockedOn::Kind::None && !running_at[i].empty()) {
             out << "\n  " << describe(thread, "running", CallSite{"", 0}) << " at " << running_at[i];
         } else {
-            out << "\n" << blocked_description(thread);
+            out << "\n" << blocked_description(thread, what);
         }
     }
     out << "\n(set TT_METAL_MOCK_WATCHDOG_SECONDS to allow longer stalls)";
@@ -327,7 +349,7 @@ bool stop_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     while (run.live > 0 && std::chrono::steady_clock::now() < deadline) {
         for (const auto& thread : run.threads) {
-            if (!thread->finished && thread->guard != nullptr && thread->blocked.kind == BlockedOn::Kind::None)
+            if (!thread->finished && thread->guard != nullptr && blocked_state(*thread).kind == BlockedOn::Kind::None)
                 thread->guard->interrupt(true);
         }
         run.done.wait_for(lock, std::chrono::milliseconds(20), [&] { return run.live == 0; });
@@ -343,21 +365,21 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     install_fault_handlers();
     for (auto& thread : run.threads)
         thread->code = kernel_code_of(reinterpret_cast<const void*>(thread->entry));
+    std::vector<KernelBatch::Job> jobs;
+    for (auto& thread : run.threads)
+        jobs.push_back([t = thread.get()](FaultGuard& guard) { thread_main(*t, guard); });
     {
         std::lock_guard<std::mutex> lock(run.mutex);
         run.live = run.threads.size();
     }
-    for (size_t i = 0; i < run.threads.size(); i++) {
-        KernelThread* t = run.threads[i].get();
-        try {
-            t->thread = std::thread([t] { thread_main(*t); });
-        } catch (const std::system_error& e) {
-            // The threads already started are told to stop; the others never count as live.
-            std::lock_guard<std::mutex> lock(run.mutex);
-            run.live -= run.threads.size() - i;
-            abort_run_locked(run, ErrorKind::Protocol, std::string("cannot start a kernel thread: ") + e.what());
-            break;
-        }
+    std::string start_error;
+    const std::shared_ptr<KernelBatch> batch = KernelBatch::start(std::move(jobs), start_error);
+    if (batch->started() < run.threads.size()) {
+        // The threads already started are told to stop; the others never count as live.
+        std::lock_guard<std::mutex> lock(run.mutex);
+        run.live -= run.threads.size() - batch->started();
+        run.blocking.fetch_add(kTransition);
+        abort_run_locked(run, ErrorKind::Protocol, start_error);
     }
     std::unique_lock<std::mutex> lock(run.mutex);
     uint64_t progress = total_progress(run);
@@ -379,14 +401,11 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     for (const auto& thread : run.threads)
         finished.push_back(thread->finished);
     lock.unlock();
-    for (size_t i = 0; i < run.threads.size(); i++) {
-        std::thread& thread = run.threads[i]->thread;
-        if (!thread.joinable())
-            continue;
+    for (size_t i = 0; i < batch->started(); i++) {
         if (finished[i]) {
-            thread.join();
+            batch->wait_returned(i);
         } else {
-            thread.detach();
+            batch->abandon(i);
         }
     }
     const ErrorKind kind = run.error_kind;

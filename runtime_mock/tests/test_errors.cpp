@@ -50,6 +50,45 @@ TEST(deadlock_lists_blocked_kernels) {
     expect_dataflow<DeadlockError>("DEADLOCK", {"deadlock", "cb_wait_front", "waits for 2 filled pages of CB 0"});
 }
 
+// Deadlock detection is exact while other cores stream: 63 cores move tiles through 2-page CBs (each
+// wait and wake a transition between blocked and running) and finish; only then is every live kernel
+// blocked, and the report names the one kernel on core (0,0) and no other.
+TEST(deadlock_on_one_core_while_the_others_stream) {
+    Device device;
+    const uint32_t banks = device.spec().dram_banks, tiles_per_core = banks;
+    const uint32_t grid_x = device.spec().grid_x, grid_y = device.spec().grid_y;
+    const uint32_t streaming = grid_x * grid_y - 1;
+    const uint64_t src =
+        device.allocate_dram(uint64_t(streaming) * tiles_per_core * test::kTileBytes, test::kTileBytes);
+    const uint64_t dst =
+        device.allocate_dram(uint64_t(streaming) * tiles_per_core * test::kTileBytes, test::kTileBytes);
+    ProgramSpec program;
+    KernelSpec deadlock = test::kernel_on("misuse_dataflow.cpp", KernelRole::DataMovement1, kCore,
+                                          {test::kDramAccessor}, {uint32_t(src), device.spec().l1_bytes});
+    deadlock.defines = {{"MISUSE_DEADLOCK", "1"}};
+    test::Loopback loopback = test::loopback_kernels();
+    std::vector<LogicalCore> all = {kCore};
+    for (uint32_t i = 1; i <= streaming; i++) {
+        const LogicalCore core{i % grid_x, i / grid_x};
+        const uint32_t offset = (i - 1) * test::kTileBytes;  // one row of banks per core
+        loopback.add_core(core, uint32_t(src) + offset, uint32_t(dst) + offset, tiles_per_core);
+        all.push_back(core);
+    }
+    program.kernels = {deadlock, loopback.reader, loopback.writer};
+    program.circular_buffers = {test::bf16_cb(0, 2, all)};
+    program.semaphores = {{0, {kCore}, 0}};
+    std::string message;
+    try {
+        device.run(program);
+    } catch (const DeadlockError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("core (0,0) RISCV_1 (NCRISC)") != std::string::npos);
+    CHECK(message.find("waits for 2 filled pages of CB 0") != std::string::npos);
+    CHECK(message.find("core (1,0)") == std::string::npos);
+    CHECK(message.find("RISCV_0") == std::string::npos);
+}
+
 TEST(cb_push_overflow) {
     expect_dataflow<CircularBufferError>("PUSH_OVERFLOW",
                                          {"cb_push_back", "only 0 are reserved and 0 are free", "not yet popped"});

@@ -115,10 +115,12 @@ TEST(write_past_the_core_l1_is_a_kernel_fault) {
     }
 }
 
-// A fault on one core while the kernel of another spins outside the API: the spinning thread is stopped.
+// A fault on one core while the kernel of another spins outside the API: the spinning thread is stopped
+// and returns to the kernel workers (which live across runs: the baseline is taken after a clean run).
 TEST(fault_stops_the_other_kernels) {
-    const size_t threads = thread_count();
     Device device;
+    device.run(faulting_program(device, {{{0, 0}, ""}, {{1, 0}, ""}}));
+    const size_t threads = thread_count();
     test::expect_error<KernelFaultError>(
         [&] { device.run(faulting_program(device, {{{0, 0}, "SPIN"}, {{1, 0}, "NULL"}})); },
         {"core (1,0) RISCV_1 (NCRISC)", "SIGSEGV", fault_line("NULL")});
@@ -126,7 +128,18 @@ TEST(fault_stops_the_other_kernels) {
     device.run(faulting_program(device, {{kCore, ""}}));
 }
 
+// Kernel workers live across runs: the worker whose spinning kernel the watchdog stopped runs the next
+// kernel (the most recently returned worker is reused first) and reports its fault.
+TEST(fault_on_the_worker_of_a_stopped_kernel) {
+    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
+    test::expect_error<DeadlockError>([&] { run_fault("SPIN"); }, {"no kernel made progress"});
+    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+    test::expect_error<KernelFaultError>([&] { run_fault("DIVIDE_BY_ZERO"); },
+                                         {"SIGFPE", fault_line("DIVIDE_BY_ZERO")});
+}
+
 TEST(watchdog_reports_spinning_kernel_line_and_releases_its_thread_and_l1) {
+    run_fault("");  // kernel workers live across runs: the baseline has one
     const size_t threads = thread_count();
     const uint64_t mapped = low_mapped_bytes();
     setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);

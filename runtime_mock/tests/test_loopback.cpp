@@ -19,23 +19,14 @@ void loopback(Arch arch, std::vector<LogicalCore> cores, uint32_t tiles_per_core
     // Each core copies its own range of tiles: the kernels address tiles from 0, so give each core its
     // own sub-buffer by offsetting whole rows of banks.
     ProgramSpec program;
-    KernelSpec reader, writer;
-    reader.source_path = test::kernel("reader_unary.cpp");
-    reader.role = KernelRole::DataMovement1;
-    reader.compile_args = {test::kDramAccessor};
-    writer.source_path = test::kernel("writer_unary.cpp");
-    writer.role = KernelRole::DataMovement0;
-    writer.compile_args = {tt::CBIndex::c_0, test::kDramAccessor};
+    test::Loopback kernels = test::loopback_kernels();
     const uint32_t banks = device.spec().dram_banks;
     CHECK(tiles_per_core % banks == 0 || cores.size() == 1);
     for (size_t i = 0; i < cores.size(); i++) {
         const uint32_t offset = uint32_t(i) * (tiles_per_core / banks) * test::kTileBytes;
-        reader.cores.push_back(cores[i]);
-        writer.cores.push_back(cores[i]);
-        reader.runtime_args[cores[i]] = {uint32_t(src) + offset, tiles_per_core};
-        writer.runtime_args[cores[i]] = {uint32_t(dst) + offset, tiles_per_core};
+        kernels.add_core(cores[i], uint32_t(src) + offset, uint32_t(dst) + offset, tiles_per_core);
     }
-    program.kernels = {reader, writer};
+    program.kernels = {kernels.reader, kernels.writer};
     program.circular_buffers = {test::bf16_cb(tt::CBIndex::c_0, 2, cores)};
     device.run(program);
 

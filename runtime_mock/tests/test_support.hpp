@@ -232,6 +232,28 @@ inline tt_mock::CircularBufferSpec bf16_cb(uint32_t index, uint32_t pages, std::
 
 constexpr uint32_t kDramAccessor = 2;  // TensorAccessorArgs compile-time word: interleaved, DRAM
 
+// The loopback kernels (DRAM -> CB c_0 -> DRAM): reader_unary on NCRISC and writer_unary on BRISC, with no
+// cores yet; each core gets runtime args {DRAM address, tiles} for both.
+struct Loopback {
+    tt_mock::KernelSpec reader, writer;
+    void add_core(tt_mock::LogicalCore core, uint32_t src, uint32_t dst, uint32_t tiles) {
+        reader.cores.push_back(core);
+        writer.cores.push_back(core);
+        reader.runtime_args[core] = {src, tiles};
+        writer.runtime_args[core] = {dst, tiles};
+    }
+};
+
+inline Loopback loopback_kernels() {
+    Loopback l{kernel_on("reader_unary.cpp", tt_mock::KernelRole::DataMovement1, {0, 0}, {kDramAccessor}, {}),
+               kernel_on("writer_unary.cpp", tt_mock::KernelRole::DataMovement0, {0, 0}, {0, kDramAccessor}, {})};
+    for (tt_mock::KernelSpec* k : {&l.reader, &l.writer}) {
+        k->cores.clear();
+        k->runtime_args.clear();
+    }
+    return l;
+}
+
 // An interleaved DRAM tensor of bf16 pages (tiles, or 1024-element row-major pages).
 struct Tensor {
     uint64_t address;

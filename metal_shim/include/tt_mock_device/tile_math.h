@@ -1,6 +1,6 @@
 // The compute engines' arithmetic on fp32 tiles (32x32, row-major), written to vectorise at -O3.
 //
-// matmul: C += A * B (B optionally transposed within the tile); eltwise: C = A op B with optional
+// matmul: C += A * B (B optionally transposed within the tile; tile_matmul.h); eltwise: C = A op B with optional
 // broadcast of B's first row, first column or [0][0]; reduce along rows (result in column 0), columns
 // (result in row 0) or both (result in [0][0]) with the SDK's scaler (every input is multiplied by the
 // scaler tile's first element); transpose within the tile.
@@ -11,31 +11,13 @@
 #include <cstdint>
 
 #include "tt_mock_device/tile_format.h"
+#include "tt_mock_device/tile_matmul.h"
 
 namespace tt_mock_device {
 
 struct alignas(64) TileBuffer {
     float v[kTileElements];
 };
-
-inline void matmul_tile(float* __restrict c, const float* __restrict a, const float* __restrict b, bool transpose_b) {
-    TileBuffer bt;
-    if (transpose_b) {
-        for (uint32_t r = 0; r < kTileDim; r++)
-            for (uint32_t k = 0; k < kTileDim; k++)
-                bt.v[k * kTileDim + r] = b[r * kTileDim + k];
-        b = bt.v;
-    }
-    for (uint32_t i = 0; i < kTileDim; i++) {
-        float* __restrict crow = c + i * kTileDim;
-        for (uint32_t k = 0; k < kTileDim; k++) {
-            const float aik = a[i * kTileDim + k];
-            const float* __restrict brow = b + k * kTileDim;
-            for (uint32_t j = 0; j < kTileDim; j++)
-                crow[j] += aik * brow[j];
-        }
-    }
-}
 
 enum class BinaryOp { Add, Sub, Mul };
 enum class Broadcast { None, Col, Row, Scalar };

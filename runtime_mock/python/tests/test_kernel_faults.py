@@ -104,8 +104,9 @@ def test_crash_outside_kernels_still_reaches_faulthandler():
 
 def test_watchdog_names_the_spinning_line_and_stops_the_thread(monkeypatch):
     monkeypatch.setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1")
-    threads = thread_count()
     device = tt_mock.Device()
+    device.run(faulting_program(device, None))  # kernel workers live across runs: the baseline has one
+    threads = thread_count()
     with pytest.raises(tt_mock.DeadlockError, match=r"no kernel made progress for 1 s") as raised:
         device.run(faulting_program(device, "SPIN"))
     assert f"running at {FAULTING.parent}/{fault_line('SPIN')}" in str(raised.value), raised.value

@@ -1,0 +1,157 @@
+#include "kernel_workers.hpp"
+
+#include <pthread.h>
+
+#include <future>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+namespace tt_mock {
+
+struct KernelBatch::Worker {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool has_job = false;  // the three fields below are set: run the job
+    KernelBatch::Job job;
+    std::shared_ptr<KernelBatch> batch;
+    size_t index = 0;
+    // Under the pool's mutex.
+    bool busy = true;        // handed a job that has not returned yet
+    bool abandoned = false;  // its job will not be waited for: end when it returns
+};
+
+// Idle workers of the process. Never destroyed: workers may outlive static destructors. A child
+// process made by fork() has none of its parent's threads: it starts with an empty pool.
+struct WorkerPool {
+    using Worker = KernelBatch::Worker;
+
+    std::mutex mutex;
+    std::vector<Worker*> idle;
+
+    static WorkerPool*& current() {
+        static WorkerPool* pool = [] {
+            pthread_atfork(nullptr, nullptr, [] { current() = new WorkerPool; });
+            return new WorkerPool;
+        }();
+        return pool;
+    }
+    static WorkerPool& instance() { return *current(); }
+
+    // `n` workers, marked busy: idle ones first, then new ones (started together, then waited for).
+    // When a thread cannot be created or set up, returns fewer and says why in `error`.
+    std::vector<Worker*> take(size_t n, std::string& error) {
+        std::vector<Worker*> workers;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            while (workers.size() < n && !idle.empty()) {
+                workers.push_back(idle.back());
+                idle.pop_back();
+                workers.back()->busy = true;
+            }
+        }
+        std::vector<std::pair<Worker*, std::future<std::string>>> starting;
+        while (workers.size() + starting.size() < n) {
+            auto* worker = new Worker;
+            std::promise<std::string> ready;  // empty, or why the worker could not set up its FaultGuard
+            std::future<std::string> setup = ready.get_future();
+            try {
+                std::thread([this, worker, ready = std::move(ready)]() mutable {
+                    loop(worker, std::move(ready));
+                }).detach();
+            } catch (const std::system_error& e) {
+                delete worker;
+                error = std::string("cannot start a kernel thread: ") + e.what();
+                break;
+            }
+            starting.emplace_back(worker, std::move(setup));
+        }
+        for (auto& [worker, setup] : starting) {
+            const std::string why = setup.get();
+            if (why.empty()) {
+                workers.push_back(worker);
+            } else {
+                delete worker;
+                error = "cannot start a kernel thread: " + why;
+            }
+        }
+        return workers;
+    }
+
+    void loop(Worker* worker, std::promise<std::string> ready) {
+        std::optional<FaultGuard> guard;
+        try {
+            guard.emplace();
+        } catch (const std::exception& e) {
+            ready.set_value(e.what());
+            return;
+        }
+        ready.set_value("");
+        while (true) {
+            KernelBatch::Job job;
+            std::shared_ptr<KernelBatch> batch;
+            size_t index = 0;
+            {
+                std::unique_lock<std::mutex> lock(worker->mutex);
+                worker->cv.wait(lock, [&] { return worker->has_job; });
+                worker->has_job = false;
+                job = std::move(worker->job);
+                batch = std::move(worker->batch);
+                index = worker->index;
+            }
+            job(*guard);
+            job = nullptr;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (worker->abandoned) {
+                    delete worker;
+                    return;
+                }
+                worker->busy = false;
+                idle.push_back(worker);
+            }
+            batch->mark_returned(index);
+        }
+    }
+};
+
+std::shared_ptr<KernelBatch> KernelBatch::start(std::vector<Job> jobs, std::string& error) {
+    std::shared_ptr<KernelBatch> batch(new KernelBatch);
+    batch->returned_.assign(jobs.size(), false);
+    batch->workers_ = WorkerPool::instance().take(jobs.size(), error);
+    for (size_t i = 0; i < batch->workers_.size(); i++) {
+        Worker* worker = batch->workers_[i];
+        {
+            std::lock_guard<std::mutex> lock(worker->mutex);
+            worker->job = std::move(jobs[i]);
+            worker->batch = batch;
+            worker->index = i;
+            worker->has_job = true;
+        }
+        worker->cv.notify_one();
+        batch->started_++;
+    }
+    return batch;
+}
+
+void KernelBatch::wait_returned(size_t job) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    returned_cv_.wait(lock, [&] { return bool(returned_[job]); });
+}
+
+void KernelBatch::abandon(size_t job) {
+    WorkerPool& pool = WorkerPool::instance();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (workers_[job]->busy)
+        workers_[job]->abandoned = true;
+}
+
+void KernelBatch::mark_returned(size_t job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    returned_[job] = true;
+    returned_cv_.notify_all();
+}
+
+}  // namespace tt_mock

@@ -1,0 +1,53 @@
+// Kernel workers: the OS threads that run kernels, kept across runs.
+//
+// Model. A run needs one thread per (core, RISC) kernel, all at once (kernels block on each other).
+// Creating and joining ~200 threads per call costs milliseconds, so threads are taken from a
+// process-wide pool and returned to it when their kernel ends. Each worker owns a FaultGuard for its
+// whole life (alternate signal stack, slot in the signal handlers' thread table). The pool grows to
+// the largest number of kernels running at once in the process and never shrinks; a worker whose
+// kernel never returned (abandoned by the scheduler after an abort) leaves the pool for good and ends
+// if its kernel ever returns. A process made by fork() starts with an empty pool.
+//
+// A Batch is one run's set of jobs: start() hands job i to its own worker, wait_returned(i) waits
+// until that job has returned and its worker no longer uses anything of the run, abandon(i) gives up
+// on a job that does not return.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "fault_handler.hpp"
+
+namespace tt_mock {
+
+class KernelBatch {
+public:
+    using Job = std::function<void(FaultGuard&)>;
+
+    // Runs every job on its own worker thread. When a worker cannot be created, only the first
+    // started() jobs run and `error` says why.
+    static std::shared_ptr<KernelBatch> start(std::vector<Job> jobs, std::string& error);
+
+    size_t started() const { return started_; }
+    void wait_returned(size_t job);
+    void abandon(size_t job);
+
+    struct Worker;
+
+private:
+    friend struct WorkerPool;
+    void mark_returned(size_t job);
+
+    std::mutex mutex_;
+    std::condition_variable returned_cv_;
+    std::vector<bool> returned_;
+    std::vector<Worker*> workers_;
+    size_t started_ = 0;
+};
+
+}  // namespace tt_mock
