@@ -1,5 +1,6 @@
-"""Seeded generators of DSL programs for the fuzz suite: valid GEMMs written in TileLang's style with
-random shapes, blocks, dtypes and spellings, and malformed programs made by one mutation of a valid one.
+"""Seeded generators of DSL programs for the fuzz suite: valid GEMMs (some batched, on a 3-D grid) written
+in TileLang's style with random shapes, blocks, dtypes and spellings, and malformed programs made by one
+mutation of a valid (unbatched) one.
 
 A program is Python source text written to a file and imported, so errors carry real file:line locations:
 
@@ -37,9 +38,11 @@ class GemmConfig:
     c_shared: bool
     partition: str
     target: str
+    batch: int = 1  # > 1: (batch, M, K) @ (batch, K, N) tensors, the batch on a third grid axis
 
 
-def random_config(rng: random.Random) -> GemmConfig:
+def random_config(rng: random.Random, batched: bool = False) -> GemmConfig:
+    """A random GEMM configuration; with ``batched``, some are batched GEMMs."""
     bm, bn, bk = rng.choice(BLOCKS), rng.choice(BLOCKS), rng.choice((32, 64))
     return GemmConfig(
         M=bm * rng.randint(1, 3),
@@ -54,6 +57,7 @@ def random_config(rng: random.Random) -> GemmConfig:
         c_shared=rng.random() < 0.5,
         partition=rng.choice(PARTITIONS),
         target=rng.choice(TARGETS),
+        batch=rng.randint(2, 3) if batched and rng.random() < 0.4 else 1,
     )
 
 
@@ -104,7 +108,12 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
     p.add("import", "import tilelang_tt.language as T")
     p.add("import_tirx", "from tvm import tirx  # noqa: F401")
     p.add("blank0", "")
+    batched = c.batch > 1
+    lead = "batch, " if batched else ""  # leading dimension of every tensor
+    at = "bz, " if batched else ""  # its index in every tile region
     p.add("sizes", f"M, N, K = {c.M}, {c.N}, {c.K}")
+    if batched:
+        p.add("batch", f"batch = {c.batch}")
     p.add("blocks", f"block_M, block_N, block_K = {c.block_M}, {c.block_N}, {c.block_K}")
     if rng.random() < 0.5:  # TileLang's dtype objects, or strings
         p.add("dtypes", f"dtype, accum_dtype = T.{c.dtype}, T.{'float' if accum == 'float' else accum}")
@@ -114,12 +123,14 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
     p.add("blank2", "")
     p.add("decorator", "@T.prim_func")
     p.add("def", "def main(")
-    p.add("param_a", "    A: T.Tensor((M, K), dtype),")
-    p.add("param_b", f"    B: T.Tensor({b_shape}, dtype),")
-    p.add("param_c", "    C: T.Tensor((M, N), dtype),")
+    p.add("param_a", f"    A: T.Tensor(({lead}M, K), dtype),")
+    p.add("param_b", f"    B: T.Tensor(({lead}{b_shape[1:-1]}), dtype),")
+    p.add("param_c", f"    C: T.Tensor(({lead}M, N), dtype),")
     p.add("def_end", "):")
     threads = rng.choice(("", ", threads=128", ", threads=256"))
-    p.add("kernel", f"    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M){threads}) as (bx, by):")
+    grid = "T.ceildiv(N, block_N), T.ceildiv(M, block_M)" + (", batch" if batched else "")
+    ids = "(bx, by, bz)" if batched else "(bx, by)"
+    p.add("kernel", f"    with T.Kernel({grid}{threads}) as {ids}:")
     p.add("alloc_a", "        A_shared = T.alloc_shared((block_M, block_K), dtype)")
     p.add("alloc_b", f"        B_shared = T.alloc_shared({bs_shape}, dtype)")
     p.add("alloc_c", "        C_local = T.alloc_fragment((block_M, block_N), accum_dtype)")
@@ -135,7 +146,7 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
     if slices:
         p.add(
             "copy_a",
-            "            T.copy(A[by * block_M : (by + 1) * block_M, "
+            f"            T.copy(A[{at}by * block_M : (by + 1) * block_M, "
             "ko * block_K : (ko + 1) * block_K], A_shared)",
         )
         b_index = (
@@ -144,16 +155,16 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
             else "ko * block_K : (ko + 1) * block_K, bx * block_N : (bx + 1) * block_N"
         )
     else:
-        p.add("copy_a", "            T.copy(A[by * block_M, ko * block_K], A_shared)")
+        p.add("copy_a", f"            T.copy(A[{at}by * block_M, ko * block_K], A_shared)")
         b_index = "bx * block_N, ko * block_K" if c.trans_b else "ko * block_K, bx * block_N"
-    p.add("copy_b", f"            T.copy(B[{b_index}], B_shared)")
+    p.add("copy_b", f"            T.copy(B[{at}{b_index}], B_shared)")
     trans = ", transpose_B=True" if c.trans_b else ""
     p.add("gemm", f"            T.gemm(A_shared, B_shared, C_local{trans})")
     if c.c_shared:
         p.add("stage_c", "        T.copy(C_local, C_shared)")
-        p.add("store", "        T.copy(C_shared, C[by * block_M, bx * block_N])")
+        p.add("store", f"        T.copy(C_shared, C[{at}by * block_M, bx * block_N])")
     else:
-        p.add("store", "        T.copy(C_local, C[by * block_M, bx * block_N])")
+        p.add("store", f"        T.copy(C_local, C[{at}by * block_M, bx * block_N])")
     return p
 
 

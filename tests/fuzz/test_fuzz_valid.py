@@ -1,5 +1,6 @@
 """Fuzz: random valid GEMM programs, written in TileLang's style with random shapes, blocks, dtypes,
-transposes, stages, C staging, spellings, partitions and targets, all match numpy on random inputs.
+transposes, stages, C staging, batches (3-D grids), spellings, partitions and targets, all match numpy on
+random inputs.
 
 Every distinct program costs a host-program and kernel build (about 5 s here), so a run draws
 ``--fuzz-configs`` programs and spreads ``--fuzz-valid`` calls over them, each with fresh inputs from a
@@ -26,7 +27,7 @@ def _inputs(rng: np.random.Generator, kernel, kind: str) -> list[np.ndarray]:
         elif kind == "small_integers":
             values = rng.integers(-4, 5, shape)
         else:  # rows whose scales differ by 1e2 (more would overflow float16 outputs)
-            values = rng.standard_normal(shape) * 10.0 ** rng.integers(-1, 2, (shape[0], 1))
+            values = rng.standard_normal(shape) * 10.0 ** rng.integers(-1, 2, (*shape[:-1], 1))
         arrays.append(values.astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]]))
     return arrays
 
@@ -34,7 +35,7 @@ def _inputs(rng: np.random.Generator, kernel, kind: str) -> list[np.ndarray]:
 def _check(kernel, program, a, b) -> str | None:
     c = kernel(a, b)
     bf = b.astype(np.float32)
-    ref = a.astype(np.float32) @ (bf.T if program.config.trans_b else bf)
+    ref = a.astype(np.float32) @ (np.swapaxes(bf, -1, -2) if program.config.trans_b else bf)
     got = c.astype(np.float32)
     scale = max(float(np.abs(ref).max()), 1e-30)
     rel = float(np.abs(got - ref).max() / scale)
@@ -47,7 +48,7 @@ def _check(kernel, program, a, b) -> str | None:
 def test_valid_programs_match_numpy(fuzz, tmp_path):
     rng = random.Random(fuzz.seed)
     data_rng = np.random.default_rng(fuzz.seed)
-    configs = list(dict.fromkeys(random_config(rng) for _ in range(fuzz.configs)))
+    configs = list(dict.fromkeys(random_config(rng, batched=True) for _ in range(fuzz.configs)))
     kernels = []
     for index, config in enumerate(configs):
         program = valid_program(rng, config)
