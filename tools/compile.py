@@ -93,6 +93,8 @@ def _compile(item, call_args, options: dict):
         options = {
             "target": options.get("target") or item.options.target,
             "partition": options.get("partition") or item.options.partition,
+            "enable_double_buffer": item.options.enable_double_buffer,
+            "enable_prefetch": item.options.enable_prefetch,
             "dump_ir": options.get("dump_ir"),
         }
         return tilelang_tt.compile(item.func, out_idx=list(item.options.out_idx) or None, **options)

@@ -170,3 +170,27 @@ def test_const_and_empty_outside_an_eager_kernel():
         T.const("M")
     with pytest.raises(tilelang.TTCompileError, match="T.empty declares part of an eager"):
         T.empty((64, 64), "bfloat16")
+
+
+def plain_matmul(A, B, block_M, block_N, block_K):
+    M, N, K = T.const("M, N, K")
+    A: T.Tensor((M, K), T.bfloat16)
+    B: T.Tensor((K, N), T.bfloat16)
+    C = T.empty((M, N), T.bfloat16)
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M)) as (bx, by):
+        A_shared = T.alloc_shared((block_M, block_K), T.bfloat16)
+        B_shared = T.alloc_shared((block_K, block_N), T.bfloat16)
+        C_local = T.alloc_fragment((block_M, block_N), T.float)
+        T.clear(C_local)
+        for k in T.Pipelined(T.ceildiv(K, block_K)):
+            T.copy(A[by * block_M, k * block_K], A_shared)
+            T.copy(B[k * block_K, bx * block_N], B_shared)
+            T.gemm(A_shared, B_shared, C_local)
+        T.copy(C_local, C[by * block_M, bx * block_N])
+    return C
+
+
+def test_an_undecorated_function_and_nested_lists_compile():
+    a = np.zeros((64, 32)).tolist()
+    kernel = tilelang.jit(plain_matmul).compile(a, np.zeros((32, 64)).tolist(), 32, 32, 32)
+    assert _shapes(kernel) == {"A": (64, 32), "B": (32, 64), "C": (64, 64)}

@@ -63,7 +63,7 @@ class CallArrays:
         """Copy results into caller-given outputs that the device could not write in place; the return
         value of the call (None, one array or a list)."""
         for caller, device in self.copy_back:
-            np.copyto(caller, device.astype(np.float32) if caller.dtype != device.dtype else device, "unsafe")
+            np.copyto(caller, device, casting="unsafe")
         results = [self.device[i] for i in self.outputs]
         if not results:
             return None
@@ -134,4 +134,4 @@ def bind_arguments(params: list[dict], out_idx: list[int], args, kernel_name: st
         device.append(converted)
         if caller is not None:
             copy_back.append((caller, converted))
-    return CallArrays(device, [i for i in out_idx], copy_back)
+    return CallArrays(device, list(out_idx), copy_back)

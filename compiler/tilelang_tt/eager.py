@@ -39,6 +39,7 @@ import re
 import textwrap
 from collections.abc import Callable
 
+import numpy as np
 import tvm
 from tvm import tirx
 from tvm.script.ir_builder import IRBuilder
@@ -304,10 +305,10 @@ class EagerKernelFactory(KernelFactory):
         for name in self.tensor_params:
             value = bound.arguments[name]
             shape = template.shapes[name]
-            if value is not None and len(getattr(value, "shape", ())) != len(shape):
+            if value is not None and len(np.shape(value)) != len(shape):
                 raise TTArgumentError(
                     f"{self.func.__name__}: {name} must have {len(shape)} dimensions {shape}, got shape "
-                    f"{tuple(getattr(value, 'shape', ()))}"
+                    f"{np.shape(value)}"
                 )
         values = {}
         for name in template.consts:
@@ -321,7 +322,7 @@ class EagerKernelFactory(KernelFactory):
                     f"{self.func.__name__}: T.const {name} has no value: pass {name}=<int> or the tensor "
                     f"whose shape gives it ({where})"
                 )
-            values[name] = int(bound.arguments[param].shape[d])
+            values[name] = int(np.shape(bound.arguments[param])[d])  # arrays or nested lists
         return values
 
     # -- the kernel ------------------------------------------------------------------------------------
@@ -329,16 +330,18 @@ class EagerKernelFactory(KernelFactory):
         """The user's lines with the prologue and ``return`` blanked, the def line replaced by a
         ``T.prim_func`` header over ``params``; line i of the text is line start_line + i of the file."""
         fdef_line = self.def_index
-        text = [""] * len(self.lines)
-        text[fdef_line - 1 if fdef_line else 0] = f"@{_PRIM_FUNC}"
+        # A line before the def for the decorator: the user's own decorator line, or one added in front
+        # (an undecorated function passed to tilelang.jit), which shifts the text's first line up by one.
+        text = [""] * (len(self.lines) + 1)
+        lines = [""] + list(self.lines)
+        text[fdef_line] = f"@{_PRIM_FUNC}"
         header = ", ".join(f"{p}: __tt_param_{p}__" for p in params)
-        text[fdef_line] = f"def {self.func.__name__}({header}):"
+        text[fdef_line + 1] = f"def {self.func.__name__}({header}):"
         for stmt in self.kernel_stmts:
-            text[stmt.lineno - 1 : stmt.end_lineno] = self.lines[stmt.lineno - 1 : stmt.end_lineno]
-        start = max(fdef_line - 1, 0)
-        source = Source("\n".join(text[start:]))
+            text[stmt.lineno : stmt.end_lineno + 1] = lines[stmt.lineno : stmt.end_lineno + 1]
+        source = Source("\n".join(text[fdef_line:]))
         source.source_name = self.filename
-        source.start_line = self.first_line + start
+        source.start_line = self.first_line + fdef_line - 1
         source.start_column = self.indent
         source.full_source = "".join(linecache.getlines(self.filename))
         return source

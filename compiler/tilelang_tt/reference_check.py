@@ -60,6 +60,14 @@ def random_arguments(kernel: JITKernel, rng: np.random.Generator) -> list[np.nda
     ]
 
 
+def _pcc(got: np.ndarray, ref: np.ndarray) -> float:
+    """Pearson correlation; undefined for a constant array, where it is taken as 1 and the relative
+    error alone decides."""
+    if float(ref.std()) == 0.0 or float(got.std()) == 0.0:
+        return 1.0
+    return float(np.corrcoef(got.ravel(), ref.ravel())[0, 1])
+
+
 def check_against_reference(
     kernel: JITKernel,
     ref_program: Callable[..., object] | None,
@@ -67,13 +75,16 @@ def check_against_reference(
 ) -> CheckResult:
     """Runs ``kernel`` on random arguments (``rng``, default seed 0) and compares it with ``ref_program``."""
     arrays = random_arguments(kernel, rng if rng is not None else np.random.default_rng(0))
+    written = [i for i, p in enumerate(kernel.params) if p["access"] in ("write", "read_write")]
+    output_indices = kernel.out_idx or written
+    # The reference sees the inputs as they were before the kernel ran (it may update some in place).
+    inputs = [a.copy() for i, a in enumerate(arrays) if i not in output_indices]
     start = time.perf_counter()
     kernel(*arrays)
     seconds = time.perf_counter() - start
     if ref_program is None:
         return CheckResult(seconds)
-    inputs = [a for a, p in zip(arrays, kernel.params, strict=True) if p["access"] != "write"]
-    outputs = [a for a, p in zip(arrays, kernel.params, strict=True) if p["access"] == "write"]
+    outputs = [arrays[i] for i in output_indices]
     refs = ref_program(*inputs)
     refs = list(refs) if isinstance(refs, tuple | list) else [refs]
     if len(refs) != len(outputs):
@@ -82,5 +93,5 @@ def check_against_reference(
     for got, ref in zip(outputs, refs, strict=True):
         got, ref = np.asarray(got, dtype=np.float32), np.asarray(ref, dtype=np.float32)
         errors.append(float(np.abs(got - ref).max() / max(float(np.abs(ref).max()), 1e-30)))
-        pccs.append(float(np.corrcoef(got.ravel(), ref.ravel())[0, 1]))
+        pccs.append(_pcc(got, ref))
     return CheckResult(seconds, max(errors), min(pccs))

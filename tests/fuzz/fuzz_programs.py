@@ -332,6 +332,65 @@ def _m_l1_overflow(rng, p, c):
 
 MUTATIONS = {name[3:]: f for name, f in list(globals().items()) if name.startswith("_m_")}
 
+# What each mutation must be rejected with: the error class and a pattern its message matches.
+EXPECTED = {
+    "dtype": ("TTCompileError", r"buffer A has dtype \w+; \w+ tiles support bfloat16, float16, float32"),
+    "accum_dtype": ("TTCompileError", r"buffer C_local has dtype \w+; \w+ tiles support"),
+    "shape_not_tile_multiple": ("TTCompileError", r"last two dimensions are not multiples of the 32x32 tile"),
+    "block_not_tile_multiple": (
+        "TTCompileError",
+        r"block size \d+ of \w+ is not a multiple of the 32x32 tile",
+    ),
+    "k_remainder": (
+        "TTCompileError",
+        r"reads A\[:, \d+:\d+\] when ko = \d+, past the end of A's \d+ columns",
+    ),
+    "copy_past_the_end": ("TTCompileError", r"reads A\[\d+:\d+, :\] when by = \d+, past the end of A's"),
+    "store_past_the_end": ("TTCompileError", r"writes C\[:, \d+:\d+\] when bx = \d+, past the end of C's"),
+    "misspelled_name": (
+        "TTCompileError",
+        r"T\.\w+ is not part of the TileLang-TT language; did you mean T\.copy",
+    ),
+    "misspelled_alloc": (
+        "TTCompileError",
+        r"is not part of the TileLang-TT language; did you mean T\.alloc_shared",
+    ),
+    "undefined_variable": ("TTCompileError", r"Undefined variable: B_shard"),
+    "too_many_arguments": ("TTCompileError", r"gemm\(\) takes from 3 to \d+ positional arguments but 10"),
+    "missing_operand": ("TTCompileError", r"copy\(\) missing 1 required positional argument"),
+    "empty_dimension": ("TTCompileError", r"has shape \(.*\), with an empty dimension \d; there is nothing"),
+    "symbolic_dimension": ("TTCompileError", r"buffer A has a symbolic dimension m"),
+    "three_d_tensor": (
+        "TTCompileError",
+        r"shape mismatch in T\.copy: A|past the end of A's \d+ entries of dimension"
+        r"|tile region of A spans \d+ entries of dimension",
+    ),
+    "three_d_grid": ("TTCompileError", r"T\.Kernel takes one to three grid extents, got 4"),
+    "grid_too_large": ("TTCompileError", r"reads B\[.*\] when bx = \d+, past the end of B's"),
+    "copy_extent_mismatch": (
+        "TTCompileError",
+        r"shape mismatch in T\.copy: A\(\d+, \d+\) → A_shared|reads A\[:, \d+:\d+\], past the end of A's",
+    ),
+    "non_constant_extent": ("TTCompileError", r"tile extents must be constants, got ko \+ 1 for A"),
+    "unsupported_parallel": (
+        "TTCompileError",
+        r"T\.Parallel is TileLang surface that TileLang-TT does not support",
+    ),
+    "unsupported_reduce": (
+        "TTCompileError",
+        r"T\.reduce_\w+ is TileLang surface that TileLang-TT does not support",
+    ),
+    "scalar_parameter": ("TTCompileError", r"parameter alpha is a scalar"),
+    "no_store": ("TTCompileError", r"the kernel stores nothing to a global tensor"),
+    "gemm_operand_mismatch": (
+        "TTCompileError",
+        r"shape mismatch in T\.(copy|gemm)|reads B\[.*past the end of B's",
+    ),
+    "wrong_transpose": ("TTCompileError", r"shape mismatch in T\.gemm: A_shared"),
+    "l1_overflow": ("TTResourceError", r"circular buffers need \d+ bytes of L1 per core but \w+ has \d+"),
+}
+assert set(EXPECTED) == set(MUTATIONS), "every mutation names the error it must produce"
+
 
 def malformed_program(rng: random.Random) -> Program:
     config = random_config(rng)

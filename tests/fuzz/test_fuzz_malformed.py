@@ -1,14 +1,16 @@
 """Fuzz: every malformed DSL program (a valid GEMM with one mutation: bad dtype, shape, block, region,
-name, argument, grid, unsupported construct...) is rejected with a TTError that points at the right line
-of the program's file — never accepted, never another exception."""
+name, argument, grid, unsupported construct...) is rejected with the TTError its mutation calls for
+(class and message), pointing at the right line of the program's file — never accepted, never another
+exception."""
 
 import collections
 import importlib.util
 import random
+import re
 
 import tilelang_tt
 import tvm
-from fuzz_programs import malformed_program
+from fuzz_programs import EXPECTED, malformed_program
 from tilelang_tt.errors import TTError
 
 
@@ -28,6 +30,9 @@ def _outcome(path, program, index: int) -> str | None:
             return f"{type(err).__name__} without the program's location: {err}"
         if program.fault_line is not None and err.lineno != program.fault_line:
             return f"{type(err).__name__} at line {err.lineno}, expected line {program.fault_line}: {err}"
+        kind, pattern = EXPECTED[program.mutation]
+        if type(err).__name__ != kind or not re.search(pattern, err.message):
+            return f"{type(err).__name__}, expected a {kind} matching {pattern!r}: {err}"
         return None
     except Exception as err:  # noqa: BLE001 - any other exception is the failure being looked for
         return f"crash: {type(err).__name__}: {err}"

@@ -90,3 +90,16 @@ def batch_stride_too_small(A: T.Tensor((3, 128, 64), "bfloat16"), C: T.Tensor((3
 def test_grid_indices_that_overlap_blocks_are_rejected():
     with pytest.raises(TTCompileError, match=r"blockIdx.z steps 1 blocks where 2 would make the grid cover"):
         lower(batch_stride_too_small, "LayoutAwareWorkPartitionTT")
+
+
+@T.prim_func
+def diagonal(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+    with T.Kernel(2) as bx:
+        A_s = T.alloc_shared((32, 32), "bfloat16")
+        T.copy(A[bx * 32, bx * 32], A_s)
+        T.copy(A_s, C[bx * 32, bx * 32])
+
+
+def test_one_grid_axis_for_rows_and_columns_is_rejected():
+    with pytest.raises(TTCompileError, match=r"blockIdx.x selects both the row and the column"):
+        lower(diagonal, "LayoutAwareWorkPartitionTT")

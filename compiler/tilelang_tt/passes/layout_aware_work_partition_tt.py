@@ -164,6 +164,13 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             _block_axes(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)
         ]
         extents = {tag: ext for tag, (_, ext) in grid.items()}
+        both = {tag for tag, _ in axes[0]} & {tag for tag, _ in axes[1]}
+        if both:
+            raise TTCompileError.at(
+                store.loc,
+                f"grid axis {sorted(both)[0]} selects both the row and the column of the output block, so "
+                f"only the diagonal blocks would be written; give rows and columns their own grid axes",
+            )
         used = {tag for terms in axes for tag, _ in terms}
         for tag, ext in extents.items():
             if ext > 1 and tag not in used:
