@@ -10,7 +10,7 @@
 //
 // A Batch is one run's set of jobs: start() hands job i to its own worker, wait_returned(i) waits
 // until that job has returned and its worker no longer uses anything of the run, abandon(i) gives up
-// on a job that does not return.
+// on a job that does not return (a job that has returned, and the worker it handed back, are left alone).
 #pragma once
 
 #include <condition_variable>
