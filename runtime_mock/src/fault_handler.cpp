@@ -147,6 +147,13 @@ void on_interrupt(int, siginfo_t*, void* context) {
     siglongjmp(guard->jump_, 1);
 }
 
+void forget_parent_guards() {
+    for (GuardSlot& slot : g_guards) {
+        slot.guard.store(nullptr, std::memory_order_relaxed);
+        slot.thread.store(0, std::memory_order_relaxed);
+    }
+}
+
 void install_fault_handlers() {
     static std::mutex mutex;
     std::lock_guard<std::mutex> lock(mutex);

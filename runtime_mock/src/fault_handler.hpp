@@ -63,6 +63,10 @@ std::string signal_description(int signal);
 // Installs the handlers, or re-installs them when another handler replaced them. Thread-safe.
 void install_fault_handlers();
 
+// Empties the thread → guard table the signal handlers read. For a child process made by fork(), which
+// has none of its parent's threads (call it from a pthread_atfork child handler, before any new guard).
+void forget_parent_guards();
+
 // One worker thread's recovery point. Constructed and destroyed on that thread.
 class FaultGuard {
 public:

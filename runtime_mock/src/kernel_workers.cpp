@@ -22,7 +22,8 @@ struct KernelBatch::Worker {
 };
 
 // Idle workers of the process. Never destroyed: workers may outlive static destructors. A child
-// process made by fork() has none of its parent's threads: it starts with an empty pool.
+// process made by fork() has none of its parent's threads: it starts with an empty pool and an empty
+// guard table.
 struct WorkerPool {
     using Worker = KernelBatch::Worker;
 
@@ -31,7 +32,10 @@ struct WorkerPool {
 
     static WorkerPool*& current() {
         static WorkerPool* pool = [] {
-            pthread_atfork(nullptr, nullptr, [] { current() = new WorkerPool; });
+            pthread_atfork(nullptr, nullptr, [] {
+                forget_parent_guards();
+                current() = new WorkerPool;
+            });
             return new WorkerPool;
         }();
         return pool;

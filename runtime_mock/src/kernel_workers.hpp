@@ -6,7 +6,7 @@
 // whole life (alternate signal stack, slot in the signal handlers' thread table). The pool grows to
 // the largest number of kernels running at once in the process and never shrinks; a worker whose
 // kernel never returned (abandoned by the scheduler after an abort) leaves the pool for good and ends
-// if its kernel ever returns. A process made by fork() starts with an empty pool.
+// if its kernel ever returns. A process made by fork() starts with an empty pool and no fault guards.
 //
 // A Batch is one run's set of jobs: start() hands job i to its own worker, wait_returned(i) waits
 // until that job has returned and its worker no longer uses anything of the run, abandon(i) gives up
