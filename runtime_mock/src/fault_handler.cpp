@@ -83,9 +83,11 @@ uintptr_t interrupted_instruction(void* context) {
 }
 
 // Whether the signal was raised by this thread's own execution: a hardware fault (si_code > 0), or
-// abort()/raise() in this process.
-bool raised_by_thread(const siginfo_t* info) {
-    return info->si_code > 0 || (info->si_code == SI_TKILL && info->si_pid == getpid());
+// abort() (a failed assert), which sends SIGABRT to the calling thread (SI_TKILL from this process).
+// Linux does not say which thread sent an SI_TKILL signal, so any other signal a thread of this process
+// sends (pthread_kill(worker, SIGSEGV)) is not taken for the kernel's own fault.
+bool raised_by_thread(int signal, const siginfo_t* info) {
+    return info->si_code > 0 || (signal == SIGABRT && info->si_code == SI_TKILL && info->si_pid == getpid());
 }
 
 // Outside a kernel: restore the previous handler and let the signal reach it. A hardware fault repeats
@@ -116,7 +118,7 @@ void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
 
 void on_fault(int signal, siginfo_t* info, void* context) {
     FaultGuard* guard = guard_of_this_thread();
-    if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(info)) {
+    if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(signal, info)) {
         pass_on(signal, info);
         return;
     }
