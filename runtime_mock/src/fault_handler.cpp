@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <csignal>
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "runtime_mock/device.hpp"
+#include "subprocess.hpp"
 
 namespace tt_mock {
 
@@ -272,23 +272,22 @@ KernelCode kernel_code_of(const void* function) {
 std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::string& source_path) {
     if (!code.contains(pc))
         return "";
-    std::ostringstream command;
-    command << "addr2line -i -e '" << code.object_path << "' 0x" << std::hex << (pc - code.load_base) << " 2>/dev/null";
-    FILE* pipe = popen(command.str().c_str(), "r");
-    if (pipe == nullptr)
+    std::ostringstream address;
+    address << "0x" << std::hex << (pc - code.load_base);
+    const auto [status, output] =
+        run_program("addr2line", {"-i", "-e", code.object_path, address.str()}, "addr2line", StandardError::Discard);
+    if (status != 0)
         return "";
     std::vector<std::string> frames;  // innermost first
-    char line[4096];
-    while (std::fgets(line, sizeof line, pipe) != nullptr) {
-        std::string frame(line);
-        while (!frame.empty() && (frame.back() == '\n' || frame.back() == '\r'))
+    std::istringstream lines(output);
+    for (std::string frame; std::getline(lines, frame);) {
+        if (!frame.empty() && frame.back() == '\r')
             frame.pop_back();
         if (const size_t paren = frame.find(" ("); paren != std::string::npos)
             frame.erase(paren);  // "(discriminator N)"
         if (!frame.empty() && frame.front() != '?')
             frames.push_back(frame);
     }
-    pclose(pipe);
     for (const std::string& frame : frames) {
         if (frame.rfind(source_path + ":", 0) == 0)
             return frame;

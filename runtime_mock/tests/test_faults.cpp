@@ -90,6 +90,19 @@ TEST(null_dereference_is_a_kernel_fault) {
     expect_fault("NULL", {"SIGSEGV (invalid memory access) at address 0x0", fault_line("NULL")});
 }
 
+// The fault's line comes from the kernel's object in the build cache, whatever characters its path has.
+TEST(fault_line_found_in_a_cache_directory_with_a_quote) {
+    const std::string cache = std::getenv("TT_METAL_MOCK_CACHE_DIR");
+    setenv("TT_METAL_MOCK_CACHE_DIR", (cache + "/it's here").c_str(), 1);
+    try {
+        test::expect_error<KernelFaultError>([] { run_fault("NULL"); }, {fault_line("NULL")});
+    } catch (...) {
+        setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+        throw;
+    }
+    setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+}
+
 TEST(division_by_zero_is_a_kernel_fault) {
     expect_fault("DIVIDE_BY_ZERO", {"SIGFPE", fault_line("DIVIDE_BY_ZERO")});
 }
