@@ -27,9 +27,9 @@ constexpr size_t kAltStackBytes = size_t(64) << 10;
 // A SIGSEGV this far below a thread's stack is taken for a stack overflow (a frame may skip the guard).
 constexpr uintptr_t kOverflowReach = uintptr_t(1) << 20;
 
-// Which thread has which guard, found by thread id from a signal handler. Not a thread_local: this
-// library is dlopen'ed, and a thread that existed before (Python's main thread) may read an
-// initial-exec TLS slot that was never initialised for it, while other TLS models may allocate.
+// Which thread has which guard, found by thread id from a signal handler. A table, not a thread_local:
+// a signal handler must not touch the TLS of a dlopen'ed library (this one, under Python), which may
+// be uninitialised for a thread that existed before the library was loaded, or allocate on first use.
 struct GuardSlot {
     std::atomic<pid_t> thread{0};
     std::atomic<FaultGuard*> guard{nullptr};

@@ -3,8 +3,8 @@
 // Model. Kernels run in-process, one thread per (core, RISC) at a time, on worker threads that live
 // across runs (kernel_workers.hpp); each worker has one FaultGuard for its lifetime. A process-wide handler for
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (sigaction, SA_SIGINFO | SA_ONSTACK) looks at the thread it runs on. On a
-// kernel thread inside FaultGuard::run (a thread-local marker) it records the signal, the fault address and the
-// interrupted instruction, and siglongjmp's back to run(), which returns the fault. On any other thread, or for a
+// kernel thread inside FaultGuard::run (its guard is found by thread id) it records the signal, the fault address and
+// the interrupted instruction, and siglongjmp's back to run(), which returns the fault. On any other thread, or for a
 // signal sent from outside the process, it puts back the handler that was installed before it (Python's faulthandler,
 // the default action) and replays the signal, so crashes outside kernels behave as before. Every kernel thread has an
 // alternate signal stack, so a stack overflow is handled too. install_fault_handlers() runs at every run and
