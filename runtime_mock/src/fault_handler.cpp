@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <csignal>
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "runtime_mock/device.hpp"
+#include "subprocess.hpp"
 
 namespace tt_mock {
 
@@ -27,9 +27,9 @@ constexpr size_t kAltStackBytes = size_t(64) << 10;
 // A SIGSEGV this far below a thread's stack is taken for a stack overflow (a frame may skip the guard).
 constexpr uintptr_t kOverflowReach = uintptr_t(1) << 20;
 
-// Which thread has which guard, found by thread id from a signal handler. Not a thread_local: this
-// library is dlopen'ed, and a thread that existed before (Python's main thread) may read an
-// initial-exec TLS slot that was never initialised for it, while other TLS models may allocate.
+// Which thread has which guard, found by thread id from a signal handler. A table, not a thread_local:
+// a signal handler must not touch the TLS of a dlopen'ed library (this one, under Python), which may
+// be uninitialised for a thread that existed before the library was loaded, or allocate on first use.
 struct GuardSlot {
     std::atomic<pid_t> thread{0};
     std::atomic<FaultGuard*> guard{nullptr};
@@ -83,9 +83,11 @@ uintptr_t interrupted_instruction(void* context) {
 }
 
 // Whether the signal was raised by this thread's own execution: a hardware fault (si_code > 0), or
-// abort()/raise() in this process.
-bool raised_by_thread(const siginfo_t* info) {
-    return info->si_code > 0 || (info->si_code == SI_TKILL && info->si_pid == getpid());
+// abort() (a failed assert), which sends SIGABRT to the calling thread (SI_TKILL from this process).
+// Linux does not say which thread sent an SI_TKILL signal, so any other signal a thread of this process
+// sends (pthread_kill(worker, SIGSEGV)) is not taken for the kernel's own fault.
+bool raised_by_thread(int signal, const siginfo_t* info) {
+    return info->si_code > 0 || (signal == SIGABRT && info->si_code == SI_TKILL && info->si_pid == getpid());
 }
 
 // Outside a kernel: restore the previous handler and let the signal reach it. A hardware fault repeats
@@ -116,7 +118,7 @@ void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
 
 void on_fault(int signal, siginfo_t* info, void* context) {
     FaultGuard* guard = guard_of_this_thread();
-    if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(info)) {
+    if (guard == nullptr || !guard->armed_.load() || !raised_by_thread(signal, info)) {
         pass_on(signal, info);
         return;
     }
@@ -145,6 +147,13 @@ void on_interrupt(int, siginfo_t*, void* context) {
     guard->fault_.interrupted = true;
     guard->armed_.store(false);
     siglongjmp(guard->jump_, 1);
+}
+
+void forget_parent_guards() {
+    for (GuardSlot& slot : g_guards) {
+        slot.guard.store(nullptr, std::memory_order_relaxed);
+        slot.thread.store(0, std::memory_order_relaxed);
+    }
 }
 
 void install_fault_handlers() {
@@ -263,23 +272,22 @@ KernelCode kernel_code_of(const void* function) {
 std::string source_line_of(const KernelCode& code, uintptr_t pc, const std::string& source_path) {
     if (!code.contains(pc))
         return "";
-    std::ostringstream command;
-    command << "addr2line -i -e '" << code.object_path << "' 0x" << std::hex << (pc - code.load_base) << " 2>/dev/null";
-    FILE* pipe = popen(command.str().c_str(), "r");
-    if (pipe == nullptr)
+    std::ostringstream address;
+    address << "0x" << std::hex << (pc - code.load_base);
+    const auto [status, output] =
+        run_program("addr2line", {"-i", "-e", code.object_path, address.str()}, "addr2line", StandardError::Discard);
+    if (status != 0)
         return "";
     std::vector<std::string> frames;  // innermost first
-    char line[4096];
-    while (std::fgets(line, sizeof line, pipe) != nullptr) {
-        std::string frame(line);
-        while (!frame.empty() && (frame.back() == '\n' || frame.back() == '\r'))
+    std::istringstream lines(output);
+    for (std::string frame; std::getline(lines, frame);) {
+        if (!frame.empty() && frame.back() == '\r')
             frame.pop_back();
         if (const size_t paren = frame.find(" ("); paren != std::string::npos)
             frame.erase(paren);  // "(discriminator N)"
         if (!frame.empty() && frame.front() != '?')
             frames.push_back(frame);
     }
-    pclose(pipe);
     for (const std::string& frame : frames) {
         if (frame.rfind(source_path + ":", 0) == 0)
             return frame;

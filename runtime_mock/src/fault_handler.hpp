@@ -3,8 +3,8 @@
 // Model. Kernels run in-process, one thread per (core, RISC) at a time, on worker threads that live
 // across runs (kernel_workers.hpp); each worker has one FaultGuard for its lifetime. A process-wide handler for
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (sigaction, SA_SIGINFO | SA_ONSTACK) looks at the thread it runs on. On a
-// kernel thread inside FaultGuard::run (a thread-local marker) it records the signal, the fault address and the
-// interrupted instruction, and siglongjmp's back to run(), which returns the fault. On any other thread, or for a
+// kernel thread inside FaultGuard::run (its guard is found by thread id) it records the signal, the fault address and
+// the interrupted instruction, and siglongjmp's back to run(), which returns the fault. On any other thread, or for a
 // signal sent from outside the process, it puts back the handler that was installed before it (Python's faulthandler,
 // the default action) and replays the signal, so crashes outside kernels behave as before. Every kernel thread has an
 // alternate signal stack, so a stack overflow is handled too. install_fault_handlers() runs at every run and
@@ -62,6 +62,10 @@ std::string signal_description(int signal);
 
 // Installs the handlers, or re-installs them when another handler replaced them. Thread-safe.
 void install_fault_handlers();
+
+// Empties the thread → guard table the signal handlers read. For a child process made by fork(), which
+// has none of its parent's threads (call it from a pthread_atfork child handler, before any new guard).
+void forget_parent_guards();
 
 // One worker thread's recovery point. Constructed and destroyed on that thread.
 class FaultGuard {

@@ -1,8 +1,5 @@
 #include "jit.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,8 +19,7 @@
 #include "config.hpp"
 #include "kernel_loader.hpp"
 #include "runtime_mock/device.hpp"
-
-extern char** environ;
+#include "subprocess.hpp"
 
 namespace tt_mock {
 
@@ -106,37 +102,7 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::stri
 // Runs the compiler; returns its exit status and combined output (read through a pipe, so that a warm
 // read-only cache needs no writable directory).
 std::pair<int, std::string> run_compiler(const std::string& compiler, const std::vector<std::string>& args) {
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(compiler.c_str()));
-    for (const auto& arg : args)
-        argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    int output_pipe[2];
-    if (pipe2(output_pipe, O_CLOEXEC) != 0)
-        return {-1, std::string("cannot create a pipe for the kernel compiler: ") + std::strerror(errno)};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, output_pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, output_pipe[1], 2);
-    pid_t pid;
-    const int spawn_error = posix_spawnp(&pid, compiler.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(output_pipe[1]);
-    std::string output;
-    char buffer[4096];
-    for (ssize_t n; (n = read(output_pipe[0], buffer, sizeof(buffer))) != 0;) {
-        if (n > 0)
-            output.append(buffer, size_t(n));
-        else if (errno != EINTR)
-            break;
-    }
-    close(output_pipe[0]);
-    if (spawn_error != 0)
-        return {-1, "cannot start the kernel compiler '" + compiler + "': " + std::strerror(spawn_error)};
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+    return run_program(compiler, args, "the kernel compiler", StandardError::Capture);
 }
 
 // What identifies the compiler binary: its --version banner (the cache must not serve objects built

@@ -18,13 +18,12 @@ struct KernelBatch::Worker {
     KernelBatch::Job job;
     std::shared_ptr<KernelBatch> batch;
     size_t index = 0;
-    // Under the pool's mutex.
-    bool busy = true;        // handed a job that has not returned yet
-    bool abandoned = false;  // its job will not be waited for: end when it returns
+    bool abandoned = false;  // under the pool's mutex: its job will not be waited for, end when it returns
 };
 
 // Idle workers of the process. Never destroyed: workers may outlive static destructors. A child
-// process made by fork() has none of its parent's threads: it starts with an empty pool.
+// process made by fork() has none of its parent's threads: it starts with an empty pool and an empty
+// guard table.
 struct WorkerPool {
     using Worker = KernelBatch::Worker;
 
@@ -33,14 +32,17 @@ struct WorkerPool {
 
     static WorkerPool*& current() {
         static WorkerPool* pool = [] {
-            pthread_atfork(nullptr, nullptr, [] { current() = new WorkerPool; });
+            pthread_atfork(nullptr, nullptr, [] {
+                forget_parent_guards();
+                current() = new WorkerPool;
+            });
             return new WorkerPool;
         }();
         return pool;
     }
     static WorkerPool& instance() { return *current(); }
 
-    // `n` workers, marked busy: idle ones first, then new ones (started together, then waited for).
+    // `n` workers: idle ones first, then new ones (started together, then waited for).
     // When a thread cannot be created or set up, returns fewer and says why in `error`.
     std::vector<Worker*> take(size_t n, std::string& error) {
         std::vector<Worker*> workers;
@@ -49,7 +51,6 @@ struct WorkerPool {
             while (workers.size() < n && !idle.empty()) {
                 workers.push_back(idle.back());
                 idle.pop_back();
-                workers.back()->busy = true;
             }
         }
         std::vector<std::pair<Worker*, std::future<std::string>>> starting;
@@ -103,16 +104,16 @@ struct WorkerPool {
             }
             job(*guard);
             job = nullptr;
-            {
-                std::lock_guard<std::mutex> lock(mutex);
-                if (worker->abandoned) {
-                    delete worker;
-                    return;
-                }
-                worker->busy = false;
-                idle.push_back(worker);
-            }
+            // Returned and idle in one step under the pool's mutex: abandon() of this batch sees the
+            // job either running here or returned, never this worker serving another batch; and a run
+            // that follows the one that waited for this job finds the worker idle.
+            std::lock_guard<std::mutex> lock(mutex);
             batch->mark_returned(index);
+            if (worker->abandoned) {
+                delete worker;
+                return;
+            }
+            idle.push_back(worker);
         }
     }
 };
@@ -141,10 +142,13 @@ void KernelBatch::wait_returned(size_t job) {
     returned_cv_.wait(lock, [&] { return bool(returned_[job]); });
 }
 
+// A worker marks its job returned and goes back to the pool under the pool's mutex, held here: while
+// the job has not returned, workers_[job] still runs it and belongs to this batch.
 void KernelBatch::abandon(size_t job) {
     WorkerPool& pool = WorkerPool::instance();
-    std::lock_guard<std::mutex> lock(pool.mutex);
-    if (workers_[job]->busy)
+    std::lock_guard<std::mutex> pool_lock(pool.mutex);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!returned_[job])
         workers_[job]->abandoned = true;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cinttypes>
+#include <cstdio>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -33,14 +35,15 @@ uint64_t align_up(uint64_t value) {
 }
 
 // The lowest gap of `bytes` in [kLow, kHigh) between the mappings of /proc/self/maps (sorted by address).
+// Lines that do not start with "start-end" are skipped.
 std::optional<uint64_t> find_gap(uint64_t bytes) {
     std::ifstream maps("/proc/self/maps");
     uint64_t cursor = kLow;
     std::string line;
     while (std::getline(maps, line)) {
-        const size_t dash = line.find('-');
-        const uint64_t start = std::stoull(line.substr(0, dash), nullptr, 16);
-        const uint64_t end = std::stoull(line.substr(dash + 1), nullptr, 16);
+        uint64_t start = 0, end = 0;
+        if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64, &start, &end) != 2)
+            continue;
         if (start >= kHigh)
             break;
         if (start > cursor && start - cursor >= bytes)

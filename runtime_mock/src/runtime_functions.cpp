@@ -53,9 +53,10 @@ void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, co
     what.pages = pages;
     what.call = call;
     what.site = site;
-    // The flag is set before the condition is checked (under the waiter's park mutex), and the partner
-    // publishes before reading the flag (both seq_cst): either the partner sees the flag and wakes us
-    // under that mutex, or we see its pages.
+    // enter() sets the flag (seq_cst) before block_until_satisfied takes this thread's park mutex and
+    // checks the condition; the partner publishes its pages before it reads the flag (seq_cst). So
+    // either the partner sees the flag and notifies under the park mutex (which it cannot take between
+    // our check and our wait), or our check sees its pages.
     block_registered(
         thread, what,
         [&] {

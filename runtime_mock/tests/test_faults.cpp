@@ -4,6 +4,9 @@
 // the next program. A kernel spinning outside the API is reported by the watchdog with its line and then
 // stopped, so its thread and L1 go away; devices on many threads at once share the L1 address space.
 #include <dirent.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include <fstream>
 #include <sstream>
@@ -85,6 +88,19 @@ void expect_fault(const std::string& fault, std::vector<std::string> needles) {
 
 TEST(null_dereference_is_a_kernel_fault) {
     expect_fault("NULL", {"SIGSEGV (invalid memory access) at address 0x0", fault_line("NULL")});
+}
+
+// The fault's line comes from the kernel's object in the build cache, whatever characters its path has.
+TEST(fault_line_found_in_a_cache_directory_with_a_quote) {
+    const std::string cache = std::getenv("TT_METAL_MOCK_CACHE_DIR");
+    setenv("TT_METAL_MOCK_CACHE_DIR", (cache + "/it's here").c_str(), 1);
+    try {
+        test::expect_error<KernelFaultError>([] { run_fault("NULL"); }, {fault_line("NULL")});
+    } catch (...) {
+        setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+        throw;
+    }
+    setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
 }
 
 TEST(division_by_zero_is_a_kernel_fault) {
@@ -174,6 +190,51 @@ TEST(eight_threads_with_their_own_device_on_each_arch) {
             if (!error.empty())
                 throw std::runtime_error(std::string(arch_spec(arch).name) + ": " + error);
         }
+    }
+}
+
+// A SIGSEGV that another thread sends to a kernel's thread (pthread_kill) is not the kernel's fault: it
+// reaches the handler installed before ours, here the default action, which ends the process. So the
+// kernel spins in a child process while a second thread of the child sends the signal to the third, the
+// kernel's worker (a child made by fork() starts with no workers).
+TEST(segv_sent_by_another_thread_is_not_a_kernel_fault) {
+    const pid_t child = fork();
+    if (child == 0) {
+        const rlimit no_core_dump{0, 0};
+        setrlimit(RLIMIT_CORE, &no_core_dump);
+        std::thread([] {
+            const pid_t process = getpid(), sender = pid_t(syscall(SYS_gettid));
+            for (pid_t worker = 0; worker == 0;) {
+                DIR* tasks = opendir("/proc/self/task");
+                while (dirent* entry = readdir(tasks)) {
+                    const pid_t tid = pid_t(std::atoi(entry->d_name));
+                    if (tid != 0 && tid != process && tid != sender)
+                        worker = tid;
+                }
+                closedir(tasks);
+                std::this_thread::sleep_for(std::chrono::milliseconds(worker == 0 ? 10 : 500));
+                if (worker != 0)
+                    syscall(SYS_tgkill, process, worker, SIGSEGV);
+            }
+        }).detach();
+        setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "20", 1);
+        try {
+            run_fault("SPIN");
+        } catch (const KernelFaultError&) {
+            _exit(3);
+        } catch (...) {
+            _exit(4);
+        }
+        _exit(5);
+    }
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV) {
+        throw std::runtime_error("the child should have died of the SIGSEGV another thread sent; it " +
+                                 (WIFEXITED(status)
+                                      ? "exited with " + std::to_string(WEXITSTATUS(status)) +
+                                            " (3: the signal was reported as a KernelFaultError, 4: another error)"
+                                      : "died of signal " + std::to_string(WTERMSIG(status))));
     }
 }
 
