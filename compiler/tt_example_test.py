@@ -8,7 +8,7 @@ import subprocess
 
 import numpy as np
 from tilelang_tt import config
-from tilelang_tt.jit import NUMPY_DTYPES
+from tilelang_tt.arguments import NUMPY_DTYPES
 
 
 def _load(path):

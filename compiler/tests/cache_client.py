@@ -13,7 +13,7 @@ import numpy as np
 import tilelang_tt
 from cache_testing import ERROR, RIGHT, WRITABLE, WRONG, writable
 from programs import gemm
-from tilelang_tt.jit import NUMPY_DTYPES
+from tilelang_tt.arguments import NUMPY_DTYPES
 
 
 def main(argv: list[str]) -> int:

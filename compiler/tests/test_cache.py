@@ -16,7 +16,7 @@ import pytest
 import tilelang_tt
 from cache_testing import ERROR, RIGHT, flip_middle, listing, run_client, run_clients_at_once, run_read_only
 from programs import gemm
-from tilelang_tt.jit import NUMPY_DTYPES
+from tilelang_tt.arguments import NUMPY_DTYPES
 
 CLIENT = Path(__file__).absolute().parent / "cache_client.py"
 

@@ -48,7 +48,7 @@ from tvm.script.parser.core.error import ParserError
 from tvm.script.parser.core.parser import Parser
 
 from .errors import TTArgumentError, TTCompileError
-from .factory import KernelFactory, def_loc, freeze
+from .factory import KernelFactory, freeze, source_def_loc
 
 __all__ = ["OUT_IDX_ATTR", "EagerKernelFactory", "const", "empty", "is_eager"]
 
@@ -189,7 +189,7 @@ class EagerKernelFactory(KernelFactory):
         self.lines, self.first_line, self.indent, fdef = _function_ast(func)
         self.def_index = fdef.lineno - 1  # of the `def` line in self.lines (decorators come before it)
         self.filename = inspect.getsourcefile(func)
-        self.def_loc = def_loc(func)
+        self.def_loc = source_def_loc(func)
         for arg in fdef.args.args + fdef.args.kwonlyargs:
             if arg.annotation is not None:
                 raise TTCompileError(

@@ -26,11 +26,12 @@ from tvm import tirx
 
 from .errors import TTCompileError
 
-__all__ = ["KernelFactory", "freeze", "def_loc"]
+__all__ = ["KernelFactory", "freeze", "source_def_loc"]
 
 
-def def_loc(func) -> str | None:
-    """ "file:line:col" of ``func``'s ``def`` line (None when its source is not available)."""
+def source_def_loc(func) -> str | None:
+    """ "file:line:col" of a Python function's ``def`` line, read from its source (None when the source is
+    not available). ``ir_utils.def_loc`` reads the same fact back from a parsed PrimFunc."""
     try:
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError):
@@ -91,7 +92,7 @@ class KernelFactory:
         func = self.func(*args, **kwargs)
         if not isinstance(func, tirx.PrimFunc):
             raise TTCompileError.at(
-                def_loc(self.func),
+                source_def_loc(self.func),
                 f"{self.func.__name__}() returned {type(func).__name__}, not a T.prim_func: a tilelang.jit "
                 f"factory returns the PrimFunc it builds (or writes the kernel body itself, eager style)",
             )

@@ -25,16 +25,16 @@ import tvm
 from tvm import tirx
 
 from . import config, eager
-from .arguments import NUMPY_DTYPES, bind_arguments, output_indices
+from .arguments import bind_arguments, output_indices
 from .errors import TTCompileError, TTRuntimeError
-from .factory import KernelFactory, def_loc
+from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
 from .pass_config import check_pass_configs
 from .pipeline import emit_tt_artifacts, run_pipeline
 from .profiler import Profiler
 from .tensor_supply import TensorSupplyType
 
-__all__ = ["JITKernel", "NUMPY_DTYPES", "compile", "jit"]
+__all__ = ["JITKernel", "compile", "jit"]
 
 MOCK_ARCHS = ("wormhole", "blackhole")
 
@@ -317,7 +317,7 @@ def jit(
         if eager.is_eager(f):
             if out_idx is not None:
                 raise TTCompileError.at(
-                    def_loc(f),
+                    source_def_loc(f),
                     f"{f.__name__} returns T.empty outputs, which fix out_idx; "
                     f"drop out_idx from tilelang.jit",
                 )

@@ -37,6 +37,7 @@ from tvm.script.parser.core import utils as _parser_utils
 from . import dtypes, ops
 from .eager import const, empty
 from .errors import TTCompileError
+from .factory import source_def_loc
 
 __all__ = [
     "dtype",
@@ -100,13 +101,6 @@ def __getattr__(name: str):
 DEF_LOC_ATTR = "tl.def_loc"  # "file:line:col" of the ``def``, where errors about the whole function point
 
 
-def _def_loc(f) -> str:
-    lines, first = inspect.getsourcelines(f)
-    offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
-    col = len(lines[offset]) - len(lines[offset].lstrip())
-    return f"{inspect.getsourcefile(f)}:{first + offset}:{col}"
-
-
 def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
     """``@T.prim_func``: parse a Python function into a PrimFunc (TVMScript), reporting mistakes in it
     (unknown ``T.*`` names, undefined variables, wrong arguments) as TTCompileError on the user's line.
@@ -123,7 +117,7 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
             parsed = _parser_entry.parse(f, captured, check_well_formed=check_well_formed)
         except tvm.error.DiagnosticError as err:
             raise TTCompileError.from_diagnostic(str(err)) from None
-        parsed = parsed.with_attr(DEF_LOC_ATTR, _def_loc(f))
+        parsed = parsed.with_attr(DEF_LOC_ATTR, source_def_loc(f) or "")
         parsed.__name__ = f.__name__
         return parsed
 

@@ -20,7 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .jit import NUMPY_DTYPES, JITKernel
+from .arguments import NUMPY_DTYPES
+from .jit import JITKernel
 
 # A passing check: bf16 inputs with fp32 accumulation stay well inside both bounds.
 MAX_RELATIVE_ERROR = 1e-2
@@ -60,6 +61,15 @@ def random_arguments(kernel: JITKernel, rng: np.random.Generator) -> list[np.nda
     ]
 
 
+def compare(got, ref) -> tuple[float, float]:
+    """(max relative error, PCC) of an output against its reference, both taken as float32; the error is
+    relative to the reference's largest magnitude. A check passes when it is below MAX_RELATIVE_ERROR and
+    the PCC at least MIN_PCC."""
+    got, ref = np.asarray(got, dtype=np.float32), np.asarray(ref, dtype=np.float32)
+    error = float(np.abs(got - ref).max() / max(float(np.abs(ref).max()), 1e-30))
+    return error, _pcc(got, ref)
+
+
 def _pcc(got: np.ndarray, ref: np.ndarray) -> float:
     """Pearson correlation; undefined for a constant array, where it is taken as 1 and the relative
     error alone decides."""
@@ -89,9 +99,5 @@ def check_against_reference(
     refs = list(refs) if isinstance(refs, tuple | list) else [refs]
     if len(refs) != len(outputs):
         raise ValueError(f"ref_program returned {len(refs)} arrays for the kernel's {len(outputs)} outputs")
-    errors, pccs = [], []
-    for got, ref in zip(outputs, refs, strict=True):
-        got, ref = np.asarray(got, dtype=np.float32), np.asarray(ref, dtype=np.float32)
-        errors.append(float(np.abs(got - ref).max() / max(float(np.abs(ref).max()), 1e-30)))
-        pccs.append(_pcc(got, ref))
+    errors, pccs = zip(*(compare(got, ref) for got, ref in zip(outputs, refs, strict=True)), strict=True)
     return CheckResult(seconds, max(errors), min(pccs))

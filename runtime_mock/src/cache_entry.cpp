@@ -97,16 +97,32 @@ bool intact(const fs::path& object) {
 
 void write_atomically(const fs::path& path, const std::string& text, const std::string& unique) {
     const fs::path tmp = path.string() + unique + ".tmp";
+    bool written;
     {
         std::ofstream out(tmp, std::ios::binary);
         out << text;
+        out.flush();
+        written = bool(out);
     }
-    fs::rename(tmp, path);
+    std::error_code error;
+    if (written)
+        fs::rename(tmp, path, error);
+    if (!written || error) {
+        fs::remove(tmp, error);
+        throw KernelBuildError("cannot write " + path.string() + " in the kernel build cache (disk full or not " +
+                               "writable?)");
+    }
 }
 
 void publish(const fs::path& built, const fs::path& object, const std::string& unique) {
     const std::string manifest = manifest_of(built);
-    fs::rename(built, object);
+    std::error_code error;
+    fs::rename(built, object, error);
+    if (error) {
+        const std::string reason = error.message();
+        fs::remove(built, error);
+        throw KernelBuildError("cannot move the built kernel into the cache as " + object.string() + ": " + reason);
+    }
     write_atomically(manifest_path(object), manifest, unique);
 }
 

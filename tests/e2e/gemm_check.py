@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from tilelang_tt.jit import NUMPY_DTYPES
+from tilelang_tt.arguments import NUMPY_DTYPES
+from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
 
 def reference(a: np.ndarray, b: np.ndarray, trans_b: bool, trans_a: bool = False) -> np.ndarray:
@@ -21,8 +22,6 @@ def check(kernel, trans_b: bool = False, seed: int = 0, trans_a: bool = False) -
     c = kernel(a, b)
     assert c.dtype == NUMPY_DTYPES[c_p["dtype"]] and c.shape == tuple(c_p["shape"])
     ref = reference(a, b, trans_b, trans_a)
-    got = c.astype(np.float32)
-    rel = float(np.abs(got - ref).max() / np.abs(ref).max())
-    pcc = float(np.corrcoef(got.ravel(), ref.ravel())[0, 1])
-    assert rel < 1e-2 and pcc >= 0.999, f"max rel err {rel:.3e}, PCC {pcc:.6f}"
+    rel, pcc = compare(c, ref)
+    assert rel < MAX_RELATIVE_ERROR and pcc >= MIN_PCC, f"max rel err {rel:.3e}, PCC {pcc:.6f}"
     return rel, pcc

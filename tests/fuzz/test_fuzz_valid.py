@@ -13,7 +13,8 @@ import random
 import numpy as np
 import tilelang_tt
 from fuzz_programs import random_config, valid_program
-from tilelang_tt.jit import NUMPY_DTYPES
+from tilelang_tt.arguments import NUMPY_DTYPES
+from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
 
 def _inputs(rng: np.random.Generator, kernel, kind: str) -> list[np.ndarray]:
@@ -36,11 +37,8 @@ def _check(kernel, program, a, b) -> str | None:
     c = kernel(a, b)
     bf = b.astype(np.float32)
     ref = a.astype(np.float32) @ (np.swapaxes(bf, -1, -2) if program.config.trans_b else bf)
-    got = c.astype(np.float32)
-    scale = max(float(np.abs(ref).max()), 1e-30)
-    rel = float(np.abs(got - ref).max() / scale)
-    pcc = float(np.corrcoef(got.ravel(), ref.ravel())[0, 1]) if ref.std() > 0 else 1.0
-    if rel < 1e-2 and pcc >= 0.999:
+    rel, pcc = compare(c, ref)
+    if rel < MAX_RELATIVE_ERROR and pcc >= MIN_PCC:
         return None
     return f"max rel err {rel:.3e}, PCC {pcc:.6f}"
 
