@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -183,11 +184,24 @@ class JITKernel:
                 arch=self.options.target,
             )
         except RuntimeError as err:  # tt_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
+            report = self._name_buffers(str(err))
             raise TTRuntimeError(
-                f"{self.name} failed on the {self.options.target} mock device: {err}",
+                f"{self.name} failed on the {self.options.target} mock device: {report}",
                 device_error=type(err).__name__,
             ) from err
         return call.finish()
+
+    def _name_buffers(self, message: str) -> str:
+        """The device names buffers by creation order ("DRAM buffer #1"); main.cpp creates one per tensor,
+        in parameter order, before anything else, so #i is tensor i: say which."""
+
+        def named(match: re.Match) -> str:
+            index = int(match.group(1))
+            if index >= len(self.params):
+                return match.group(0)
+            return f"{match.group(0)} (tensor {self.params[index]['name']})"
+
+        return re.sub(r"(?:DRAM|L1) buffer #(\d+)", named, message)
 
 
 def _device():

@@ -23,6 +23,7 @@ struct InterleavedBuffer {
     uint32_t page_size;
     uint32_t aligned_page_size;  // distance between the rows of one bank
     uint64_t pages;              // ceil(size_bytes / page_size)
+    uint32_t ordinal;            // the device's n-th buffer, from 0, DRAM and L1 counted together
 };
 
 class BankAllocator {
@@ -35,9 +36,9 @@ public:
     const char* kind() const { return kind_; }
     uint32_t banks() const { return banks_; }
 
-    // Reserves a buffer of `size_bytes` in pages of `page_size` bytes; throws ArgumentError for page
-    // size 0 and DeviceError when the memory is full.
-    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size);
+    // Reserves a buffer of `size_bytes` in pages of `page_size` bytes, the device's `ordinal`-th; throws
+    // ArgumentError for page size 0 and DeviceError when the memory is full.
+    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal);
     void deallocate(uint64_t address);
 
     // The buffer whose per-bank range holds bank address `address`, or nullptr.
@@ -53,7 +54,7 @@ public:
     uint64_t page_at(const InterleavedBuffer& buffer, uint32_t bank, uint64_t address) const {
         return (address - buffer.address) / buffer.aligned_page_size * banks_ + bank;
     }
-    // "DRAM buffer at bank address 0x10000 (page size 2048 B, 6 pages)"
+    // "DRAM buffer #0 at bank address 0x10000 (page size 2048 B, 6 pages)"
     std::string describe(const InterleavedBuffer& buffer) const;
 
     // The lowest allocated address (high when nothing is allocated).

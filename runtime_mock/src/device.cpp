@@ -24,6 +24,9 @@ struct Device::Impl {
     // Set when a run abandoned kernel threads: they may still write this device's L1, so its contents
     // can no longer be trusted.
     bool abandoned_threads = false;
+    // Buffers created so far: errors name a buffer by this ordinal ("DRAM buffer #1"), which a program
+    // that creates its buffers in a known order (one per tensor, in parameter order) maps to its tensors.
+    uint32_t buffers_created = 0;
 
     explicit Impl(Arch a)
         : arch(arch_spec(a)),
@@ -319,11 +322,12 @@ const ArchSpec& Device::spec() const {
 }
 
 uint64_t Device::allocate_dram(uint64_t size_bytes, uint32_t page_size) {
-    return impl_->dram.allocate(size_bytes, page_size).address;
+    return impl_->dram.allocate(size_bytes, page_size, impl_->buffers_created++).address;
 }
 
 uint64_t Device::allocate_l1(uint64_t size_bytes, uint32_t page_size) {
-    return impl_->l1.address(0, uint32_t(impl_->l1.buffers().allocate(size_bytes, page_size).address));
+    const uint32_t ordinal = impl_->buffers_created++;
+    return impl_->l1.address(0, uint32_t(impl_->l1.buffers().allocate(size_bytes, page_size, ordinal).address));
 }
 
 void Device::deallocate(BufferKind kind, uint64_t address) {

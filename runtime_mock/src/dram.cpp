@@ -30,8 +30,8 @@ Dram::~Dram() {
     }
 }
 
-const InterleavedBuffer& Dram::allocate(uint64_t size_bytes, uint32_t page_size) {
-    const InterleavedBuffer& buffer = allocator_.allocate(size_bytes, page_size);
+const InterleavedBuffer& Dram::allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal) {
+    const InterleavedBuffer& buffer = allocator_.allocate(size_bytes, page_size, ordinal);
     const uint64_t end = buffer.address + buffer.bytes_per_bank;
     for (auto& bank : chunks_) {
         for (uint64_t c = buffer.address / kChunkBytes; c * kChunkBytes < end; c++) {

@@ -21,7 +21,7 @@ public:
     Dram(uint32_t banks, uint64_t bank_bytes, uint32_t alignment);
 
     // Reserves an interleaved buffer (see BankAllocator::allocate) and the storage under it.
-    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size);
+    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal);
     void deallocate(uint64_t address) { allocator_.deallocate(address); }
     const BankAllocator& buffers() const { return allocator_; }
     // Copies between host memory and a bank; the range must lie in an allocated buffer.

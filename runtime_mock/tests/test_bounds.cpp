@@ -19,10 +19,10 @@ std::string hex(uint64_t value) {
     return text;
 }
 
-// "DRAM buffer at bank address 0x10000 (page size 2048 B, 13 pages)"
-std::string buffer_name(const char* kind, uint64_t bank_address, uint64_t pages) {
-    return std::string(kind) + " buffer at bank address " + hex(bank_address) + " (page size 2048 B, " +
-           std::to_string(pages) + " pages)";
+// "DRAM buffer #0 at bank address 0x10000 (page size 2048 B, 13 pages)": the device's `ordinal`-th buffer
+std::string buffer_name(const char* kind, int ordinal, uint64_t bank_address, uint64_t pages) {
+    return std::string(kind) + " buffer #" + std::to_string(ordinal) + " at bank address " + hex(bank_address) +
+           " (page size 2048 B, " + std::to_string(pages) + " pages)";
 }
 
 struct Layout {
@@ -64,7 +64,7 @@ TEST(accessor_page_at_page_count) {
     expect_bounds_error("ACCESSOR_PAGE_COUNT", [](const Layout& l) {
         return std::vector<std::string>{
             "TensorAccessor::get_noc_addr",
-            "page id 13 is at or past the page count of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
+            "page id 13 is at or past the page count of the " + buffer_name("DRAM", 0, l.dram, l.dram_pages)};
     });
 }
 
@@ -72,14 +72,14 @@ TEST(addrgen_fast_page_at_page_count) {
     expect_bounds_error("ADDRGEN_PAGE_COUNT", [](const Layout& l) {
         return std::vector<std::string>{
             "InterleavedAddrGenFast::get_noc_addr",
-            "page id 13 is at or past the page count of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
+            "page id 13 is at or past the page count of the " + buffer_name("DRAM", 0, l.dram, l.dram_pages)};
     });
 }
 
 TEST(accessor_page_size_differs_from_buffer) {
     expect_bounds_error("ACCESSOR_PAGE_SIZE", [](const Layout& l) {
         return std::vector<std::string>{"pages are 1024 B apart, but in the " +
-                                        buffer_name("DRAM", l.dram, l.dram_pages) + " they are 2048 B apart"};
+                                        buffer_name("DRAM", 0, l.dram, l.dram_pages) + " they are 2048 B apart"};
     });
 }
 
@@ -89,15 +89,15 @@ TEST(raw_read_of_last_row_padding) {
         return std::vector<std::string>{
             "noc_async_read",
             "DRAM bank 1 range [" + hex(row) + ", " + hex(row + test::kTileBytes) + ") reaches page 13",
-            "past the last page of the " + buffer_name("DRAM", l.dram, l.dram_pages)};
+            "past the last page of the " + buffer_name("DRAM", 0, l.dram, l.dram_pages)};
     });
 }
 
 TEST(read_across_into_neighbouring_buffer) {
     expect_bounds_error("DRAM_NEIGHBOUR", [](const Layout& l) {
         return std::vector<std::string>{"noc_async_read", "DRAM bank 0", "reaches page 24",
-                                        "past the last page of the " + buffer_name("DRAM", l.dram, l.dram_pages) +
-                                            ", and on into the " + buffer_name("DRAM", l.neighbour, 12)};
+                                        "past the last page of the " + buffer_name("DRAM", 0, l.dram, l.dram_pages) +
+                                            ", and on into the " + buffer_name("DRAM", 1, l.neighbour, 12)};
     });
 }
 
@@ -105,7 +105,7 @@ TEST(l1_accessor_page_at_page_count) {
     expect_bounds_error("L1_ACCESSOR", [](const Layout& l) {
         return std::vector<std::string>{
             "TensorAccessor::get_noc_addr",
-            "page id 3 is at or past the page count of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
+            "page id 3 is at or past the page count of the " + buffer_name("L1", 2, l.l1_bank_address, kL1Pages)};
     });
 }
 
@@ -113,7 +113,7 @@ TEST(l1_buffer_write_past_last_page) {
     expect_bounds_error("L1_WRITE", [](const Layout& l) {
         return std::vector<std::string>{
             "noc_async_write", "L1 of core (3,0) range [" + hex(l.l1_bank_address),
-            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
+            "reaches page 3, past the last page of the " + buffer_name("L1", 2, l.l1_bank_address, kL1Pages)};
     });
 }
 
@@ -121,7 +121,7 @@ TEST(l1_buffer_multicast_past_last_page) {
     expect_bounds_error("L1_MULTICAST", [](const Layout& l) {
         return std::vector<std::string>{
             "noc_async_write_multicast", "L1 of core (3,0)",
-            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
+            "reaches page 3, past the last page of the " + buffer_name("L1", 2, l.l1_bank_address, kL1Pages)};
     });
 }
 
@@ -129,7 +129,7 @@ TEST(l1_buffer_semaphore_inc_past_last_page) {
     expect_bounds_error("L1_SEMAPHORE_INC", [](const Layout& l) {
         return std::vector<std::string>{
             "noc_semaphore_inc", "L1 of core (3,0)",
-            "reaches page 3, past the last page of the " + buffer_name("L1", l.l1_bank_address, kL1Pages)};
+            "reaches page 3, past the last page of the " + buffer_name("L1", 2, l.l1_bank_address, kL1Pages)};
     });
 }
 
@@ -139,11 +139,11 @@ TEST(host_write_larger_than_buffer) {
     const std::vector<uint16_t> four_tiles(4 * 1024);
     test::expect_error<NocAccessError>(
         [&] { device.write_interleaved(dram, test::kTileBytes, four_tiles.data(), four_tiles.size() * 2); },
-        {"host write of 8192 bytes does not fit the " + buffer_name("DRAM", dram, 3) + ", which holds 6144 bytes"});
+        {"host write of 8192 bytes does not fit the " + buffer_name("DRAM", 0, dram, 3) + ", which holds 6144 bytes"});
     const uint64_t l1 = device.allocate_l1(3 * test::kTileBytes, test::kTileBytes);
     test::expect_error<NocAccessError>(
         [&] { device.write_interleaved(BufferKind::L1, l1, test::kTileBytes, four_tiles.data(), 8192); },
-        {"host write of 8192 bytes does not fit the L1 buffer at bank address", "3 pages), which holds 6144 bytes"});
+        {"host write of 8192 bytes does not fit the L1 buffer #1 at bank address", "3 pages), which holds 6144 bytes"});
 }
 
 TEST(host_read_must_name_a_buffer_and_its_page_size) {
@@ -153,10 +153,10 @@ TEST(host_read_must_name_a_buffer_and_its_page_size) {
     test::expect_error<NocAccessError>(
         [&] { device.read_interleaved(dram + 1024, test::kTileBytes, tile.data(), test::kTileBytes); },
         {"host read of 2048 bytes: bank address " + hex(dram + 1024) +
-         " is not the start of an allocated DRAM buffer (it lies inside the " + buffer_name("DRAM", dram, 3) + ")"});
-    test::expect_error<NocAccessError>(
-        [&] { device.read_interleaved(dram, 1024, tile.data(), 1024); },
-        {"host read of 1024 bytes in pages of 1024 B: the " + buffer_name("DRAM", dram, 3) + " has pages of 2048 B"});
+         " is not the start of an allocated DRAM buffer (it lies inside the " + buffer_name("DRAM", 0, dram, 3) + ")"});
+    test::expect_error<NocAccessError>([&] { device.read_interleaved(dram, 1024, tile.data(), 1024); },
+                                       {"host read of 1024 bytes in pages of 1024 B: the " +
+                                        buffer_name("DRAM", 0, dram, 3) + " has pages of 2048 B"});
 }
 
 int main() {

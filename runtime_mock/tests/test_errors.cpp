@@ -109,8 +109,8 @@ TEST(cb_push_with_pending_read) {
 TEST(dram_out_of_bounds) {
     expect_dataflow<NocAccessError>(
         "DRAM_OUT_OF_BOUNDS",
-        {"TensorAccessor::get_noc_addr", "page id 1000 is at or past the page count of the DRAM buffer at bank address",
-         "(page size 2048 B, 1 page)"});
+        {"TensorAccessor::get_noc_addr", "page id 1000 is at or past the page count of the DRAM buffer #",
+         " at bank address", "(page size 2048 B, 1 page)"});
 }
 
 TEST(misaligned_l1_address) {

@@ -111,14 +111,28 @@ def test_out_idx_must_name_a_written_tensor(out_idx, message):
         tilelang_tt.compile(gemm(M=64, N=64, K=64, bM=64, bN=64, bK=32), out_idx=out_idx)
 
 
+def broken_kernel(artifact: str, text: str, replacement: str):
+    """The test GEMM with ``text`` in one generated artifact replaced (a fault the compiler cannot make)."""
+    kernel = tilelang_tt.compile(gemm(M=64, N=64, K=64, bM=64, bN=64, bK=32), out_idx=[-1])
+    assert text in kernel.artifacts[artifact], f"{artifact} no longer contains {text!r}"
+    kernel.artifacts[artifact] = kernel.artifacts[artifact].replace(text, replacement)
+    return kernel
+
+
 def test_tt_fatal_in_the_host_program_is_a_runtime_error(inputs):
     a, b, _ = inputs
-    broken = tilelang_tt.compile(gemm(M=64, N=64, K=64, bM=64, bN=64, bK=32), out_idx=[-1])
     run = "run_gemm_cs(kernel_dir, tensors);"
-    assert run in broken.artifacts["main.cpp"]
-    broken.artifacts["main.cpp"] = broken.artifacts["main.cpp"].replace(
-        run, 'TT_FATAL(num_tensors == 0, "forced by the test");\n' + run
-    )
+    broken = broken_kernel("main.cpp", run, 'TT_FATAL(num_tensors == 0, "forced by the test");\n' + run)
     with pytest.raises(TTRuntimeError, match=r"TT_FATAL @ .*main.cpp:\d+: num_tensors == 0") as err:
         broken(a, b)
     assert err.value.device_error == "RuntimeError"
+
+
+def test_a_kernel_reading_past_a_tensor_names_the_tensor(inputs):
+    a, b, _ = inputs
+    read_b = "noc_async_read_tile(b_tile, b,"
+    broken = broken_kernel("reader.cpp", read_b, "noc_async_read_tile(b_tile + 100, b,")
+    expected = r"page id \d+ is at or past the page count of the DRAM buffer #1 \(tensor B\) at bank address"
+    with pytest.raises(TTRuntimeError, match=expected) as err:
+        broken(a, b)
+    assert err.value.device_error == "NocAccessError" and "reader.cpp:" in str(err.value)
