@@ -7,7 +7,8 @@ all static and the region can be named on its DSL line.
 
 Input expectations
     A PrimFunc whose buffers have static shapes (ApplyTTDefaults) and whose tile operators (``tl.copy``,
-    ``tl.gemm``, ``tl.fill``) sit under ``blockIdx`` launch threads and serial loops with static ranges.
+    ``tl.gemm``, ``tl.fill``) sit under ``blockIdx`` launch threads, loops with static ranges, named
+    indices and conditionals; one inside any other statement is a TTCompileError (it could not be checked).
 Output guarantees
     The function is unchanged. For every region of every tile operator and every dimension d,
     ``0 <= min_d`` and ``min_d + extent_d <= shape_d`` hold for all values of the enclosing launch-grid
@@ -15,7 +16,8 @@ Output guarantees
     dimension, the largest index reached, the loop values that reach it and the buffer's size.
 Example
     before: for k in T.serial(2): T.tl.copy(A[0:64, k * 64:k * 64 + 64], A_s[0:64, 0:64], loc)   # A: (64, 96)
-    after:  TTCompileError: "T.copy reads A[:, 64:128] when k = 1, past the end of A's 96 columns ..."
+    after:  TTCompileError: "this tile operation reads A[:, 64:128] when k = 1, past the end of A's 96
+            columns (shape (64, 96)); out-of-range (edge) tiles are not supported on Tenstorrent yet: ..."
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_check_tile_bounds_tt
 """
