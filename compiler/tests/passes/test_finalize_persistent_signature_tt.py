@@ -1,8 +1,12 @@
 """FinalizePersistentSignatureTT: runtime-argument schemas, per-core values, work decoding."""
 
 import pytest
+import tilelang_tt.language as T
+import tvm
+import tvm_ffi
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTResourceError
+from tvm import tirx
 
 
 def test_reader_schema():
@@ -46,3 +50,50 @@ def test_too_many_runtime_args_is_a_resource_error():
             partition_strategy="block",
             target_device="wormhole",
         )
+
+
+@T.prim_func
+def batched_gemm(
+    A: T.Tensor((3, 128, 64), "bfloat16"),
+    B: T.Tensor((3, 64, 64), "bfloat16"),
+    C: T.Tensor((3, 128, 64), "bfloat16"),
+):
+    with T.Kernel(1, 2, 3) as (bx, by, bz):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        B_s = T.alloc_shared((64, 64), "bfloat16")
+        C_f = T.alloc_fragment((64, 64), "float")
+        T.clear(C_f)
+        T.copy(A[bz, by * 64, 0], A_s)
+        T.copy(B[bz, 0, 0], B_s)
+        T.gemm(A_s, B_s, C_f)
+        T.copy(C_f, C[bz, by * 64, 0])
+
+
+@pytest.mark.parametrize("strategy", ["row_major", "column_major", "block"])
+def test_a_3d_grid_decodes_every_block_once(strategy):
+    """Each core's block ids, decoded by the kernel's own expressions, give every (bx, by, bz) once."""
+    mod = lower(batched_gemm, "FinalizePersistentSignatureTT", partition_strategy=strategy)
+    decoded = []
+    schema = attr(mod, "tt.runtime_args", "gemm_writer")
+    for core in attr(mod, "tt.core_runtime_args", "gemm_writer"):
+        values = {a["name"]: v for a, v in zip(schema, core["values"], strict=False)}
+        ids = core["values"][-values["num_blocks"] :] if strategy == "block" else None
+        for block in range(values["num_blocks"]):
+            block_id = ids[block] if ids else values["block_start"] + block
+            decoded.append(_grid_index(mod["gemm_writer"], block_id))
+    assert sorted(decoded) == [(0, y, z) for y in range(2) for z in range(3)]
+
+
+def _grid_index(func, block_id: int) -> tuple[int, ...]:
+    """(bx, by, bz) that ``func``'s Bind statements give for ``block_id``."""
+    analyzer = tvm.sym.Analyzer()
+    found = {}
+
+    def visit(bind):
+        if bind.var.name == "block_id":
+            analyzer.bind(bind.var, tirx.const(block_id, "int32"))
+        elif bind.var.name in ("bx", "by", "bz"):
+            found[bind.var.name] = int(analyzer.simplify(bind.value))
+
+    tvm_ffi.structural_walk(func.body, (tirx.Bind, visit))
+    return tuple(found.get(name, 0) for name in ("bx", "by", "bz"))

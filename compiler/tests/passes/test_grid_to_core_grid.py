@@ -1,5 +1,6 @@
 """GridToCoreGrid: the launch grid becomes a persistent loop over tt.work_count()."""
 
+import tilelang_tt.language as T
 from programs import gemm, lower
 from tilelang_tt import ops
 from tvm import tirx
@@ -21,3 +22,17 @@ def test_grid_vars_are_rebound_from_the_work_item():
     assert [b.var.name for b in binds] == ["bx", "by"] and all(
         ops.is_op(tirx.Evaluate(b.value), "tt.work_block") for b in binds
     )
+
+
+@T.prim_func
+def batched_copy(A: T.Tensor((3, 128, 64), "bfloat16"), C: T.Tensor((3, 128, 64), "bfloat16")):
+    with T.Kernel(1, 2, 3) as (bx, by, bz):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(A[bz, by * 64, 0], A_s)
+        T.copy(A_s, C[bz, by * 64, 0])
+
+
+def test_a_third_grid_axis_is_rebound_too():
+    body = lower(batched_copy, "GridToCoreGrid")["gemm"].body
+    binds = [s for s in body.body.seq if isinstance(s, tirx.Bind)]
+    assert [(b.var.name, int(b.value.args[1])) for b in binds] == [("bx", 0), ("by", 1), ("bz", 2)]
