@@ -22,7 +22,9 @@ def _many_inputs(tmp_path, n):
             with T.Kernel(1, 1) as (bx, by):
         """)
         + copies
-        + "\n            T.copy(S0, C[0, 0])\n"
+        + "\n            for i, j in T.Parallel(32, 32):\n                C[i, j] = "
+        + " + ".join(f"S{i}[i, j]" for i in range(n))
+        + "\n"
     )
     path = tmp_path / "many.py"
     path.write_text(source)
@@ -34,7 +36,7 @@ def _many_inputs(tmp_path, n):
 
 def test_too_many_circular_buffers(tmp_path):
     with pytest.raises(
-        TTResourceError, match="needs more input circular buffers than wormhole provides"
+        TTResourceError, match="needs more than the 32 circular buffers wormhole has"
     ) as err:
-        tilelang_tt.compile(_many_inputs(tmp_path, 17))
+        tilelang_tt.compile(_many_inputs(tmp_path, 33))
     assert err.value.lineno is not None

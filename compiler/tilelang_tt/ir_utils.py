@@ -244,9 +244,20 @@ def tensor_params(func: tirx.PrimFunc) -> list:
     return [p for p in func.params if is_tensor(p)]
 
 
+def parallel_loc(nest) -> str | None:
+    """The DSL location of a ``T.Parallel`` loop nest (its ``tl.loc`` annotation), None for other loops."""
+    if not isinstance(nest, tirx.For) or not nest.annotations or "tl.loc" not in nest.annotations:
+        return None
+    loc = nest.annotations["tl.loc"]
+    return loc.value if isinstance(loc, tvm.ir.StringImm) else str(loc)
+
+
 def cb_name(entry: dict) -> str:
     """The C++ constant naming a CB: cb_in0.. (inputs), cb_out0.. (outputs), cb_partials0.. (partial sums),
-    cb_transposed0.. (transposed operand tiles); the number is the offset in the CB id's class."""
+    cb_transposed0.. (transposed operand tiles); the number is the offset in the CB id's class. Tile
+    programs name each CB after its buffer (``name``: cb_acc_o, cb_Q_shared...)."""
+    if entry.get("name"):
+        return entry["name"]
     if entry.get("source"):
         return f"cb_transposed{entry['cb'] - 24}"
     base = {"input": ("cb_in", 0), "output": ("cb_out", 16), "intermediate": ("cb_partials", 24)}[

@@ -30,6 +30,7 @@ import os
 
 import tvm
 import tvm.script.tirx as _T
+import tvm_ffi
 from tvm import tirx
 from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
@@ -38,6 +39,7 @@ from . import dtypes, ops
 from .eager import const, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
+from .ir_utils import simplify
 
 __all__ = [
     "dtype",
@@ -55,7 +57,14 @@ __all__ = [
     "copy",
     "gemm",
     "Pipelined",
+    "Parallel",
+    "GemmWarpPolicy",
     "serial",
+    "reduce_sum",
+    "reduce_max",
+    "reduce_min",
+    "reduce_abssum",
+    "reduce_absmax",
     "use_swizzle",
     "annotate_layout",
     "const",
@@ -72,8 +81,7 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 # TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
 TILELANG_NOT_YET = frozenset(
     {
-        "Parallel", "reduce_sum", "reduce_max", "reduce_min", "reduce_abssum", "reduce_absmax", "cumsum",
-        "alloc_var", "atomic_add", "get_thread_binding", "transpose", "dynamic",
+        "cumsum", "alloc_var", "atomic_add", "get_thread_binding", "transpose", "dynamic",
         "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
     }
 )  # fmt: skip
@@ -117,7 +125,7 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
             parsed = _parser_entry.parse(f, captured, check_well_formed=check_well_formed)
         except tvm.error.DiagnosticError as err:
             raise TTCompileError.from_diagnostic(str(err)) from None
-        parsed = parsed.with_attr(DEF_LOC_ATTR, source_def_loc(f) or "")
+        parsed = _named_scalars_to_lets(_attach_parallel_locs(parsed)).with_attr(DEF_LOC_ATTR, source_def_loc(f) or "")
         parsed.__name__ = f.__name__
         return parsed
 
@@ -126,6 +134,43 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
 
 
 prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator in the source
+
+
+def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """``x = expr`` in a kernel body parses as a one-element ``local`` buffer stored once and read as
+    ``x[0]``; a buffer used that way (one store, straight in a statement sequence) is a named value: the
+    store becomes ``Bind(x, expr)`` and each read the variable. Buffers written more than once (loop-carried
+    scalars) stay buffers."""
+    allocs, stores = {}, {}
+
+    def visit(node):
+        if isinstance(node, tirx.AllocBuffer) and str(node.buffer.ty.storage_scope) == "local":
+            if [int(x) for x in node.buffer.ty.shape] == [1]:
+                allocs[str(node.buffer.name)] = node.buffer
+        elif isinstance(node, tirx.BufferStore):
+            stores.setdefault(str(node.buffer.name), []).append(node)
+
+    tvm_ffi.structural_walk(func.body, visit)
+    names = {n for n, buf in allocs.items() if len(stores.get(n, [])) == 1 and stores[n][0].buffer.same_as(buf)}
+    if not names:
+        return func
+    variables = {n: tirx.Var(n, allocs[n].ty.dtype) for n in names}
+
+    def block(s: tirx.SeqStmt):
+        out = []
+        for stmt in s.seq:
+            if isinstance(stmt, tirx.AllocBuffer) and str(stmt.buffer.name) in names:
+                continue
+            if isinstance(stmt, tirx.BufferStore) and str(stmt.buffer.name) in names:
+                stmt = tirx.Bind(variables[str(stmt.buffer.name)], stmt.value)
+            out.append(stmt)
+        return tirx.SeqStmt(out) if len(out) > 1 else out[0]
+
+    def load(t):
+        return variables[str(t.source.name)] if str(t.source.name) in names else t
+
+    body = tvm_ffi.structural_map(func.body, [(tvm.ir.TensorLoad, load), (tirx.SeqStmt, block)], order="post")
+    return func.with_body(body)
 
 
 def Tensor(shape, dtype="float32", data=None, scope="global", **buffer_options):  # noqa: N802
@@ -236,17 +281,29 @@ def alloc_local(shape, dtype, scope: str = "local"):
     return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
 
 
+def _fill_value(value) -> tirx.PrimExpr:
+    """A fill value as a float32 constant (``0``, ``1.5``, ``-T.infinity(T.float32)``)."""
+    if isinstance(value, bool | int | float):
+        return tirx.const(float(value), "float32")
+    folded = simplify(tirx.Cast("float32", value))
+    if not isinstance(folded, tirx.FloatImm):
+        raise TypeError(f"T.fill takes a constant value, got {value}")
+    return folded
+
+
 def fill(buffer, value):
-    """Set every element of ``buffer`` (a fragment) to ``value``."""
-    return ops.call("tl.fill", _region(buffer), tirx.const(value, "float32"), _loc())
+    """Set every element of ``buffer`` (a shared or fragment tile) to the constant ``value``."""
+    return ops.call("tl.fill", _region(buffer), _fill_value(value), _loc())
 
 
 def clear(buffer):
     return ops.call("tl.fill", _region(buffer), tirx.const(0.0, "float32"), _loc())
 
 
-def copy(src, dst):
-    """Copy a tile: global↔shared, shared↔fragment, fragment→global; ``A[i, j]`` or ``A[i:i+n, j:j+m]``."""
+def copy(src, dst, coalesced_width=None, disable_tma: bool = False, eviction_policy=None, loop_layout=None):
+    """Copy a tile between any two scopes; ``A[i, j]`` (extents from the other side) or ``A[i:i+n, j:j+m]``.
+    ``coalesced_width``, ``disable_tma``, ``eviction_policy`` and ``loop_layout`` are GPU knobs, accepted
+    and ignored."""
     src_region = _region(src, like=dst)
     dst_region = _region(dst, like=src_region)
     return ops.call("tl.copy", src_region, dst_region, _loc())
@@ -269,6 +326,80 @@ def gemm(
     if clear_accum:
         _T.evaluate(ops.call("tl.fill", _region(C), tirx.const(0.0, "float32"), loc))
     return ops.call("tl.gemm", _region(A), _region(B), _region(C), bool(transpose_A), bool(transpose_B), loc)
+
+
+def Parallel(*extents, loop_layout=None, prefer_async=None):  # noqa: N802
+    """``for i, j in T.Parallel(M, N)``: an element-wise loop nest over a tile; its body is lowered to whole
+    tile operations (every element is computed independently). The loops carry their DSL line as the
+    ``tl.loc`` annotation (see ``_attach_parallel_locs``); ``loop_layout`` and ``prefer_async`` are GPU
+    knobs, accepted and ignored."""
+    # A marker statement lands right before the loop nest; the parser wrapper moves it onto the loops.
+    _T.evaluate(ops.call("tl.loc", _loc()))
+    return _T.grid(*extents)
+
+
+def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """Every ``tl.loc`` marker → a ``tl.loc`` annotation on each loop of the nest that follows it."""
+
+    def annotate(nest: tirx.For, loc: tvm.ir.StringImm) -> tirx.For:
+        body = annotate(nest.body, loc) if isinstance(nest.body, tirx.For) else nest.body
+        annotations = {**(dict(nest.annotations) if nest.annotations else {}), "tl.loc": loc}
+        return tirx.For(nest.loop_var, nest.min, nest.extent, nest.kind, body, nest.thread_binding, annotations)
+
+    def rewrite(block: tirx.SeqStmt):
+        out, pending = [], None
+        for stmt in block.seq:
+            if ops.is_op(stmt, "tl.loc"):
+                pending = stmt.value.args[0]
+                continue
+            if pending is not None and isinstance(stmt, tirx.For):
+                stmt = annotate(stmt, pending)
+            pending = None
+            out.append(stmt)
+        return tirx.SeqStmt(out) if len(out) > 1 else out[0]
+
+    return func.with_body(tvm_ffi.structural_map(func.body, (tirx.SeqStmt, rewrite), order="post"))
+
+
+REDUCE_KINDS = ("sum", "max", "min", "abssum", "absmax")
+
+
+def _reduce(kind: str, src, dst, dim: int, clear: bool):
+    rank = len(src.shape)
+    if not -rank <= dim < rank:
+        raise TypeError(f"T.reduce_{kind}: dim {dim} is out of range for the {rank}-D buffer {src.name}")
+    return ops.call(
+        "tl.reduce", _region(src), _region(dst), kind, dim % rank, bool(clear), _loc()
+    )
+
+
+def reduce_sum(buffer, out, dim: int = -1, clear: bool = True):
+    """``out[i] (+)= Σ_j buffer[i, j]`` for dim=1 (or -1); dim=0 sums over rows."""
+    return _reduce("sum", buffer, out, dim, clear)
+
+
+def reduce_max(buffer, out, dim: int = -1, clear: bool = True):
+    """``out = max(buffer, dim)``; with ``clear=False`` also the max with ``out``'s current value."""
+    return _reduce("max", buffer, out, dim, clear)
+
+
+def reduce_min(buffer, out, dim: int = -1, clear: bool = True):
+    return _reduce("min", buffer, out, dim, clear)
+
+
+def reduce_abssum(buffer, out, dim: int = -1, clear: bool = True):
+    return _reduce("abssum", buffer, out, dim, clear)
+
+
+def reduce_absmax(buffer, out, dim: int = -1, clear: bool = True):
+    return _reduce("absmax", buffer, out, dim, clear)
+
+
+class GemmWarpPolicy:
+    """TileLang's warp partition policies for ``T.gemm(policy=...)``: accepted and ignored (a Tenstorrent
+    core's matrix engine takes whole tiles)."""
+
+    Square, FullRow, FullCol = 0, 1, 2
 
 
 def Pipelined(start, stop=None, num_stages: int = 0, order=None, stage=None, sync=None, group=None):  # noqa: N802

@@ -17,7 +17,7 @@ from tvm import tirx
 
 __all__ = ["TL_OPS", "TT_OPS", "op", "is_op", "call", "loc_of", "extern", "is_extern"]
 
-TL_OPS = ("tl.copy", "tl.gemm", "tl.fill")
+TL_OPS = ("tl.copy", "tl.gemm", "tl.fill", "tl.reduce", "tl.loc")
 TT_OPS = (
     "tt.read_to_cb",
     "tt.write_from_cb",
@@ -27,6 +27,15 @@ TT_OPS = (
     "tt.work_count",
     "tt.work_block",
     "tt.comment",
+    "tt.gen_tile",
+    "tt.l1_store_f32",
+    "tt.tile.wait_input",
+    "tt.tile.fill",
+    "tt.tile.copy",
+    "tt.tile.eltwise",
+    "tt.tile.operand",
+    "tt.tile.matmul",
+    "tt.tile.reduce",
 )
 
 _OPAQUE = tirx.CallEffectKind.Opaque.value

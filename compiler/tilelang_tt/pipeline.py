@@ -24,6 +24,8 @@ def tt_passes(
 ) -> list:
     """The passes in order (the body of build_tt_pipeline)."""
     return [
+        P.LegalizeVectorsTT(),  # 1-D buffers → the (L, 1) / (1, L) tiles they occupy, before anything reads shapes
+        P.StageElementGlobalsTT(),  # element-wise statements reach global tensors through staged tiles
         P.ApplyTTDefaults(
             target_device, partition_strategy, enable_double_buffer, enable_prefetch
         ),  # facts + dtypes first: every later pass reads them
@@ -33,6 +35,7 @@ def tt_passes(
         P.CheckTileBoundsTT(),  # no tile region reaches outside its tensor (no edge tiles yet)
         P.LayoutAwareWorkPartitionTT(),  # which core computes which output blocks (needs tensor tile shapes)
         P.GridToCoreGrid(),  # launch grid → persistent per-core loop over that work list
+        P.LowerTileProgramTT(),  # tile programs (beyond plain matmul): CBs + tile ops; marks them for D5'
         P.LowerSharedToCB(),  # tile buffers → circular buffers (ids, formats, depths), L1 budget
         P.LowerTTTileIntrinsics(),  # tl.copy/gemm/fill → protocol-less tt tile intrinsics on CBs
         P.BuildTileDFGTT(),  # who produces/consumes each CB; DST subblocks of each accumulator
@@ -41,6 +44,7 @@ def tt_passes(
         P.LowerCBIntrinsics(),  # reader/writer: NOC reads/writes with the CB reserve/push/wait/pop protocol
         P.InsertComputeInitTT(),  # compute: engine initialisation before the first tile op
         P.InsertDSTManagementTT(),  # compute: DST acquire/commit/wait/release, subblocks, spills, packs
+        P.ScheduleTileComputeTT(),  # tile programs' compute: engines, DST slots by liveness, CB protocol
         P.FinalizePersistentSignatureTT(),  # runtime-argument schema per kernel and per-core values
         P.VerifyTTIR(),  # invariants + resource limits of the result
     ]

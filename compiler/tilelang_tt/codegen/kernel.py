@@ -9,13 +9,14 @@ produced from the same tables the host program is generated from (``tt.runtime_a
 
 from __future__ import annotations
 
+import math
 import os
 
 import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import ops
+from .. import ops, tile_ops
 from ..errors import TTError
 from ..ir_utils import cb_name, get_attr
 
@@ -34,6 +35,7 @@ COMPUTE_HEADERS = {
     "copy_tile_to_dst_init_short": "compute_kernel_api/tile_move_copy.h",
     "transpose_wh_init_short": "compute_kernel_api/transpose_wh.h",
     "transpose_wh_tile": "compute_kernel_api/transpose_wh.h",
+    **tile_ops.HEADERS,
 }
 
 _BINARY = {
@@ -55,10 +57,24 @@ _BINARY = {
 }
 
 
+_C_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "float32": "float", "bool": "bool"}
+
+
+def _float(value: float) -> str:
+    """A float literal; infinities and NaN through the compiler builtins (no <limits> in kernels)."""
+    if math.isinf(value):
+        return "-__builtin_inff()" if value < 0 else "__builtin_inff()"
+    if math.isnan(value):
+        return '__builtin_nanf("")'
+    return f"{value!r}f"
+
+
 def expr(e, parent: int = -1) -> str:
     """C++ text of an expression; parentheses only where precedence needs them."""
     if isinstance(e, tirx.IntImm):
-        return str(int(e.value))
+        return f"{int(e.value)}u" if e.ty.dtype == "uint32" else str(int(e.value))
+    if isinstance(e, tirx.FloatImm):
+        return _float(float(e.value))
     if isinstance(e, tvm.ir.Var):
         return str(e.name)
     if isinstance(e, tvm.ir.StringImm):
@@ -71,6 +87,15 @@ def expr(e, parent: int = -1) -> str:
         if isinstance(e, node_type):
             text = f"{expr(e.a, prec)} {op} {expr(e.b, prec + 1)}"
             return f"({text})" if prec < parent else text
+    if isinstance(e, tirx.Min | tirx.Max):  # no <algorithm> in kernels
+        a, b = expr(e.a, 4), expr(e.b, 4)
+        return f"({a} {'<' if isinstance(e, tirx.Min) else '>'} {b} ? {a} : {b})"
+    if isinstance(e, tirx.Cast):
+        return f"static_cast<{_C_TYPES[str(e.ty.dtype)]}>({expr(e.value)})"
+    if isinstance(e, tirx.Select) or (isinstance(e, tvm.ir.Call) and str(getattr(e.op, "name", "")).endswith(".if_then_else")):
+        cond, a, b = (e.condition, e.true_value, e.false_value) if isinstance(e, tirx.Select) else e.args
+        text = f"{expr(cond, 1)} ? {expr(a, 1)} : {expr(b, 1)}"
+        return f"({text})" if parent >= 0 else text
     if isinstance(e, tvm.ir.Call) and ops.is_extern(tirx.Evaluate(e)):
         return f"{e.args[0].value}({', '.join(expr(a) for a in list(e.args)[1:])})"
     raise TTError(f"internal error: the kernel renderer has no C++ rule for {type(e).__name__}: {e}")
@@ -99,6 +124,9 @@ def _if(s, emit):
 def _evaluate(s, emit):
     if ops.is_op(s, "tt.comment"):
         emit(f"// {s.value.args[0].value}", comment=True)
+    elif ops.is_op(s, "tt.l1_store_f32"):
+        address, value = s.value.args
+        emit(f"*reinterpret_cast<volatile tt_l1_ptr float*>({expr(address)}) = {expr(value)};")
     elif isinstance(s.value, tirx.IntImm):
         return
     else:
@@ -153,7 +181,8 @@ def includes(func, role: str) -> list[str]:
         func.body,
         (tvm.ir.Call, lambda c: calls.add(c.args[0].value) if ops.is_extern(tirx.Evaluate(c)) else None),
     )
-    return INCLUDES[role] + sorted({f'"{COMPUTE_HEADERS[c]}"' for c in calls if c in COMPUTE_HEADERS})
+    names = {c.split("<")[0] for c in calls}
+    return INCLUDES[role] + sorted({f'"{COMPUTE_HEADERS[c]}"' for c in names if c in COMPUTE_HEADERS})
 
 
 def used_names(func) -> set[str]:

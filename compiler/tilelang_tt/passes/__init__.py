@@ -10,15 +10,21 @@ from .grid_to_core_grid import GridToCoreGrid
 from .infer_tt_layout import InferTTLayout
 from .insert_compute_init_tt import InsertComputeInitTT
 from .insert_dst_management_tt import InsertDSTManagementTT
+from .legalize_vectors_tt import LegalizeVectorsTT
 from .layout_aware_work_partition_tt import LayoutAwareWorkPartitionTT
 from .lower_cb_intrinsics import LowerCBIntrinsics
 from .lower_shared_to_cb import LowerSharedToCB
+from .lower_tile_program_tt import LowerTileProgramTT
 from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
 from .propagate_tt_layout import PropagateTTLayout
+from .schedule_tile_compute_tt import ScheduleTileComputeTT
 from .split_device_kernel import SplitDeviceKernel
+from .stage_element_globals_tt import StageElementGlobalsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
+    "LegalizeVectorsTT",
+    "StageElementGlobalsTT",
     "ApplyTTDefaults",
     "InferTTLayout",
     "PropagateTTLayout",
@@ -26,6 +32,7 @@ __all__ = [
     "CheckTileBoundsTT",
     "LayoutAwareWorkPartitionTT",
     "GridToCoreGrid",
+    "LowerTileProgramTT",
     "LowerSharedToCB",
     "LowerTTTileIntrinsics",
     "BuildTileDFGTT",
@@ -34,6 +41,7 @@ __all__ = [
     "LowerCBIntrinsics",
     "InsertComputeInitTT",
     "InsertDSTManagementTT",
+    "ScheduleTileComputeTT",
     "FinalizePersistentSignatureTT",
     "VerifyTTIR",
     "verify_module",

@@ -24,7 +24,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import find_ops, op_name, require_attr
+from ..ir_utils import get_attr, find_ops, op_name, require_attr
 from ..target import dst_capacity
 
 KERNEL_OF = {
@@ -33,6 +33,13 @@ KERNEL_OF = {
     "tt.mm.mma": "compute",
     "tt.fpu.zero": "compute",
     "tt.pack": "compute",
+    "tt.gen_tile": "reader",
+    "tt.tile.wait_input": "compute",
+    "tt.tile.fill": "compute",
+    "tt.tile.copy": "compute",
+    "tt.tile.eltwise": "compute",
+    "tt.tile.matmul": "compute",
+    "tt.tile.reduce": "compute",
 }
 
 
@@ -67,6 +74,8 @@ def _cbs(call) -> tuple[list[int], list[int]]:
 
 def BuildTileDFGTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.compute_schedule") == "tile_program":
+            return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         target = require_attr(func, "tt.target", "BuildTileDFGTT")
         cb_table = require_attr(func, "tt.cb_table", "BuildTileDFGTT")
         accs = require_attr(func, "tt.accumulators", "BuildTileDFGTT")

@@ -36,9 +36,9 @@ from ..errors import TTResourceError
 from ..ir_utils import get_attr, named, require_attr, seq, uint_var
 
 
-def schema(role: str, accessors: list[dict], encoding: str) -> list[dict]:
+def schema(role: str, accessors: list[dict], encoding: str, uses_blocks: bool = True) -> list[dict]:
     args = [{"name": a["addr"], "kind": "addr", "tensor": a["tensor"]} for a in accessors]
-    if role == "compute":
+    if role == "compute" and not uses_blocks:
         return [{"name": "num_blocks", "kind": "work_count", "tensor": ""}]
     if encoding == "list":
         return args + [
@@ -73,7 +73,13 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
         encoding = require_attr(func, "tt.work_encoding", "FinalizePersistentSignatureTT")
         grid = require_attr(func, "tt.grid", "FinalizePersistentSignatureTT")
         target = require_attr(func, "tt.target", "FinalizePersistentSignatureTT")
-        args = schema(role, get_attr(func, "tt.accessor_args", []), encoding)
+        # A compute kernel needs the block ids only when it computes with bx/by/bz (a causal loop bound).
+        block_calls = []
+        tvm_ffi.structural_walk(
+            func.body,
+            (tvm.ir.Call, lambda c: block_calls.append(c) if ops.is_op(tirx.Evaluate(c), "tt.work_block") else None),
+        )
+        args = schema(role, get_attr(func, "tt.accessor_args", []), encoding, role != "compute" or bool(block_calls))
         per_core = []
         for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
             values = core_values(args, work)
@@ -103,8 +109,8 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                 x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
             if axis == 0:
                 return x
-            if grid["z"] == 1:
-                return y_rows
+            if grid["z"] == 1:  # a z axis of extent 1 (T.Kernel(gx, gy, 1)) is always 0
+                return y_rows if axis == 1 else tirx.const(0, "int32")
             return tirx.floormod(y_rows, gy) if axis == 1 else tirx.floordiv(y_rows, gy)
 
         def lower_loop(loop):

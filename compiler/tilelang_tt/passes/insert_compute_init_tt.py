@@ -27,6 +27,8 @@ from ..ir_utils import cb_var, comment, extern, find_ops, get_attr, require_attr
 
 def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.compute_schedule") == "tile_program":
+            return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         if get_attr(func, "tt.kernel_role") != "compute":
             return func
         cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "InsertComputeInitTT")}

@@ -234,6 +234,8 @@ class _Lowering:
 
 def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.compute_schedule") == "tile_program":
+            return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         if get_attr(func, "tt.kernel_role") != "compute":
             return func
         body = _Lowering(func).rewrite(func.body)

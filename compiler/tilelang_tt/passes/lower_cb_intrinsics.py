@@ -32,6 +32,7 @@ import tvm
 from tvm import tirx
 
 from .. import ops
+from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
     cb_name,
     cb_var,
@@ -148,6 +149,8 @@ class _Lowering:
             return seq(self.reads([stmt.value]))
         if ops.is_op(stmt, "tt.write_from_cb"):
             return seq(self.write(stmt.value))
+        if ops.is_op(stmt, "tt.gen_tile"):
+            return lower_generated_tile(stmt.value, self.cbs[int(stmt.value.args[0].value)])
         return stmt
 
 

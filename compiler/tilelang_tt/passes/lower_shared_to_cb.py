@@ -34,7 +34,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import buffer_scope, find_ops, is_global, region, require_attr, seq, simplify
+from ..ir_utils import get_attr, buffer_scope, find_ops, is_global, region, require_attr, seq, simplify
 from ..target import DATA_FORMATS, TILE, dst_capacity
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
@@ -185,6 +185,8 @@ def _drop_tile_allocations(s: tirx.SeqStmt) -> tirx.Stmt:
 
 def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.compute_schedule") == "tile_program":
+            return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         target = require_attr(func, "tt.target", "LowerSharedToCB")
         options = require_attr(func, "tt.options", "LowerSharedToCB")
         entries, accumulators = _plan(func, target, options)

@@ -30,7 +30,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import buffer_scope, is_global, is_zero_mod, region, require_attr, seq, simplify
+from ..ir_utils import get_attr, buffer_scope, is_global, is_zero_mod, region, require_attr, seq, simplify
 from ..target import TILE
 
 
@@ -147,6 +147,8 @@ class _Lowering:
 
 def LowerTTTileIntrinsics() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.compute_schedule") == "tile_program":
+            return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         lower = _Lowering(func)
         return func.with_body(tvm_ffi.structural_map(func.body, (tirx.Evaluate, lower), order="post"))
 

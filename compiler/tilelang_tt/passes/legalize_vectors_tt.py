@@ -1,0 +1,228 @@
+"""A0 · LegalizeVectorsTT — give every 1-D buffer the 2-D shape its tiles have on Tenstorrent.
+
+A tile is 32×32, so a vector lives in a tile as a column (one value per row: a row maximum ``m[i]`` of a
+2-D tile ``S[i, j]``) or as a row (one value per column: a weight ``w[j]``). This pass decides which from
+how the program uses each 1-D buffer and reshapes it: a column vector of length L becomes (L, 1), a row
+vector (1, L); every index, region and parameter follows. After it, broadcasting is ordinary 2-D indexing
+(``m[i, 0]`` against ``S[i, j]``) and every later pass sees 2-D buffers only.
+
+Input expectations
+    A PrimFunc from the DSL: ``tl.*`` tile ops, ``T.Parallel`` nests (loops annotated ``tl.loc``).
+Output guarantees
+    No 1-D buffer remains. How a vector's orientation is decided (constraints are unified across copies and
+    element-wise statements, so ``m_prev[i] = m[i]`` shares ``m``'s orientation):
+      * ``T.reduce_*(S, v, dim=1)`` → column (a value per row of S); ``dim=0`` → row;
+      * in a 2-D ``T.Parallel(i, j)`` body, ``v[i]`` → column, ``v[j]`` → row;
+      * a 1-D ``T.Parallel`` body, a ``T.copy`` or ``T.fill`` ties the vectors it touches together; a copy
+        from a 2-D region one row (column) wide makes a row (column);
+      * nothing decides → row.
+    A vector used both ways is a TTCompileError at the line that contradicts the earlier use.
+    ``tt.declared_shapes`` {tensor: shape} keeps the shape callers pass for reshaped parameters.
+Example
+    before: m = T.alloc_fragment((64,), "float32"); T.tl.reduce(S[0:64, 0:64], m[0:64], "max", 1, 1, l)
+    after:  m = T.alloc_fragment((64, 1), "float32"); T.tl.reduce(S[0:64, 0:64], m[0:64, 0:1], "max", 1, 1, l)
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_legalize_vectors_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+from tvm_ffi.structural import WalkResult
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import collect_vars, parallel_loc
+
+COLUMN, ROW = "column", "row"
+
+
+class _Orientations:
+    """Union-find over vector names, each class with at most one fixed orientation."""
+
+    def __init__(self, names):
+        self.parent = {n: n for n in names}
+        self.fixed: dict[str, tuple[str, str]] = {}  # root → (orientation, loc that fixed it)
+
+    def root(self, name):
+        while self.parent[name] != name:
+            self.parent[name] = self.parent[self.parent[name]]
+            name = self.parent[name]
+        return name
+
+    def fix(self, name, orientation, loc):
+        r = self.root(name)
+        if r in self.fixed and self.fixed[r][0] != orientation:
+            raise TTCompileError.at(
+                loc,
+                f"{name} is used here as a {orientation} vector but as a {self.fixed[r][0]} vector at "
+                f"{self.fixed[r][1] or 'an earlier line'}; a 1-D buffer holds one or the other on Tenstorrent",
+            )
+        self.fixed.setdefault(r, (orientation, loc))
+
+    def union(self, a, b, loc):
+        ra, rb = self.root(a), self.root(b)
+        if ra == rb:
+            return
+        self.parent[rb] = ra
+        if rb in self.fixed:
+            orientation, where = self.fixed.pop(rb)
+            self.fix(ra, orientation, loc if ra in self.fixed else where)
+
+    def of(self, name):
+        return self.fixed.get(self.root(name), (ROW, ""))[0]
+
+
+def _vectors(func) -> dict[str, object]:
+    found = {str(p.name): p for p in func.params if len(getattr(p.ty, "shape", [])) == 1}
+
+    def alloc(a):
+        if len(a.buffer.ty.shape) == 1:
+            found[str(a.buffer.name)] = a.buffer
+
+    tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, alloc))
+    return found
+
+
+def _accesses(stmt) -> list[tuple[object, list]]:
+    """(buffer, indices) of every element load and store under ``stmt``."""
+    found = []
+    tvm_ffi.structural_walk(
+        stmt,
+        [
+            (tirx.BufferStore, lambda s: found.append((s.buffer, list(s.indices)))),
+            (tvm.ir.TensorLoad, lambda t: found.append((t.source, list(t.indices)))),
+        ],
+    )
+    return found
+
+
+def _constrain(func, vectors) -> _Orientations:
+    uf = _Orientations(vectors)
+
+    def parallel(nest: tirx.For):
+        loc = parallel_loc(nest)
+        loop_vars, body = [], nest
+        while isinstance(body, tirx.For):
+            loop_vars.append(body.loop_var)
+            body = body.body
+        names = []
+        for buf, indices in _accesses(body):
+            name = str(buf.name)
+            if name not in vectors:
+                continue
+            names.append(name)
+            if len(loop_vars) >= 2:
+                used = {v.name for v in collect_vars(indices[0])}
+                if loop_vars[-1].name in used:
+                    uf.fix(name, ROW, loc)
+                elif loop_vars[-2].name in used:
+                    uf.fix(name, COLUMN, loc)
+        if len(loop_vars) == 1:
+            for other in names[1:]:
+                uf.union(names[0], other, loc)
+
+    def visit(stmt):
+        if isinstance(stmt, tirx.For) and stmt.annotations and "tl.loc" in stmt.annotations:
+            parallel(stmt)
+            return WalkResult.SKIP  # the nest's inner loops are part of this statement
+        return WalkResult.ADVANCE
+
+    tvm_ffi.structural_walk(func.body, (tirx.For, visit), order="pre")
+    for call_node in _tile_calls(func.body):
+        loc = ops.loc_of(call_node)
+        regions = [a for a in call_node.args if isinstance(a, tvm.ir.TensorRegion)]
+        vec = [r for r in regions if str(r.source.name) in vectors]
+        if ops.is_op(call_node, "tl.reduce") and len(regions) == 2 and regions[1] in vec:
+            dim = int(call_node.args[3].value)
+            uf.fix(str(regions[1].source.name), COLUMN if dim == 1 else ROW, loc)
+        elif ops.is_op(call_node, "tl.copy") and vec:
+            if len(vec) == 2:
+                uf.union(str(vec[0].source.name), str(vec[1].source.name), loc)
+            else:
+                other = next(r for r in regions if r not in vec)
+                extents = [int(r.extent.value) if isinstance(r.extent, tirx.IntImm) else 0 for r in other.region]
+                if len(extents) >= 2 and extents[-1] == 1 and extents[-2] != 1:
+                    uf.fix(str(vec[0].source.name), COLUMN, loc)
+                elif len(extents) >= 2 and extents[-2] == 1:
+                    uf.fix(str(vec[0].source.name), ROW, loc)
+    return uf
+
+
+def _tile_calls(stmt) -> list:
+    found = []
+
+    def visit(c):
+        if isinstance(c.op, tvm.ir.Op) and str(c.op.name).startswith("tl."):
+            found.append(c)
+
+    tvm_ffi.structural_walk(stmt, (tvm.ir.Call, visit))
+    return found
+
+
+def _reshape(vector, orientation):
+    length = vector.ty.shape[0]
+    shape = [length, 1] if orientation == COLUMN else [1, length]
+    return tirx.decl_buffer(shape, vector.ty.dtype, str(vector.name), scope=vector.ty.storage_scope)
+
+
+def _index(orientation, index):
+    zero = tirx.const(0, "int32")
+    return [index, zero] if orientation == COLUMN else [zero, index]
+
+
+def _rewrite(func, vectors, uf):
+    new = {name: _reshape(buf, uf.of(name)) for name, buf in vectors.items()}
+
+    def lookup(buf):
+        name = str(buf.name)
+        return (new[name], uf.of(name)) if name in vectors and vectors[name].same_as(buf) else (None, None)
+
+    def store(s):
+        buf, orientation = lookup(s.buffer)
+        return s if buf is None else tirx.BufferStore(buf, s.value, _index(orientation, s.indices[0]))
+
+    def load(t):
+        buf, orientation = lookup(t.source)
+        return t if buf is None else tirx.BufferLoad(buf, _index(orientation, t.indices[0]))
+
+    def region(r):
+        buf, orientation = lookup(r.source)
+        if buf is None:
+            return r
+        whole = tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), tirx.const(1, "int32"))
+        ranges = [r.region[0], whole] if orientation == COLUMN else [whole, r.region[0]]
+        return tirx.BufferRegion(buf, ranges)
+
+    def alloc(a):
+        buf, _ = lookup(a.buffer)
+        return a if buf is None else tirx.AllocBuffer(buf, a.annotations)
+
+    body = tvm_ffi.structural_map(
+        func.body,
+        [
+            (tirx.BufferStore, store),
+            (tvm.ir.TensorLoad, load),
+            (tvm.ir.TensorRegion, region),
+            (tirx.AllocBuffer, alloc),
+        ],
+        order="post",
+    )
+    params = [p if lookup(p)[0] is None else lookup(p)[0] for p in func.params]
+    declared = {
+        name: [int(buf.ty.shape[0])] for name, buf in vectors.items() if any(p.same_as(buf) for p in func.params)
+    }
+    out = tirx.PrimFunc(params, body, func.ret_type, func.attrs)
+    return out.with_attr("tt.declared_shapes", declared) if declared else out
+
+
+def LegalizeVectorsTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        vectors = _vectors(func)
+        if not vectors:
+            return func
+        return _rewrite(func, vectors, _constrain(func, vectors))
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="LegalizeVectorsTT")

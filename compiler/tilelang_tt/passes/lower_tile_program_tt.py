@@ -1,0 +1,643 @@
+"""C1' · LowerTileProgramTT — plan the circular buffers of a tile program and lower its statements to tile ops.
+
+A *tile program* is any program beyond the plain matmul shape (copies, ``T.gemm`` into a cleared
+accumulator, one store): ``T.Parallel`` element-wise math, ``T.reduce_*``, fills with any value, copies
+between tile buffers, fragments that live across loop iterations, fragments as GEMM operands. Plain matmul
+programs are left to LowerSharedToCB and the matmul schedule (accumulator resident in DST across the
+reduction loop); this pass marks the others ``tt.compute_schedule = "tile_program"`` and does their stage C.
+
+The value model: a tile buffer's current value is the tiles at the front of its circular buffer.
+  * A buffer only ever loaded from a global tensor (and of the tensor's dtype) is an *input* CB the reader
+    fills; the compute kernel waits for it where the copy is and releases it when its value dies.
+  * A buffer the compute kernel writes is an *intermediate* CB of two blocks: a statement writes the new
+    value behind the old one (so it may read the old value, ``acc_o[i, j] *= scale[i]``), then releases
+    the old one. A buffer that is both loaded and computed on gets an input staging CB (``X_in``) and a copy.
+  * Every store to a global tensor goes through an *output* CB (``X_out``, the tensor's dtype: the pack
+    converts) that the writer drains; a copy global → global goes reader → writer through one CB.
+  * Element-wise statements read global tensors through input CBs and store to them through output CBs
+    (``B[bx * 32 + i, 0] = m[i, 0]``); a sub-expression that depends on the element's position but on no
+    buffer (a causal mask) becomes a *generated* tile the reader writes into an input CB.
+Input expectations
+    After GridToCoreGrid: the persistent work loop, ``tl.copy`` / ``tl.fill`` / ``tl.gemm`` /
+    ``tl.reduce`` over 2-D regions (LegalizeVectorsTT), ``T.Parallel`` nests (loops annotated ``tl.loc``)
+    of BufferStores and Binds; ``tt.tensor_accessors``, ``tt.target``, ``tt.options``.
+Output guarantees
+    Tile allocations removed; each statement became (role in brackets; positions in tiles):
+      ``tt.read_to_cb(cb, param, row, col, rows, cols, loc)`` [reader], ``tt.gen_tile(cb, value, i, j, rows,
+      cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] and the
+      compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
+      ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
+      col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)``, ``tt.tile.reduce(src, dst, kind, dim, clear,
+      scaler)`` — each with the DSL location last. ``tt.cb_table`` entries add ``name`` (the C++ constant)
+      and ``tile_shape`` [rows, cols]; ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
+    Unsupported forms are TTCompileErrors at the DSL line naming the construct.
+Example
+    before: T.tl.copy(A[bx * 32:bx * 32 + 32, 0:256], A_s[0:32, 0:256], l1)
+            for i, j in T.Parallel(32, 256): S[i, j] = T.exp(A_s[i, j] - m[i, 0])
+    after:  T.tt.read_to_cb(0, 0, bx, 0, 1, 8, l1); T.tt.tile.wait_input(0, l1)
+            T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), l2)
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_lower_tile_program_tt
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError, TTResourceError
+from ..ir_utils import buffer_scope, collect_vars, find_ops, is_global, is_zero_mod, region, require_attr, seq, simplify, parallel_loc
+from ..target import DATA_FORMATS, TILE
+
+TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
+FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
+BROADCASTS = ("none", "row", "col", "scalar")
+
+
+def _ceil_tiles(n: int) -> int:
+    return -(-int(n) // TILE)
+
+
+def is_tile_program(func: tirx.PrimFunc) -> bool:
+    """False for the plain matmul shape the matmul schedule handles: only global→tile copies, T.gemm of
+    loaded operands into fragments that are zero-filled, stored to global (directly or through one shared
+    buffer), and no element-wise statement or reduction."""
+    calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce"))
+    if any(ops.is_op(s.call, "tl.reduce") for s in calls) or _parallel_nests(func.body):
+        return True
+    loaded, accumulators, staged = set(), set(), set()
+    for s in calls:
+        if ops.is_op(s.call, "tl.gemm"):
+            a, b, c = (region(s.call.args[i], s.loc) for i in range(3))
+            accumulators.add(c.name)
+            if buffer_scope(c.buffer) != "local.fragment":
+                return True
+            loaded |= {a.name, b.name}
+    for s in calls:
+        if ops.is_op(s.call, "tl.fill"):
+            dst = region(s.call.args[0], s.loc)
+            if dst.name not in accumulators or float(s.call.args[1].value) != 0.0:
+                return True
+        elif ops.is_op(s.call, "tl.copy"):
+            src, dst = region(s.call.args[0], s.loc), region(s.call.args[1], s.loc)
+            if is_global(src.buffer) and is_global(dst.buffer):
+                return True
+            if not is_global(src.buffer) and not is_global(dst.buffer):
+                if src.name not in accumulators or buffer_scope(dst.buffer) == "local.fragment":
+                    return True
+                staged.add(dst.name)
+            elif is_global(src.buffer) and dst.name not in loaded:
+                return True
+    return any(n in loaded for n in accumulators | staged)
+
+
+def _parallel_nests(stmt) -> list:
+    found = []
+
+    def visit(node):
+        if isinstance(node, tirx.For) and node.annotations and "tl.loc" in node.annotations:
+            found.append(node)
+            return tvm_ffi.structural.WalkResult.SKIP
+        return tvm_ffi.structural.WalkResult.ADVANCE
+
+    tvm_ffi.structural_walk(stmt, (tirx.For, visit), order="pre")
+    return found
+
+
+@dataclasses.dataclass
+class _Buf:
+    """One tile buffer's plan: its value CB, and the staging CB when the reader cannot fill it directly."""
+
+    buffer: object
+    value_cb: dict | None = None
+    staging_cb: dict | None = None
+    out_cbs: dict = dataclasses.field(default_factory=dict)  # global dtype → output CB
+
+
+class _Planner:
+    def __init__(self, func):
+        self.target = require_attr(func, "tt.target", "LowerTileProgramTT")
+        options = require_attr(func, "tt.options", "LowerTileProgramTT")
+        self.double = options["enable_double_buffer"]
+        self.params = {
+            a["name"]: a["param_index"] for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
+        }
+        self.entries: list[dict] = []
+        self.bufs: dict[str, _Buf] = {}
+        self.nodes: list[dict] = []
+        self.scaler: dict | None = None
+
+    # ---- circular buffers -------------------------------------------------------------------------
+    def new_cb(self, label, dtype, role, rows, cols, blocks, loc):
+        fmt, page = DATA_FORMATS[dtype]
+        n = _ceil_tiles(rows) * _ceil_tiles(cols)
+        taken = {e["name"] for e in self.entries}
+        name = "cb_" + re.sub(r"\W", "_", label)
+        base, k = name, 1
+        while name in taken:
+            k += 1
+            name = f"{base}{k}"
+        entry = {
+            "cb": self._take_id(role, loc),
+            "buffer": label,
+            "name": name,
+            "role": role,
+            "dtype": dtype,
+            "format": fmt,
+            "page_size": page,
+            "tiles": n,
+            "tile_shape": [_ceil_tiles(rows), _ceil_tiles(cols)],
+            "depth": n * blocks,
+            "total_bytes": n * blocks * page,
+            "dims": ["r", "c"],
+            "loc": loc,
+        }
+        if role == "output":
+            entry["subblock"] = entry["tile_shape"]
+        self.entries.append(entry)
+        return entry
+
+    def _take_id(self, role, loc):
+        """The next free CB id of ``role``'s class (inputs 0.., outputs 16.., intermediates 24..), else any
+        free id: the classes are the SDK examples' convention, the hardware only counts CBs."""
+        n_cbs = self.target["num_circular_buffers"]
+        used = {e["cb"] for e in self.entries}
+        for cb in list(range(FIRST_CB[role], n_cbs)) + list(range(n_cbs)):
+            if cb not in used:
+                return cb
+        raise TTResourceError.at(
+            loc,
+            f"this kernel needs more than the {n_cbs} circular buffers {self.target['name']} has; "
+            "use fewer tile buffers",
+        )
+
+    def check_l1(self):
+        total = sum(e["total_bytes"] for e in self.entries)
+        if total > self.target["l1_cb_budget"]:
+            big = max(self.entries, key=lambda e: e["total_bytes"])
+            raise TTResourceError.at(
+                big["loc"],
+                f"circular buffers need {total} bytes of L1 per core but {self.target['name']} has "
+                f"{self.target['l1_cb_budget']} for them; the largest is {big['buffer']} ({big['depth']} "
+                f"pages of {big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
+            )
+
+    def input_blocks(self, loops) -> int:
+        stages = 0
+        for lp in loops:
+            if lp.annotations is not None and "tl.pipelined_stages" in lp.annotations:
+                stages = int(lp.annotations["tl.pipelined_stages"])
+        return max(2, stages) if self.double else max(1, stages)
+
+    def plan_buffers(self, func):
+        """Roles of every tile buffer, from how the program uses it."""
+        allocs = []
+        tvm_ffi.structural_walk(
+            func.body,
+            (tirx.AllocBuffer, lambda a: allocs.append(a.buffer) if buffer_scope(a.buffer) in TILE_SCOPES else None),
+        )
+        for buf in allocs:
+            self.bufs[str(buf.name)] = _Buf(buf)
+        loaded, computed, loops_of, first_loc = {}, set(), {}, {}
+        for site in find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce")):
+            c = site.call
+            for arg in c.args:
+                if isinstance(arg, tvm.ir.TensorRegion):
+                    first_loc.setdefault(str(arg.source.name), site.loc)
+            if ops.is_op(c, "tl.copy"):
+                src, dst = region(c.args[0], site.loc), region(c.args[1], site.loc)
+                if is_global(src.buffer) and dst.name in self.bufs:
+                    loaded.setdefault(dst.name, set()).add(str(src.buffer.dtype))
+                    loops_of[dst.name] = site.loops
+                elif dst.name in self.bufs:
+                    computed.add(dst.name)
+            elif ops.is_op(c, "tl.fill"):
+                computed.add(region(c.args[0], site.loc).name)
+            elif ops.is_op(c, "tl.gemm"):
+                computed.add(region(c.args[2], site.loc).name)
+            else:
+                computed.add(region(c.args[1], site.loc).name)
+        for nest in _parallel_nests(func.body):
+            tvm_ffi.structural_walk(nest, (tirx.BufferStore, lambda s: computed.add(str(s.buffer.name))))
+            touched = []
+            tvm_ffi.structural_walk(
+                nest,
+                [
+                    (tirx.BufferStore, lambda s: touched.append(str(s.buffer.name))),
+                    (tvm.ir.TensorLoad, lambda t: touched.append(str(t.source.name))),
+                ],
+            )
+            for name in touched:
+                first_loc.setdefault(name, parallel_loc(nest))
+        for name, b in self.bufs.items():
+            dtype = str(b.buffer.ty.dtype)
+            rows, cols = (int(x) for x in b.buffer.ty.shape)
+            loc = first_loc.get(name, "")
+            if name in loaded and name not in computed and loaded[name] == {dtype}:
+                b.value_cb = self.new_cb(name, dtype, "input", rows, cols, self.input_blocks(loops_of[name]), loc)
+                continue
+            b.value_cb = self.new_cb(name, dtype, "intermediate", rows, cols, 2, loc)
+            if name in loaded:
+                (src_dtype,) = loaded[name] if len(loaded[name]) == 1 else (dtype,)
+                blocks = self.input_blocks(loops_of[name])
+                b.staging_cb = self.new_cb(f"{name}_in", src_dtype, "input", rows, cols, blocks, loc)
+
+    def scaler_cb(self, loc):
+        if self.scaler is None:
+            self.scaler = self.new_cb("reduce_scaler", "bfloat16", "intermediate", TILE, TILE, 1, loc)
+        return self.scaler
+
+
+class _Lowering:
+    """Rewrites tile statements (after planning) into the tile ops of the module docstring."""
+
+    def __init__(self, planner: _Planner):
+        self.p = planner
+
+    # ---- helpers ----------------------------------------------------------------------------------
+    def _whole(self, reg, loc, what):
+        b = self.p.bufs.get(reg.name)
+        if b is None:
+            raise TTCompileError.at(loc, f"{what}: {reg.name} is not a tile buffer of this kernel")
+        shape = [int(x) for x in b.buffer.ty.shape]
+        if reg.extents != shape or any(not (isinstance(m, tirx.IntImm) and m.value == 0) for m in reg.mins):
+            raise TTCompileError.at(
+                loc,
+                f"{what} uses part of {reg.name} {tuple(shape)}; tile programs use whole tile buffers "
+                "on Tenstorrent (slicing a tile buffer is not supported yet)",
+            )
+        return b
+
+    def _tile_pos(self, reg, loc):
+        for m, e in zip(reg.mins, reg.extents, strict=True):
+            if e >= TILE and not is_zero_mod(m, TILE):
+                raise TTCompileError.at(
+                    loc, f"tile region of {reg.name} starts at {m}, which is not a multiple of {TILE}"
+                )
+            if e < TILE and not (is_zero_mod(m, TILE)):
+                raise TTCompileError.at(
+                    loc,
+                    f"tile region of {reg.name} starts at {m}: a region narrower than a tile must start on a "
+                    f"tile boundary on Tenstorrent",
+                )
+        return [simplify(tirx.floordiv(m, TILE)) for m in reg.mins] + [_ceil_tiles(e) for e in reg.extents]
+
+    def _node(self, op, kernel, cbs_in, cbs_out, loc):
+        self.p.nodes.append(
+            {"id": len(self.p.nodes), "op": op, "kernel": kernel, "cbs_in": cbs_in, "cbs_out": cbs_out, "loc": loc}
+        )
+
+    def _read(self, cb, reg, loc):
+        self._node("tt.read_to_cb", "reader", [], [cb["cb"]], loc)
+        return [
+            tirx.Evaluate(ops.call("tt.read_to_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)),
+        ]
+
+    def _write(self, cb, reg, loc):
+        self._node("tt.write_from_cb", "writer", [cb["cb"]], [], loc)
+        return [
+            tirx.Evaluate(
+                ops.call("tt.write_from_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)
+            )
+        ]
+
+    def _compute(self, op, cbs_in, cbs_out, *args):
+        loc = args[-1]
+        self._node(op, "compute", cbs_in, cbs_out, loc)
+        return [tirx.Evaluate(ops.call(op, *args))]
+
+    def _out_cb(self, b, dtype, loc):
+        if dtype not in b.out_cbs:
+            rows, cols = (int(x) for x in b.buffer.ty.shape)
+            b.out_cbs[dtype] = self.p.new_cb(f"{b.buffer.name}_out", dtype, "output", rows, cols, 2 if self.p.double else 1, loc)
+        return b.out_cbs[dtype]
+
+    # ---- statements -------------------------------------------------------------------------------
+    def copy(self, c, loc):
+        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        if [e for e in src.extents if e != 1] != [e for e in dst.extents if e != 1]:
+            raise TTCompileError.at(
+                loc, f"shape mismatch in T.copy: {src.name}{tuple(src.extents)} → {dst.name}{tuple(dst.extents)}"
+            )
+        if is_global(src.buffer) and is_global(dst.buffer):
+            cb = self.p.new_cb(f"{src.name}_to_{dst.name}", str(src.buffer.ty.dtype), "input", *src.extents, 2, loc)
+            if str(src.buffer.ty.dtype) != str(dst.buffer.ty.dtype):
+                raise TTCompileError.at(loc, "T.copy between global tensors of different dtypes is not supported yet")
+            return self._read(cb, src, loc) + self._write(cb, dst, loc)
+        if is_global(src.buffer):
+            b = self._whole(dst, loc, "T.copy")
+            if b.staging_cb is None:
+                return self._read(b.value_cb, src, loc) + self._compute(
+                    "tt.tile.wait_input", [b.value_cb["cb"]], [], b.value_cb["cb"], loc
+                )
+            stage = b.staging_cb
+            return (
+                self._read(stage, src, loc)
+                + self._compute("tt.tile.wait_input", [stage["cb"]], [], stage["cb"], loc)
+                + self._compute("tt.tile.copy", [stage["cb"]], [b.value_cb["cb"]], stage["cb"], b.value_cb["cb"], loc)
+            )
+        s = self._whole(src, loc, "T.copy")
+        if is_global(dst.buffer):
+            out = self._out_cb(s, str(dst.buffer.ty.dtype), loc)
+            return self._compute("tt.tile.copy", [s.value_cb["cb"]], [out["cb"]], s.value_cb["cb"], out["cb"], loc) + self._write(out, dst, loc)
+        d = self._whole(dst, loc, "T.copy")
+        return self._compute("tt.tile.copy", [s.value_cb["cb"]], [d.value_cb["cb"]], s.value_cb["cb"], d.value_cb["cb"], loc)
+
+    def fill(self, c, loc):
+        b = self._whole(region(c.args[0], loc), loc, "T.fill")
+        return self._compute("tt.tile.fill", [], [b.value_cb["cb"]], b.value_cb["cb"], c.args[1], loc)
+
+    def gemm(self, c, loc):
+        a, b, cc = (region(c.args[i], loc) for i in range(3))
+        ta, tb = int(c.args[3].value), int(c.args[4].value)
+        if ta:
+            raise TTCompileError.at(
+                loc, "T.gemm with transpose_A in a tile program is not supported on Tenstorrent yet"
+            )
+        m, k = a.extents
+        k2, n = b.extents[::-1] if tb else b.extents
+        if k != k2 or cc.extents != [m, n]:
+            raise TTCompileError.at(
+                loc,
+                f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)} @ {b.name}{tuple(b.extents)}"
+                f"{'ᵀ' if tb else ''} → {cc.name}{tuple(cc.extents)}",
+            )
+        for reg in (a, b, cc):
+            if any(e % TILE for e in reg.extents):
+                raise TTCompileError.at(
+                    loc, f"T.gemm operand {reg.name}{tuple(reg.extents)} is not a whole number of 32x32 tiles"
+                )
+        ab, bb, cb = (self._whole(r, loc, "T.gemm") for r in (a, b, cc))
+        ids = [x.value_cb["cb"] for x in (ab, bb, cb)]
+        return self._compute("tt.tile.matmul", ids[:2] + [ids[2]], [ids[2]], *ids, tb, loc)
+
+    def reduce(self, c, loc):
+        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        kind, dim, clear = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value)
+        s, d = self._whole(src, loc, f"T.reduce_{kind}"), self._whole(dst, loc, f"T.reduce_{kind}")
+        want = [src.extents[0], 1] if dim == 1 else [1, src.extents[1]]
+        if dst.extents != want:
+            raise TTCompileError.at(
+                loc,
+                f"T.reduce_{kind} over dim {dim} of {src.name}{tuple(src.extents)} gives {want[0] * want[1]} "
+                f"values but {dst.name} holds {dst.extents[0] * dst.extents[1]}",
+            )
+        if any(e % TILE for e in src.extents):
+            raise TTCompileError.at(
+                loc,
+                f"T.reduce_{kind} of {src.name}{tuple(src.extents)}: reductions over buffers that are not whole "
+                "32x32 tiles are not supported on Tenstorrent yet (the padding would be reduced too)",
+            )
+        scaler = self.p.scaler_cb(loc)
+        return self._compute(
+            "tt.tile.reduce",
+            [s.value_cb["cb"], scaler["cb"]],
+            [d.value_cb["cb"]],
+            s.value_cb["cb"],
+            d.value_cb["cb"],
+            kind,
+            dim,
+            clear,
+            scaler["cb"],
+            loc,
+        )
+
+    def parallel(self, nest: tirx.For):
+        return _ElementStatement(self, nest).lower()
+
+    def rewrite(self, stmt):
+        if isinstance(stmt, tirx.SeqStmt):
+            return seq([self.rewrite(s) for s in stmt.seq])
+        if isinstance(stmt, tirx.AllocBuffer) and buffer_scope(stmt.buffer) in TILE_SCOPES:
+            return None
+        if isinstance(stmt, tirx.For):
+            if stmt.annotations and "tl.loc" in stmt.annotations:
+                return seq(self.parallel(stmt))
+            return tirx.For(
+                stmt.loop_var, stmt.min, stmt.extent, stmt.kind, self.rewrite(stmt.body), stmt.thread_binding, stmt.annotations
+            )
+        if isinstance(stmt, tirx.IfThenElse):
+            return tirx.IfThenElse(
+                stmt.condition,
+                self.rewrite(stmt.then_case),
+                None if stmt.else_case is None else self.rewrite(stmt.else_case),
+            )
+        if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
+            c = stmt.value
+            loc = ops.loc_of(c)
+            for name, fn in (("tl.copy", self.copy), ("tl.fill", self.fill), ("tl.gemm", self.gemm), ("tl.reduce", self.reduce)):
+                if ops.is_op(c, name):
+                    return seq(fn(c, loc))
+        if isinstance(stmt, tirx.BufferStore):
+            raise TTCompileError(
+                f"a store to {stmt.buffer.name} outside T.Parallel is scalar code, which is not supported on "
+                "Tenstorrent yet; write element-wise statements inside `for i, j in T.Parallel(...)`"
+            )
+        return stmt
+
+
+class _ElementStatement:
+    """One ``T.Parallel`` nest → per stored buffer one ``tt.tile.eltwise`` (plus reads/writes it needs)."""
+
+    def __init__(self, lowering: _Lowering, nest: tirx.For):
+        self.low, self.p = lowering, lowering.p
+        self.loc = parallel_loc(nest)
+        self.vars, self.extents, body = [], [], nest
+        while isinstance(body, tirx.For):
+            self.vars.append(body.loop_var)
+            self.extents.append(simplify(body.extent))
+            body = body.body
+        if any(not isinstance(e, tirx.IntImm) for e in self.extents):
+            raise TTCompileError.at(self.loc, "T.Parallel extents must be constants")
+        self.extents = [int(e.value) for e in self.extents]
+        if len(self.vars) > 2:
+            raise TTCompileError.at(self.loc, "T.Parallel over more than two dimensions is not supported yet")
+        self.body = body
+        self.before: list = []  # reads and waits the statement needs first
+        self.after: list = []
+        self.lets: dict = {}
+
+    def _axes(self, indices, shape, what):
+        """For each of the 2 dims, the loop-var position (0/1) it follows, or None (index 0, extent 1)."""
+        axes = []
+        for idx, ext in zip(indices, shape, strict=True):
+            idx = simplify(idx)
+            hit = [k for k, v in enumerate(self.vars) if idx.same_as(v)]
+            if hit and self.extents[hit[0]] == int(ext):
+                axes.append(hit[0])
+            elif isinstance(idx, tirx.IntImm) and idx.value == 0 and int(ext) == 1:
+                axes.append(None)
+            else:
+                raise TTCompileError.at(
+                    self.loc,
+                    f"{what} indexes {indices} of a {tuple(int(s) for s in shape)} buffer; element-wise "
+                    f"statements on Tenstorrent index tile buffers by the T.Parallel variables in order "
+                    f"(or 0 along a dimension of 1)",
+                )
+        return axes
+
+    def _out_axes(self, dst_axes):
+        used = [a for a in dst_axes if a is not None]
+        if sorted(used) != list(range(len(self.vars))):
+            raise TTCompileError.at(
+                self.loc, "an element-wise statement must store every element of its T.Parallel range once"
+            )
+        return dst_axes
+
+    def _broadcast(self, op_axes, dst_axes, dst_shape):
+        """none | row | col | scalar: how an operand's tile is spread over the destination tile."""
+        bcast_rows = op_axes[0] is None and dst_shape[0] > 1  # one row, repeated down the rows
+        bcast_cols = op_axes[1] is None and dst_shape[1] > 1  # one column, repeated across
+        if op_axes != dst_axes and not (bcast_rows or bcast_cols):
+            raise TTCompileError.at(self.loc, "an operand is indexed in a different order than the stored buffer")
+        return {(False, False): "none", (True, False): "row", (False, True): "col", (True, True): "scalar"}[
+            (bcast_rows, bcast_cols)
+        ]
+
+    def _uses_position(self, e) -> bool:
+        names = {v.name for v in self.vars}
+        return any(v.name in names for v in collect_vars(e))
+
+    def _has_load(self, e) -> bool:
+        found = []
+        tvm_ffi.structural_walk(e, (tvm.ir.TensorLoad, found.append))
+        return bool(found)
+
+    def _operands(self, value, dst_axes, dst_shape, dst_dtype):
+        """``value`` with loads → tt.tile.operand leaves and position-only subtrees → generated tiles."""
+        if isinstance(value, tvm.ir.TensorLoad):
+            buf = value.source
+            b = self.p.bufs.get(str(buf.name))
+            if b is None:  # StageElementGlobalsTT staged every global tensor
+                raise TTCompileError.at(self.loc, f"{buf.name} is not a tile buffer of this kernel")
+            shape = [int(x) for x in buf.ty.shape]
+            axes = self._axes(list(value.indices), shape, f"reading {buf.name}")
+            cb = b.value_cb
+            return ops.call("tt.tile.operand", cb["cb"], self._broadcast(axes, dst_axes, dst_shape), dtype="float32")
+        if not self._has_load(value):
+            if self._uses_position(value):
+                return self._generated(value, dst_axes, dst_shape)
+            folded = simplify(tirx.Cast("float32", value)) if value.ty.dtype != "float32" else simplify(value)
+            if not isinstance(folded, tirx.FloatImm | tirx.IntImm):
+                raise TTCompileError.at(
+                    self.loc,
+                    f"the scalar {value} changes at run time; element-wise statements on Tenstorrent take "
+                    "constant scalars only (runtime scalars are not supported yet)",
+                )
+            return tirx.const(float(folded.value), "float32")
+        if isinstance(value, tirx.Cast):
+            return self._operands(value.value, dst_axes, dst_shape, dst_dtype)
+        if isinstance(value, tvm.ir.Call):
+            args = [self._operands(a, dst_axes, dst_shape, dst_dtype) if not isinstance(a, tvm.ir.StringImm) else a for a in value.args]
+            return tvm.ir.Call(value.op, args, ret_ty="float32")
+        fields = {}
+        for name in ("a", "b", "condition", "true_value", "false_value"):
+            if hasattr(value, name):
+                fields[name] = self._operands(getattr(value, name), dst_axes, dst_shape, dst_dtype)
+        if isinstance(value, tirx.Select):
+            return tirx.Select(fields["condition"], fields["true_value"], fields["false_value"])
+        if fields.keys() == {"a", "b"}:
+            return type(value)(fields["a"], fields["b"])
+        raise TTCompileError.at(self.loc, f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet")
+
+    def _generated(self, value, dst_axes, dst_shape):
+        """A position-only sub-expression (a mask): the reader writes its values into a tile."""
+        cb = self.p.new_cb("generated", "float32", "input", *dst_shape, 2, self.loc)
+        i = self.vars[dst_axes[0]] if dst_axes[0] is not None else tirx.Var("unused_i", "int32")
+        j = self.vars[dst_axes[1]] if dst_axes[1] is not None else tirx.Var("unused_j", "int32")
+        self.low._node("tt.gen_tile", "reader", [], [cb["cb"]], self.loc)
+        self.before.append(
+            tirx.Evaluate(ops.call("tt.gen_tile", cb["cb"], tirx.Cast("float32", value), i, j, *cb["tile_shape"], self.loc))
+        )
+        self.before += self.low._compute("tt.tile.wait_input", [cb["cb"]], [], cb["cb"], self.loc)
+        return ops.call("tt.tile.operand", cb["cb"], "none", dtype="float32")
+
+    def _stores(self):
+        stmts = self.body.seq if isinstance(self.body, tirx.SeqStmt) else [self.body]
+        out = []
+        for s in stmts:
+            if isinstance(s, tirx.Bind):
+                self.lets[s.var] = tvm_ffi.structural_map(s.value, (tvm.ir.Var, lambda v: self.lets.get(v, v)))
+            elif isinstance(s, tirx.BufferStore):
+                value = tvm_ffi.structural_map(s.value, (tvm.ir.Var, lambda v: self.lets.get(v, v)))
+                out.append((s.buffer, list(s.indices), value))
+            else:
+                raise TTCompileError.at(
+                    self.loc,
+                    f"{type(s).__name__} inside T.Parallel is not supported on Tenstorrent yet (element-wise "
+                    "statements may assign buffers and name values only)",
+                )
+        return out
+
+    def lower(self):
+        result = []
+        for buf, indices, value in self._stores():
+            self.before = []
+            b = self.p.bufs.get(str(buf.name))
+            if b is None:
+                raise TTCompileError.at(self.loc, f"{buf.name} is not a tile buffer of this kernel")
+            dst_shape = [int(x) for x in buf.ty.shape]
+            dst_axes = self._out_axes(self._axes(indices, dst_shape, f"storing {buf.name}"))
+            cb = b.value_cb
+            expr = self._operands(value, dst_axes, dst_shape, str(buf.ty.dtype))
+            reads = []
+            tvm_ffi.structural_walk(
+                expr, (tvm.ir.Call, lambda c: reads.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None)
+            )
+            result += self.before
+            result += self.low._compute("tt.tile.eltwise", sorted(set(reads)), [cb["cb"]], cb["cb"], expr, self.loc)
+        return result
+
+
+def _check_dataflow(planner):
+    """Reader- and writer-facing CBs need a producer and a consumer in different kernels (a buffer loaded but
+    never used would fill up and hang the reader)."""
+    for e in planner.entries:
+        readers = [n for n in planner.nodes if e["cb"] in n["cbs_in"] and n["op"] != "tt.tile.wait_input"]
+        if e["role"] != "output" and not readers and e["buffer"] != "reduce_scaler":
+            raise TTCompileError.at(
+                e["loc"], f"tile buffer {e['buffer']} is written but never read; remove it or use it"
+            )
+        if e["role"] == "intermediate":
+            continue
+        producers = {n["kernel"] for n in planner.nodes if e["cb"] in n["cbs_out"]}
+        consumers = {n["kernel"] for n in planner.nodes if e["cb"] in n["cbs_in"]}
+        if not producers or not consumers:
+            raise TTCompileError.at(
+                e["loc"],
+                f"tile buffer {e['buffer']} is {'loaded' if producers else 'stored'} but never "
+                f"{'used' if producers else 'written'}",
+            )
+
+
+def LowerTileProgramTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if not is_tile_program(func):
+            return func
+        planner = _Planner(func)
+        planner.plan_buffers(func)
+        body = _Lowering(planner).rewrite(func.body)
+        planner.check_l1()
+        _check_dataflow(planner)
+        edges = [
+            {"src": p["id"], "dst": c["id"], "cb": cb}
+            for p in planner.nodes
+            for cb in p["cbs_out"]
+            for c in planner.nodes
+            if cb in c["cbs_in"] and c["id"] != p["id"]
+        ]
+        return func.with_body(body).with_attrs(
+            {
+                "tt.compute_schedule": "tile_program",
+                "tt.cb_table": planner.entries,
+                "tt.accumulators": [],
+                "tt.tile_dfg": {"nodes": planner.nodes, "edges": edges},
+            }
+        )
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="LowerTileProgramTT")

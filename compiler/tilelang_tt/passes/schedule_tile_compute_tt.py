@@ -1,0 +1,413 @@
+"""D5' · ScheduleTileComputeTT — the compute kernel of a tile program: engines, DST registers, CB protocol.
+
+Decisions this pass makes, per tile op of LowerTileProgramTT:
+  * **Engine.** ``a ± b`` / ``a × b`` of two 16-bit circular-buffer tiles (the second possibly a row, column
+    or scalar broadcast) runs on the FPU (``add_tiles``, ``mul_tiles_bcast_cols``...): the unpacker feeds
+    both operands straight from L1. Everything else runs on the SFPU over DST registers: operands are
+    unpacked into DST (``copy_tile``, ``unary_bcast`` for broadcasts), combined with the SFPU binary ops
+    (``add_binary_tile``, ``binary_max_tile``...), scalar ops (``mul_unary_tile`` with the float's bits) and
+    the unary functions (``exp_tile``, ``rsqrt_tile``...). fp32 operands always take the SFPU path, which
+    keeps fp32 in DST; the FPU would round them to its 19-bit inputs.
+  * **DST slots by liveness.** An expression is evaluated Sethi–Ullman style: the operand needing more
+    registers first, its result held while the other is computed one slot up, so a tree needs
+    ``need(tree)`` slots, not one per node. Output tiles are *subblocked*: as many tiles per
+    acquire/commit/wait/release as ``need × tiles ≤ DST capacity`` allows (capacity from the target and
+    from whether DST holds fp32). A tree needing more slots than DST has is a TTCompileError naming it.
+  * **CB protocol (the value model).** A statement writing buffer X reserves X's next block, packs every
+    output tile in order, then pops X's previous value if it had one, pushes, and waits for its own block
+    (the unpacker runs on another thread: it must see the push). Input CBs are waited for where their
+    ``T.copy`` was and popped when their value dies: at the end of the loop body that loaded them, or just
+    before the next load. A value that becomes live inside a loop body dies at its end. Reading a buffer
+    that holds no value is a TTCompileError; so is an ``if`` whose branches leave different values live.
+  * **Reductions** use ``reduce_tile`` with a scaler tile of ones the kernel fills once at start;
+    ``clear=False`` combines with the old value (add / max / min); min reduces the negation and negates
+    back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB.
+Input expectations
+    The compute kernel of a ``tt.compute_schedule == "tile_program"`` program (SplitDeviceKernel), with
+    ``tt.tile.*`` ops and ``tt.cb_table`` entries carrying ``tile_shape``.
+Output guarantees
+    Only ``call_extern``s of the compute kernel API remain; ``tt.compute_config`` {math_fidelity,
+    fp32_dest_acc_en (any compute CB is float32), dst_full_sync_en, math_approx_mode}.
+Example
+    before: T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(24, "none")), l)
+    after:  cb_reserve_back(cb_S, 8); for chunk in range(2): tile_regs_acquire(); for s in range(4):
+            copy_tile_to_dst_init_short(cb_S); copy_tile(cb_S, chunk * 4 + s, s); exp_tile_init(); exp_tile(s)
+            ...; tile_regs_commit(); tile_regs_wait(); for s: pack_tile(s, cb_S2); tile_regs_release()
+            cb_pop_front(cb_S, 8); cb_push_back(cb_S, 8); cb_wait_front(cb_S, 8)
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_schedule_tile_compute_tt
+"""
+
+from __future__ import annotations
+
+import struct
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import cb_var, comment, dsl_comment, extern, get_attr, require_attr, seq, simplify, with_loop_body
+from ..target import dst_capacity
+from ..tile_ops import FPU_BINARY, SFPU_BINARY, SFPU_UNARY, SCALAR_BINARY, REDUCE
+
+
+def _bits(value: float) -> tirx.PrimExpr:
+    """The float32 bit pattern the SFPU scalar ops take, as an unsigned literal."""
+    return tirx.const(struct.unpack("<I", struct.pack("<f", value))[0], "uint32")
+
+
+def _const(e):
+    return float(e.value) if isinstance(e, tirx.FloatImm | tirx.IntImm) else None
+
+
+def _is_operand(e) -> bool:
+    return isinstance(e, tvm.ir.Call) and ops.is_op(e, "tt.tile.operand")
+
+
+_BINARY_NODES = {tirx.Add: "add", tirx.Sub: "sub", tirx.Mul: "mul", tirx.Div: "div", tirx.Max: "max", tirx.Min: "min"}
+
+
+class _Expr:
+    """DST code for one element-wise expression, per output tile ``t`` at DST slot ``slot``."""
+
+    def __init__(self, sched, dst_cb, loc):
+        self.s, self.dst, self.loc = sched, dst_cb, loc
+        self.ct = dst_cb["tile_shape"][1]
+
+    def need(self, e) -> int:
+        if _is_operand(e) or _const(e) is not None:
+            return 1
+        kind = self._binary(e)
+        if kind is not None:
+            a, b = e.a, e.b
+            if self._fpu(kind, a, b) is not None:
+                return 1
+            if _const(b) is not None or _const(a) is not None:
+                return self.need(a if _const(b) is not None else b)
+            na, nb = self.need(a), self.need(b)
+            return max(na, nb + 1) if na >= nb else max(nb, na + 1)
+        if isinstance(e, tvm.ir.Call):
+            return self.need(e.args[0])
+        raise TTCompileError.at(self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet")
+
+    @staticmethod
+    def _binary(e):
+        for node, kind in _BINARY_NODES.items():
+            if isinstance(e, node):
+                return kind
+        return None
+
+    def _fpu(self, kind, a, b):
+        """(op, a, b) when the FPU can do it: both operands are 16-bit CB tiles, the first unbroadcast."""
+        if kind not in FPU_BINARY or not (_is_operand(a) and _is_operand(b)):
+            return None
+        if str(b.args[1].value) != "none" and str(a.args[1].value) == "none":
+            pass
+        elif str(a.args[1].value) != "none" and str(b.args[1].value) == "none" and kind in ("add", "mul"):
+            a, b = b, a
+        elif str(a.args[1].value) != "none":
+            return None
+        if any(self.s.cbs[int(x.args[0].value)]["dtype"] == "float32" for x in (a, b)):
+            return None
+        return kind, a, b
+
+    def tile_index(self, operand, t):
+        bcast = str(operand.args[1].value)
+        return {"none": t, "col": simplify(tirx.floordiv(t, self.ct)), "row": simplify(tirx.floormod(t, self.ct)), "scalar": 0}[bcast]
+
+    def load(self, operand, t, slot):
+        cb = self.s.cb_var(int(operand.args[0].value))
+        bcast = str(operand.args[1].value)
+        if bcast == "none":
+            return [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, slot)]
+        kind = f"BroadcastType::{bcast.upper()}"
+        return [
+            extern(f"unary_bcast_init<{kind}>", cb, self.s.cb_var(self.dst["cb"])),
+            extern(f"unary_bcast<{kind}>", cb, self.tile_index(operand, t), slot),
+        ]
+
+    def emit(self, e, t, slot) -> list:
+        value = _const(e)
+        if value is not None:
+            return [extern("fill_tile_init"), extern("fill_tile", slot, tirx.const(value, "float32"))]
+        if _is_operand(e):
+            return self.load(e, t, slot)
+        kind = self._binary(e)
+        if kind is not None:
+            return self.binary(kind, e.a, e.b, t, slot)
+        if isinstance(e, tvm.ir.Call):
+            name = str(e.op.name).split(".")[-1]
+            if name not in SFPU_UNARY:
+                raise TTCompileError.at(self.loc, f"T.{name} in an element-wise statement is not supported on Tenstorrent yet")
+            out = self.emit(e.args[0], t, slot)
+            for api, scale in SFPU_UNARY[name]:
+                if scale is not None:
+                    out += [extern("binop_with_scalar_tile_init"), extern(api, slot, _bits(scale))]
+                else:
+                    out += [extern(f"{api}_init"), extern(api, slot)]
+            return out
+        raise TTCompileError.at(self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet")
+
+    def binary(self, kind, a, b, t, slot):
+        fpu = self._fpu(kind, a, b)
+        if fpu is not None:
+            op, a, b = fpu
+            bcast = str(b.args[1].value)
+            api, init = FPU_BINARY[op][bcast]
+            ca, cb = (self.s.cb_var(int(x.args[0].value)) for x in (a, b))
+            return [extern(init, ca, cb), extern(api, ca, cb, t, self.tile_index(b, t), slot)]
+        ca, cb_ = _const(a), _const(b)
+        if cb_ is not None or ca is not None:
+            x, c, scalar_first = (a, cb_, False) if cb_ is not None else (b, ca, True)
+            out = self.emit(x, t, slot)
+            if kind == "max" and c == 0.0:
+                return out + [extern("relu_tile_init"), extern("relu_tile", slot)]
+            steps = SCALAR_BINARY.get((kind, scalar_first))
+            if steps is None:  # max/min with a non-zero constant: the constant into a register
+                return self.binary_registers(kind, a, b, t, slot)
+            for api, operand in steps(c):
+                if operand is None:
+                    out += [extern(f"{api}_init"), extern(api, slot)]
+                else:
+                    out += [extern("binop_with_scalar_tile_init"), extern(api, slot, _bits(operand))]
+            return out
+        return self.binary_registers(kind, a, b, t, slot)
+
+    def binary_registers(self, kind, a, b, t, slot):
+        na, nb = self.need(a), self.need(b)
+        sa, sb = (slot, slot + 1) if na >= nb else (slot + 1, slot)
+        first, second = ((a, sa), (b, sb)) if na >= nb else ((b, sb), (a, sa))
+        out = self.emit(first[0], t, first[1]) + self.emit(second[0], t, second[1])
+        api = SFPU_BINARY[kind]
+        return out + [extern(f"{api}_init"), extern(api, sa, sb, slot)]
+
+
+class _Scheduler:
+    def __init__(self, func):
+        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "ScheduleTileComputeTT")}
+        target = require_attr(func, "tt.target", "ScheduleTileComputeTT")
+        self.fp32 = any(e["dtype"] == "float32" for e in self.cbs.values())
+        self.capacity = dst_capacity(target, self.fp32)
+        self.live: set[int] = set()
+
+    def cb_var(self, cb: int) -> tirx.Var:
+        return cb_var(self.cbs[cb])
+
+    def n(self, cb: int) -> int:
+        return self.cbs[cb]["tiles"]
+
+    def require_live(self, cb, loc):
+        if cb not in self.live:
+            raise TTCompileError.at(
+                loc,
+                f"{self.cbs[cb]['buffer']} is read here but holds no value at this point (it is written "
+                "later, only inside a loop or branch that has ended, or never)",
+            )
+
+    def produce(self, dst: int, need: int, per_tile, loc, reads=()):
+        """Write every tile of ``dst`` (``per_tile(t, slot)`` puts tile t's value in DST ``slot``)."""
+        for cb in reads:
+            self.require_live(cb, loc)
+        entry, n = self.cbs[dst], self.n(dst)
+        if need > self.capacity:
+            raise TTCompileError.at(
+                loc,
+                f"this statement needs {need} DST registers per tile but DST holds {self.capacity} "
+                f"{'fp32 ' if self.fp32 else ''}tiles; split the expression into several statements",
+            )
+        per_acquire = max(d for d in range(1, n + 1) if n % d == 0 and d * need <= self.capacity)
+        chunk, sub = tirx.Var("chunk", "int32"), tirx.Var("tile", "int32")
+        t = simplify(chunk * per_acquire + sub) if per_acquire < n else sub
+        slot = simplify(sub * need)
+
+        def loop(var, extent, body):
+            return body if extent == 1 else tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body)
+
+        zero = {chunk: tirx.const(0, "int32"), sub: tirx.const(0, "int32")}
+        compute_body = seq(per_tile(t, slot))
+        pack_body = extern("pack_tile", slot, self.cb_var(dst))
+        if per_acquire == 1:
+            compute_body, pack_body = (_substitute(x, {sub: zero[sub]}) for x in (compute_body, pack_body))
+        if n // per_acquire == 1:
+            compute_body = _substitute(compute_body, {chunk: zero[chunk]})
+        one_acquire = seq(
+            [
+                extern("tile_regs_acquire"),
+                loop(sub, per_acquire, compute_body),
+                extern("tile_regs_commit"),
+                extern("tile_regs_wait"),
+                loop(sub, per_acquire, pack_body),
+                extern("tile_regs_release"),
+            ]
+        )
+        out = [dsl_comment(loc), extern("cb_reserve_back", self.cb_var(dst), n), loop(chunk, n // per_acquire, one_acquire)]
+        if entry["role"] == "output":
+            return out + [extern("cb_push_back", self.cb_var(dst), n)]
+        if dst in self.live:
+            out.append(extern("cb_pop_front", self.cb_var(dst), n))
+        self.live.add(dst)
+        return out + [extern("cb_push_back", self.cb_var(dst), n), extern("cb_wait_front", self.cb_var(dst), n)]
+
+    # ---- tile ops ---------------------------------------------------------------------------------
+    def wait_input(self, c, loc):
+        cb = int(c.args[0].value)
+        out = [extern("cb_pop_front", self.cb_var(cb), self.n(cb))] if cb in self.live else []
+        self.live.add(cb)
+        return out + [extern("cb_wait_front", self.cb_var(cb), self.n(cb))]
+
+    def fill(self, c, loc):
+        dst, value = int(c.args[0].value), c.args[1]
+        return self.produce(dst, 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, value)], loc)
+
+    def copy(self, c, loc):
+        src, dst = int(c.args[0].value), int(c.args[1].value)
+        cb = self.cb_var(src)
+        return self.produce(
+            dst, 1, lambda t, s: [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, s)], loc, [src]
+        )
+
+    def eltwise(self, c, loc):
+        dst, expr = int(c.args[0].value), c.args[1]
+        code = _Expr(self, self.cbs[dst], loc)
+        reads = []
+        _walk_operands(expr, reads)
+        return self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, reads)
+
+    def matmul(self, c, loc):
+        a, b, cc, tb = (int(x.value) for x in c.args[:4])
+        mt, kt = self.cbs[a]["tile_shape"]
+        nt = self.cbs[cc]["tile_shape"][1]
+        ca, cb, ccv = self.cb_var(a), self.cb_var(b), self.cb_var(cc)
+        accumulate = cc in self.live
+
+        def per_tile(t, s):
+            m, n = simplify(tirx.floordiv(t, nt)), simplify(tirx.floormod(t, nt))
+            k = tirx.Var("kt", "int32")
+            b_index = simplify(n * kt + k) if tb else simplify(k * nt + n)
+            out = [extern("copy_tile_to_dst_init_short", ccv), extern("copy_tile", ccv, t, s)] if accumulate else []
+            return out + [
+                extern("mm_init_short", ca, cb, tb),
+                tirx.For(k, 0, kt, tirx.ForKind.SERIAL, extern("matmul_tiles", ca, cb, simplify(m * kt + k), b_index, s)),
+            ]
+
+        return self.produce(cc, 1, per_tile, loc, [a, b])
+
+    def reduce(self, c, loc):
+        src, dst = int(c.args[0].value), int(c.args[1].value)
+        kind, dim, clear, scaler = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value), int(c.args[5].value)
+        spec = REDUCE[kind]
+        rt, ct = self.cbs[src]["tile_shape"]
+        combine = not clear
+        if combine:
+            self.require_live(dst, loc)
+        cs, cd, csc = self.cb_var(src), self.cb_var(dst), self.cb_var(scaler)
+        template = f"<PoolType::{spec.pool}, ReduceDim::{'REDUCE_ROW' if dim == 1 else 'REDUCE_COL'}>"
+
+        def per_tile(t, s):
+            i = tirx.Var("ct" if dim == 1 else "rt", "int32")
+            index = simplify(t * ct + i) if dim == 1 else simplify(i * ct + t)
+            body = []
+            if spec.prepare:  # |x| or -x: each source tile through DST into the scratch tile first
+                raise TTCompileError.at(loc, f"T.reduce_{kind} is not supported on Tenstorrent yet")
+            body += [
+                extern(f"reduce_init{template}", cs, csc, cd),
+                tirx.For(i, 0, ct if dim == 1 else rt, tirx.ForKind.SERIAL, extern(f"reduce_tile{template}", cs, csc, index, 0, s)),
+                extern("reduce_uninit"),
+            ]
+            if spec.negate:
+                body += [extern("negative_tile_init"), extern("negative_tile", s)]
+            if combine:
+                api = SFPU_BINARY[spec.combine]
+                body += [
+                    extern("copy_tile_to_dst_init_short", cd),
+                    extern("copy_tile", cd, t, s + 1),
+                    extern(f"{api}_init"),
+                    extern(api, s, s + 1, s),
+                ]
+            return body
+
+        return self.produce(dst, 2 if combine else 1, per_tile, loc, [src])
+
+    # ---- structure --------------------------------------------------------------------------------
+    def rewrite(self, stmt):
+        if isinstance(stmt, tirx.SeqStmt):
+            return seq([self.rewrite(s) for s in stmt.seq])
+        if isinstance(stmt, tirx.For):
+            entry = set(self.live)
+            body = self.rewrite(stmt.body)
+            dying = sorted(self.live - entry)
+            self.live = entry
+            pops = [extern("cb_pop_front", self.cb_var(cb), self.n(cb)) for cb in dying]
+            return with_loop_body(stmt, seq([body] + pops))
+        if isinstance(stmt, tirx.IfThenElse):
+            entry = set(self.live)
+            then = self.rewrite(stmt.then_case)
+            after_then, self.live = self.live, set(entry)
+            other = None if stmt.else_case is None else self.rewrite(stmt.else_case)
+            if after_then != self.live:
+                names = sorted(self.cbs[cb]["buffer"] for cb in after_then ^ self.live)
+                raise TTCompileError(
+                    f"the branches of an if leave different tile buffers holding values ({', '.join(names)}); "
+                    "write them in both branches or before the if"
+                )
+            return tirx.IfThenElse(stmt.condition, then, other)
+        if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
+            c = stmt.value
+            for name, fn in _HANDLERS.items():
+                if ops.is_op(c, name):
+                    return seq(fn(self, c, ops.loc_of(c)))
+        return stmt
+
+    def prologue(self):
+        scalers = [e for e in self.cbs.values() if e["buffer"] == "reduce_scaler"]
+        ins = [e for e in self.cbs.values() if e["role"] == "input"] or list(self.cbs.values())
+        outs = [e for e in self.cbs.values() if e["role"] == "output"] or list(self.cbs.values())
+        out = [
+            comment("Configure the unpacker, math engines and packer"),
+            extern("compute_kernel_hw_startup", self.cb_var(ins[0]["cb"]), self.cb_var(ins[-1]["cb"]), self.cb_var(outs[0]["cb"])),
+        ]
+        for e in scalers:
+            out.append(comment("The reduce scaler: a tile of ones, filled once"))
+            out += self.produce(e["cb"], 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, tirx.const(1.0, "float32"))], "")
+        return out
+
+
+def _walk_operands(expr, found):
+    tvm_ffi.structural_walk(
+        expr, (tvm.ir.Call, lambda c: found.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None)
+    )
+
+
+def _substitute(stmt, vmap):
+    return tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: vmap.get(v, v)))
+
+
+_HANDLERS = {
+    "tt.tile.wait_input": _Scheduler.wait_input,
+    "tt.tile.fill": _Scheduler.fill,
+    "tt.tile.copy": _Scheduler.copy,
+    "tt.tile.eltwise": _Scheduler.eltwise,
+    "tt.tile.matmul": _Scheduler.matmul,
+    "tt.tile.reduce": _Scheduler.reduce,
+}
+
+
+def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if get_attr(func, "tt.kernel_role") != "compute" or get_attr(func, "tt.compute_schedule") != "tile_program":
+            return func
+        sched = _Scheduler(func)
+        prologue = sched.prologue()
+        body = sched.rewrite(func.body)
+        body = seq(prologue + [body] + [extern("cb_pop_front", sched.cb_var(cb), sched.n(cb)) for cb in sorted(sched.live) if sched.cbs[cb]["buffer"] != "reduce_scaler"])
+        config = {
+            "math_fidelity": "HiFi4",
+            "fp32_dest_acc_en": sched.fp32,
+            "dst_full_sync_en": False,
+            "math_approx_mode": False,
+        }
+        return func.with_body(body).with_attr("tt.compute_config", config)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="ScheduleTileComputeTT")

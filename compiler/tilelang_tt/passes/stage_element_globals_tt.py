@@ -1,0 +1,163 @@
+"""A0' · StageElementGlobalsTT — element-wise statements reach global tensors through tile buffers.
+
+A Tenstorrent compute core cannot address DRAM: every global tensor element a ``T.Parallel`` body reads
+must arrive in a tile first, and every element it stores must leave from one. This pass makes that
+explicit in TileLang's own terms, so every later pass sees global tensors only in ``T.copy``:
+``C[by * 32 + i, j] = A[by * 32 + i, j] * 2`` becomes ``T.copy(A[by * 32, 0], A_tile)``; ``C_tile[i, j] =
+A_tile[i, j] * 2``; ``T.copy(C_tile, C[by * 32, 0])``.
+
+Input expectations
+    2-D buffers (LegalizeVectorsTT); ``T.Parallel`` nests (loops annotated ``tl.loc``) whose global indices
+    are a start that does not depend on the nest's variables plus at most one of them per dimension, in
+    order (``A[b0 + i, b1 + j]``, ``Mean[b0 + i, 0]``).
+Output guarantees
+    No ``T.Parallel`` body touches a global buffer. Per nest and per global tensor it reads, a fragment
+    ``<tensor>_tile`` (the accessed extent, the tensor's dtype) is allocated and filled by a ``tl.copy`` just
+    before the nest; per tensor it stores, one is allocated before and copied out just after. A global index
+    of any other form is a TTCompileError at the ``T.Parallel`` line.
+Example
+    before: for i in T.Parallel(32): Mean[bx * 32 + i, 0] = mean[i, 0]
+    after:  Mean_tile = T.alloc_fragment((32, 1), "float32")
+            for i in T.Parallel(32): Mean_tile[i, 0] = mean[i, 0]
+            T.tl.copy(Mean_tile[0:32, 0:1], Mean[bx * 32:bx * 32 + 32, 0:1], loc)
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_stage_element_globals_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import is_global, simplify, parallel_loc
+
+
+def _nest(stmt: tirx.For):
+    loop_vars, extents, body = [], [], stmt
+    while isinstance(body, tirx.For):
+        loop_vars.append(body.loop_var)
+        extents.append(body.extent)
+        body = body.body
+    return loop_vars, extents
+
+
+class _Stager:
+    def __init__(self, nest: tirx.For):
+        self.nest, self.loc = nest, parallel_loc(nest)
+        self.vars, self.extents = _nest(nest)
+        self.tiles: dict[str, tuple] = {}  # tensor → (tile buffer, region mins, extents)
+        self.loaded: list[str] = []
+        self.stored: list[str] = []
+
+    def _tile_for(self, buf, indices):
+        """The staging buffer for ``buf`` and the tile indices replacing ``indices``."""
+        zero = {v: tirx.const(0, "int32") for v in self.vars}
+        mins, extents, tile_indices = [], [], []
+        for idx in indices:
+            base = simplify(tvm_ffi.structural_map(idx, (tvm.ir.Var, lambda v: zero.get(v, v))))
+            offset = simplify(idx - base)
+            hit = [k for k, v in enumerate(self.vars) if offset.same_as(v)]
+            if hit:
+                extents.append(self.extents[hit[0]])
+                tile_indices.append(self.vars[hit[0]])
+            elif isinstance(offset, tirx.IntImm) and offset.value == 0:
+                extents.append(tirx.const(1, "int32"))
+                tile_indices.append(tirx.const(0, "int32"))
+            else:
+                raise TTCompileError.at(
+                    self.loc,
+                    f"{buf.name}[{', '.join(str(i) for i in indices)}]: an element-wise statement indexes a "
+                    "global tensor by a start plus one T.Parallel variable per dimension on Tenstorrent",
+                )
+            mins.append(base)
+        name = str(buf.name)
+        if name in self.tiles:
+            tile, old_mins, _ = self.tiles[name]
+            if any(not tvm.ir.structural_equal(simplify(a - b), tirx.const(0, "int32")) for a, b in zip(old_mins, mins, strict=True)):
+                raise TTCompileError.at(
+                    self.loc, f"this T.Parallel body reads {name} at two different places; use one region"
+                )
+        else:
+            tile = tirx.decl_buffer(extents, buf.ty.dtype, f"{name}_tile", scope="local.fragment")
+            self.tiles[name] = (tile, mins, extents)
+        return self.tiles[name][0], tile_indices
+
+    def rewrite_body(self):
+        def load(t):
+            if not is_global(t.source):
+                return t
+            if str(t.source.name) not in self.loaded:
+                self.loaded.append(str(t.source.name))
+            tile, idx = self._tile_for(t.source, list(t.indices))
+            return tirx.BufferLoad(tile, idx)
+
+        def store(s):
+            if not is_global(s.buffer):
+                return s
+            if str(s.buffer.name) not in self.stored:
+                self.stored.append(str(s.buffer.name))
+            tile, idx = self._tile_for(s.buffer, list(s.indices))
+            return tirx.BufferStore(tile, s.value, idx)
+
+        return tvm_ffi.structural_map(self.nest, [(tvm.ir.TensorLoad, load), (tirx.BufferStore, store)], order="post")
+
+    def _region(self, name, tensor_side: bool, globals_by_name):
+        tile, mins, extents = self.tiles[name]
+        if tensor_side:
+            return tirx.BufferRegion(
+                globals_by_name[name], [tvm.ir.Range.from_min_extent(m, e) for m, e in zip(mins, extents, strict=True)]
+            )
+        return tirx.BufferRegion(tile, [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), e) for e in extents])
+
+    def staged(self, globals_by_name) -> list:
+        nest = self.rewrite_body()
+        if not self.tiles:
+            return [self.nest]
+        out = [tirx.AllocBuffer(tile) for tile, _, _ in self.tiles.values()]
+        for name in self.loaded:
+            if name in self.stored:
+                raise TTCompileError.at(
+                    self.loc, f"this T.Parallel body both reads and writes the global tensor {name}; stage it in a fragment"
+                )
+            out.append(
+                tirx.Evaluate(
+                    ops.call("tl.copy", self._region(name, True, globals_by_name), self._region(name, False, globals_by_name), self.loc)
+                )
+            )
+        out.append(nest)
+        for name in self.stored:
+            out.append(
+                tirx.Evaluate(
+                    ops.call("tl.copy", self._region(name, False, globals_by_name), self._region(name, True, globals_by_name), self.loc)
+                )
+            )
+        return out
+
+
+def StageElementGlobalsTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        globals_by_name = {str(p.name): p for p in func.params if hasattr(p.ty, "shape")}
+
+        def block(s: tirx.SeqStmt):
+            out = []
+            for stmt in s.seq:
+                if isinstance(stmt, tirx.For) and stmt.annotations and "tl.loc" in stmt.annotations:
+                    out += _Stager(stmt).staged(globals_by_name)
+                else:
+                    out.append(stmt)
+            return tirx.SeqStmt(out) if len(out) > 1 else out[0]
+
+        def single(f: tirx.For):
+            # a nest that is a loop's whole body (not inside a SeqStmt)
+            if isinstance(f.body, tirx.For) and f.body.annotations and "tl.loc" in f.body.annotations and not (f.annotations and "tl.loc" in f.annotations):
+                staged = _Stager(f.body).staged(globals_by_name)
+                return tirx.For(f.loop_var, f.min, f.extent, f.kind, tirx.SeqStmt(staged) if len(staged) > 1 else staged[0], f.thread_binding, f.annotations)
+            return f
+
+        body = tvm_ffi.structural_map(func.body, [(tirx.SeqStmt, block), (tirx.For, single)], order="post")
+        return func.with_body(body)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="StageElementGlobalsTT")

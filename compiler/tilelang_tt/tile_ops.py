@@ -1,0 +1,113 @@
+"""The compute-kernel tile operations the tile-program schedule may emit, as data.
+
+Adding an element-wise function or a binary operator is adding a row here: the API call(s) it becomes and
+the header that declares them. ScheduleTileComputeTT reads these tables; codegen reads ``HEADERS`` to
+include exactly the headers a compute kernel uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+# FPU binary ops over two CB tiles, by how the second operand is broadcast: (call, its init).
+FPU_BINARY = {
+    op: {
+        "none": (f"{op}_tiles", f"{op}_tiles_init"),
+        "row": (f"{op}_tiles_bcast_rows", f"{op}_bcast_rows_init_short"),
+        "col": (f"{op}_tiles_bcast_cols", f"{op}_bcast_cols_init_short"),
+        "scalar": (f"{op}_tiles_bcast_scalar", f"{op}_bcast_scalar_init_short"),
+    }
+    for op in ("add", "sub", "mul")
+}
+
+# SFPU binary ops DST[odst] = DST[a] op DST[b]; each call has an ``<name>_init()``.
+SFPU_BINARY = {
+    "add": "add_binary_tile",
+    "sub": "sub_binary_tile",
+    "mul": "mul_binary_tile",
+    "div": "div_binary_tile",
+    "max": "binary_max_tile",
+    "min": "binary_min_tile",
+}
+
+# Unary functions (TIR op name → steps): (call, None) is ``call_init(); call(slot)``; (call, c) is a
+# scalar step ``call(slot, bits(c))`` after ``binop_with_scalar_tile_init()``.
+SFPU_UNARY = {
+    "exp": [("exp_tile", None)],
+    "exp2": [("exp2_tile", None)],
+    "log": [("log_tile", None)],
+    "log2": [("log_tile", None), ("mul_unary_tile", 1.0 / math.log(2.0))],
+    "sqrt": [("sqrt_tile", None)],
+    "rsqrt": [("rsqrt_tile", None)],
+    "tanh": [("tanh_tile", None)],
+    "sigmoid": [("sigmoid_tile", None)],
+    "fabs": [("abs_tile", None)],
+    "abs": [("abs_tile", None)],
+}
+
+
+# Binary ops with one constant operand, by (op, constant is the left operand): c → steps as above.
+def _div(c, constant_first):
+    if constant_first:
+        return [("recip_tile", None)] + ([("mul_unary_tile", c)] if c != 1.0 else [])
+    return [("mul_unary_tile", 1.0 / c)]
+
+
+SCALAR_BINARY = {
+    ("add", False): lambda c: [("add_unary_tile", c)],
+    ("add", True): lambda c: [("add_unary_tile", c)],
+    ("sub", False): lambda c: [("sub_unary_tile", c)],
+    ("sub", True): lambda c: [("rsub_unary_tile", c)],
+    ("mul", False): lambda c: [("mul_unary_tile", c)],
+    ("mul", True): lambda c: [("mul_unary_tile", c)],
+    ("div", False): lambda c: _div(c, False),
+    ("div", True): lambda c: _div(c, True),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class ReduceSpec:
+    pool: str  # the reduce_tile PoolType
+    combine: str  # SFPU_BINARY op merging with the old value (clear=False)
+    negate: bool = False  # min = -max(-x)
+    prepare: str | None = None  # element-wise function applied to the source first
+
+
+REDUCE = {
+    "sum": ReduceSpec("SUM", "add"),
+    "max": ReduceSpec("MAX", "max"),
+    "min": ReduceSpec("MAX", "min", negate=True, prepare="negative"),
+    "abssum": ReduceSpec("SUM", "add", prepare="abs"),
+    "absmax": ReduceSpec("MAX", "max", prepare="abs"),
+}
+
+_EXACT = {
+    "compute_kernel_api/eltwise_binary.h": [f"{op}_tiles{s}" for op in ("add", "sub", "mul") for s in ("", "_init")],
+    "compute_kernel_api/bcast.h": [
+        name for op in ("add", "sub", "mul") for kind in ("row", "col", "scalar") for name in FPU_BINARY[op][kind]
+    ]
+    + ["unary_bcast_init", "unary_bcast"],
+    "compute_kernel_api/eltwise_binary_sfpu.h": [
+        n + s for n in ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile") for s in ("", "_init")
+    ],
+    "compute_kernel_api/binary_max_min.h": [n + s for n in ("binary_max_tile", "binary_min_tile") for s in ("", "_init")],
+    "compute_kernel_api/eltwise_unary/binop_with_scalar.h": [
+        "binop_with_scalar_tile_init", "add_unary_tile", "sub_unary_tile", "mul_unary_tile", "rsub_unary_tile", "div_unary_tile"
+    ],
+    "compute_kernel_api/eltwise_unary/fill.h": ["fill_tile", "fill_tile_init"],
+    "compute_kernel_api/eltwise_unary/exp.h": ["exp_tile", "exp_tile_init"],
+    "compute_kernel_api/eltwise_unary/sqrt.h": ["sqrt_tile", "sqrt_tile_init"],
+    "compute_kernel_api/eltwise_unary/rsqrt.h": ["rsqrt_tile", "rsqrt_tile_init"],
+    "compute_kernel_api/eltwise_unary/recip.h": ["recip_tile", "recip_tile_init"],
+    "compute_kernel_api/eltwise_unary/relu.h": ["relu_tile", "relu_tile_init"],
+    "compute_kernel_api/eltwise_unary/negative.h": ["negative_tile", "negative_tile_init"],
+    "compute_kernel_api.h": [
+        "exp2_tile", "exp2_tile_init", "log_tile", "log_tile_init", "tanh_tile", "tanh_tile_init", "sigmoid_tile", "sigmoid_tile_init", "abs_tile", "abs_tile_init"
+    ],
+    "compute_kernel_api/reduce.h": ["reduce_init", "reduce_tile", "reduce_uninit"],
+    "compute_kernel_api/compute_kernel_hw_startup.h": ["compute_kernel_hw_startup"],
+    "compute_kernel_api/pack.h": ["pack_tile"],
+}
+# Header of each call (template arguments stripped: ``reduce_tile<...>`` → ``reduce_tile``).
+HEADERS = {call: header for header, calls in _EXACT.items() for call in calls}
