@@ -181,6 +181,13 @@ class _Template:
     shapes: dict[str, tuple]  # tensor parameter → its annotated shape
 
 
+def _is_dtype_annotation(node: ast.expr) -> bool:
+    """``T.dtype`` / ``dtype`` (any module prefix): the annotation of a dtype parameter."""
+    return (isinstance(node, ast.Attribute) and node.attr == "dtype") or (
+        isinstance(node, ast.Name) and node.id == "dtype"
+    )
+
+
 class EagerKernelFactory(KernelFactory):
     """An eager-style ``@tilelang.jit`` function: call it with tensors, or ``.compile(**consts)``."""
 
@@ -191,7 +198,8 @@ class EagerKernelFactory(KernelFactory):
         self.filename = inspect.getsourcefile(func)
         self.def_loc = source_def_loc(func)
         for arg in fdef.args.args + fdef.args.kwonlyargs:
-            if arg.annotation is not None:
+            # ``dtype: T.dtype = T.float16`` types a non-tensor parameter; tensors are declared in the body.
+            if arg.annotation is not None and not _is_dtype_annotation(arg.annotation):
                 raise TTCompileError(
                     "an eager @tilelang.jit kernel declares tensors in its body (`A: T.Tensor(...)`), not "
                     "with annotations in the signature",
@@ -388,7 +396,7 @@ class EagerKernelFactory(KernelFactory):
             namespace[f"__tt_param_{name}__"] = language.Tensor(outputs[name].shape, outputs[name].dtype)
         func = self._parse(self._kernel_source(params), namespace)
         n = len(self.returns)
-        func = func.with_attr(language.DEF_LOC_ATTR, self.def_loc)
+        func = language.finish_parse(func).with_attr(language.DEF_LOC_ATTR, self.def_loc)
         return func.with_attr(OUT_IDX_ATTR, [i - n for i in range(n)]) if n else func
 
     def compile(self, *args, **kwargs):

@@ -125,7 +125,7 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
             parsed = _parser_entry.parse(f, captured, check_well_formed=check_well_formed)
         except tvm.error.DiagnosticError as err:
             raise TTCompileError.from_diagnostic(str(err)) from None
-        parsed = _named_scalars_to_lets(_attach_parallel_locs(parsed)).with_attr(DEF_LOC_ATTR, source_def_loc(f) or "")
+        parsed = finish_parse(parsed).with_attr(DEF_LOC_ATTR, source_def_loc(f) or "")
         parsed.__name__ = f.__name__
         return parsed
 
@@ -134,6 +134,11 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
 
 
 prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator in the source
+
+
+def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets."""
+    return _named_scalars_to_lets(_attach_parallel_locs(func))
 
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:

@@ -77,7 +77,7 @@ class ReduceSpec:
 REDUCE = {
     "sum": ReduceSpec("SUM", "add"),
     "max": ReduceSpec("MAX", "max"),
-    "min": ReduceSpec("MAX", "min", negate=True, prepare="negative"),
+    "min": ReduceSpec("MAX", "min", negate=True, prepare="negative"),  # min(x) = -max(-x)
     "abssum": ReduceSpec("SUM", "add", prepare="abs"),
     "absmax": ReduceSpec("MAX", "max", prepare="abs"),
 }

@@ -30,6 +30,7 @@ Test
 from __future__ import annotations
 
 import tvm
+import tvm_ffi
 from tvm import tirx
 
 from ..errors import TTCompileError
@@ -47,6 +48,23 @@ def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
             grid[str(node.node.thread_tag)] = (node.node.var, int(extent.value))
         node = node.body
     return grid
+
+
+def _loop_span(start, extent: int, loops) -> tuple:
+    """(start at the first iteration, extent covered) of a store whose start also moves with serial loops
+    around it (``Y[i_m * 32, i_n * 128]`` in ``for i_n``): each grid point owns everything its loops store."""
+    moving = [lp for lp in loops if any(v.same_as(lp.loop_var) for v in collect_vars(start))]
+    if not moving:
+        return start, extent
+    coefficients = tvm.sym.detect_linear_equation(start, [lp.loop_var for lp in moving])
+    span = extent
+    for lp, c in zip(moving, coefficients, strict=False):
+        trips = simplify(lp.extent)
+        if not isinstance(trips, tirx.IntImm) or int(c) < 0:
+            return start, extent  # _block_axes reports the start as not following the grid
+        span += int(c) * (int(trips.value) - 1)
+    first = simplify(tvm_ffi.structural_map(start, (tvm.ir.Var, lambda v: next((lp.min for lp in moving if lp.loop_var.same_as(v)), v))))
+    return first, span
 
 
 def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]:
@@ -160,8 +178,9 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             )
         store = stores[0]
         dst = region(store.call.args[1], store.loc)
+        spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops) for d in (0, 1)]
         axes = [
-            _block_axes(dst.mins[d], dst.extents[d], grid, store.loc, ("row", "column")[d]) for d in (0, 1)
+            _block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)
         ]
         extents = {tag: ext for tag, (_, ext) in grid.items()}
         both = {tag for tag, _ in axes[0]} & {tag for tag, _ in axes[1]}
@@ -180,7 +199,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                     f"{ext} blocks would write the same tile",
                 )
         for d, dim in enumerate(("rows", "columns")):
-            covered = dst.extents[d]
+            covered = spans[d][1]
             for tag, _ in axes[d]:
                 covered *= extents[tag]
             if covered != dst.shape[d]:
@@ -214,7 +233,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                     "z": gz,
                     "row_axes": axes[0],
                     "col_axes": axes[1],
-                    "block_shape": list(dst.extents),
+                    "block_shape": [spans[0][1], spans[1][1]],
                     "num_blocks": gx * gy * gz,
                 },
                 "tt.core_work": work,

@@ -53,6 +53,7 @@ from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import buffer_scope, collect_vars, find_ops, is_global, is_zero_mod, region, require_attr, seq, simplify, parallel_loc
 from ..target import DATA_FORMATS, TILE
+from ..tile_ops import REDUCE
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
@@ -394,16 +395,23 @@ class _Lowering:
                 "32x32 tiles are not supported on Tenstorrent yet (the padding would be reduced too)",
             )
         scaler = self.p.scaler_cb(loc)
+        # |x| or -x of the source goes through a scratch block the reduction then reads (reduce_tile
+        # unpacks from a CB); -1 when the reduction reads the source itself.
+        scratch = -1
+        if REDUCE[kind].prepare:
+            rows, cols = src.extents
+            scratch = self.p.new_cb(f"{src.name}_{REDUCE[kind].prepare}", str(s.buffer.ty.dtype), "intermediate", rows, cols, 1, loc)["cb"]
         return self._compute(
             "tt.tile.reduce",
             [s.value_cb["cb"], scaler["cb"]],
-            [d.value_cb["cb"]],
+            [d.value_cb["cb"]] + ([scratch] if scratch >= 0 else []),
             s.value_cb["cb"],
             d.value_cb["cb"],
             kind,
             dim,
             clear,
             scaler["cb"],
+            scratch,
             loc,
         )
 

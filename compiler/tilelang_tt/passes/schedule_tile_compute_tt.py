@@ -296,8 +296,27 @@ class _Scheduler:
 
     def reduce(self, c, loc):
         src, dst = int(c.args[0].value), int(c.args[1].value)
-        kind, dim, clear, scaler = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value), int(c.args[5].value)
+        kind, dim, clear = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value)
+        scaler, scratch = int(c.args[5].value), int(c.args[6].value)
         spec = REDUCE[kind]
+        prologue, epilogue = [], []
+        if spec.prepare:
+            self.require_live(src, loc)
+            cs0 = self.cb_var(src)
+            prologue = self.produce(
+                scratch,
+                1,
+                lambda t, s: [
+                    extern("copy_tile_to_dst_init_short", cs0),
+                    extern("copy_tile", cs0, t, s),
+                    extern(f"{spec.prepare}_tile_init"),
+                    extern(f"{spec.prepare}_tile", s),
+                ],
+                loc,
+                [src],
+            )
+            epilogue = [extern("cb_pop_front", self.cb_var(scratch), self.n(scratch))]
+            src = scratch
         rt, ct = self.cbs[src]["tile_shape"]
         combine = not clear
         if combine:
@@ -308,10 +327,7 @@ class _Scheduler:
         def per_tile(t, s):
             i = tirx.Var("ct" if dim == 1 else "rt", "int32")
             index = simplify(t * ct + i) if dim == 1 else simplify(i * ct + t)
-            body = []
-            if spec.prepare:  # |x| or -x: each source tile through DST into the scratch tile first
-                raise TTCompileError.at(loc, f"T.reduce_{kind} is not supported on Tenstorrent yet")
-            body += [
+            body = [
                 extern(f"reduce_init{template}", cs, csc, cd),
                 tirx.For(i, 0, ct if dim == 1 else rt, tirx.ForKind.SERIAL, extern(f"reduce_tile{template}", cs, csc, index, 0, s)),
                 extern("reduce_uninit"),
@@ -328,7 +344,10 @@ class _Scheduler:
                 ]
             return body
 
-        return self.produce(dst, 2 if combine else 1, per_tile, loc, [src])
+        out = self.produce(dst, 2 if combine else 1, per_tile, loc, [src])
+        if spec.prepare:
+            self.live.discard(src)  # the scratch block lives for this reduction only
+        return prologue + out + epilogue
 
     # ---- structure --------------------------------------------------------------------------------
     def rewrite(self, stmt):
