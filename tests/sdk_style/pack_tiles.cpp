@@ -22,12 +22,8 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     tile_cb(program, all_cores, tt::CBIndex::c_0, 2 * BLOCK);
     tile_cb(program, all_cores, tt::CBIndex::c_16, 2 * BLOCK);
 
-    std::vector<uint32_t> reader_args = {1};
-    TensorAccessorArgs(*a).append_to(reader_args);
-    const KernelHandle reader =
-        CreateKernel(program, kernels + "/dataflow/reader_tiles.cpp", all_cores, ReaderDataMovementConfig(reader_args));
-    const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", all_cores,
-                                             WriterDataMovementConfig(accessor_args({c})));
+    const KernelHandle reader = tile_reader(program, kernels, all_cores, {a});
+    const KernelHandle writer = tile_writer(program, kernels, all_cores, c);
     const KernelHandle compute = CreateKernel(
         program, kernels + "/compute/pack_tiles.cpp", all_cores,
         ComputeConfig{.compile_args = {BLOCK}, .defines = {{"OUT_OF_ORDER", std::to_string(OUT_OF_ORDER)}}});

@@ -31,8 +31,7 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
 
     const KernelHandle reader = CreateKernel(program, kernels + "/dataflow/reader_reduce.cpp", all_cores,
                                              ReaderDataMovementConfig(accessor_args({a})));
-    const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", all_cores,
-                                             WriterDataMovementConfig(accessor_args({out})));
+    const KernelHandle writer = tile_writer(program, kernels, all_cores, out);
     const std::map<std::string, std::string> reduce_defines = {
         {"REDUCE_OP", REDUCE_MAX ? "PoolType::MAX" : "PoolType::SUM"},
         {"REDUCE_DIM", REDUCE_ALONG_ROWS ? "ReduceDim::REDUCE_ROW" : "ReduceDim::REDUCE_COL"}};

@@ -32,14 +32,8 @@ void run_op(Mesh& mesh, const std::string& kernels, const SfpuOp& op,
     }
     tile_cb(program, all_cores, tt::CBIndex::c_16, 2);
 
-    std::vector<uint32_t> reader_args = {NUM_INPUTS};
-    for (const auto& input : inputs) {
-        TensorAccessorArgs(*input).append_to(reader_args);
-    }
-    const KernelHandle reader =
-        CreateKernel(program, kernels + "/dataflow/reader_tiles.cpp", all_cores, ReaderDataMovementConfig(reader_args));
-    const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", all_cores,
-                                             WriterDataMovementConfig(accessor_args({c})));
+    const KernelHandle reader = tile_reader(program, kernels, all_cores, inputs);
+    const KernelHandle writer = tile_writer(program, kernels, all_cores, c);
     const KernelHandle compute = CreateKernel(
         program, kernels + "/compute/sfpu_eltwise.cpp", all_cores,
         ComputeConfig{.compile_args = {NUM_INPUTS}, .defines = {{"SFPU_OP_INIT", op.init}, {"SFPU_OP", op.call}}});
