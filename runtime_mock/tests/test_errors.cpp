@@ -193,6 +193,13 @@ TEST(math_after_commit) {
         {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "MATH_AFTER_COMMIT"), "fill_tile"});
 }
 
+TEST(sfpu_vector_mode_other_than_rc) {
+    test::expect_error<DeviceError>(
+        [] { run_compute_misuse("SFPU_VECTOR_MODE"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "SFPU_VECTOR_MODE"), "binary_max_tile",
+         "vector_mode 1 is not simulated", "VectorMode::RC"});
+}
+
 TEST(kernel_ends_with_dst_acquired) {
     test::expect_error<DstError>([] { run_compute_misuse("DST_NOT_RELEASED"); },
                                  {"core (0,0) compute (TRISC)", "finished with DST still acquired"});

@@ -20,14 +20,8 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     tile_cb(program, all_cores, tt::CBIndex::c_1, 2);
     tile_cb(program, all_cores, tt::CBIndex::c_16, 2);
 
-    std::vector<uint32_t> reader_args = {2};
-    for (uint32_t arg : accessor_args({a, b})) {
-        reader_args.push_back(arg);
-    }
-    const KernelHandle reader =
-        CreateKernel(program, kernels + "/dataflow/reader_tiles.cpp", all_cores, ReaderDataMovementConfig(reader_args));
-    const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", all_cores,
-                                             WriterDataMovementConfig(accessor_args({c})));
+    const KernelHandle reader = tile_reader(program, kernels, all_cores, {a, b});
+    const KernelHandle writer = tile_writer(program, kernels, all_cores, c);
     const KernelHandle compute = CreateKernel(program, kernels + "/compute/eltwise_binary.cpp", all_cores,
                                               ComputeConfig{.compile_args = {ELTWISE_OP}});
 

@@ -73,6 +73,25 @@ inline std::vector<uint32_t> accessor_args(std::initializer_list<std::shared_ptr
     return args;
 }
 
+// kernels/dataflow/reader_tiles.cpp on the cores: one tile of each input per step into CBs c_0, c_1, ...
+// Runtime args: the input addresses, start_tile, num_tiles.
+inline KernelHandle tile_reader(Program& program, const std::string& kernels, const CoreSpec& cores,
+                                const std::vector<std::shared_ptr<distributed::MeshBuffer>>& inputs) {
+    std::vector<uint32_t> args = {static_cast<uint32_t>(inputs.size())};
+    for (const auto& input : inputs) {
+        TensorAccessorArgs(*input).append_to(args);
+    }
+    return CreateKernel(program, kernels + "/dataflow/reader_tiles.cpp", cores, ReaderDataMovementConfig(args));
+}
+
+// kernels/dataflow/writer_tiles.cpp on the cores: CB c_16 to the output. Runtime args: the output address,
+// start_tile, num_tiles.
+inline KernelHandle tile_writer(Program& program, const std::string& kernels, const CoreSpec& cores,
+                                const std::shared_ptr<distributed::MeshBuffer>& output) {
+    return CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", cores,
+                        WriterDataMovementConfig(accessor_args({output})));
+}
+
 inline void run(Mesh& mesh, Program&& program) {
     distributed::MeshWorkload workload;
     workload.add_program(distributed::MeshCoordinateRange(mesh.device->shape()), std::move(program));

@@ -25,8 +25,7 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
 
     const KernelHandle reader = CreateKernel(program, kernels + "/dataflow/reader_matmul_tiles.cpp", all_cores,
                                              ReaderDataMovementConfig(accessor_args({a, b})));
-    const KernelHandle writer = CreateKernel(program, kernels + "/dataflow/writer_tiles.cpp", all_cores,
-                                             WriterDataMovementConfig(accessor_args({c})));
+    const KernelHandle writer = tile_writer(program, kernels, all_cores, c);
     const KernelHandle compute = CreateKernel(program, kernels + "/compute/matmul_tiles.cpp", all_cores,
                                               ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
 

@@ -6,6 +6,7 @@ defines, and called through tilelang_tt_run with row-major bf16 tensors (uint16 
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import ml_dtypes
@@ -18,15 +19,22 @@ KERNELS = HERE / "kernels"
 BF16 = ml_dtypes.bfloat16
 
 
-def run_host_program(name: str, defines: dict[str, int], inputs: list[np.ndarray], out_shape) -> np.ndarray:
-    """Builds HERE/name.cpp with the defines, runs it on bf16 inputs, returns the output as float32."""
+def run_host_program_outputs(
+    name: str, defines: dict[str, int | str], inputs: list[np.ndarray], out_shapes: list[tuple[int, ...]]
+) -> list[np.ndarray]:
+    """Builds HERE/name.cpp with the defines, runs it on bf16 inputs, returns the outputs as float32."""
     so = tt_mock.build_host_program(
         [HERE / f"{name}.cpp"], defines={k: str(v) for k, v in defines.items()}, std="c++17"
     )
     tensors = [np.ascontiguousarray(x.astype(BF16)).view(np.uint16) for x in inputs]
-    out = np.zeros(out_shape, np.uint16)
-    tt_mock.HostProgram(so).run(KERNELS, [*tensors, out])
-    return out.view(BF16).astype(np.float32)
+    outputs = [np.zeros(shape, np.uint16) for shape in out_shapes]
+    tt_mock.HostProgram(so).run(KERNELS, [*tensors, *outputs])
+    return [out.view(BF16).astype(np.float32) for out in outputs]
+
+
+def run_host_program(name: str, defines: dict[str, int], inputs: list[np.ndarray], out_shape) -> np.ndarray:
+    """Builds HERE/name.cpp with the defines, runs it on bf16 inputs, returns the output as float32."""
+    return run_host_program_outputs(name, defines, inputs, [out_shape])[0]
 
 
 def bf16(x: np.ndarray) -> np.ndarray:
@@ -46,25 +54,197 @@ def test_eltwise_binary(op, reference):
     np.testing.assert_allclose(out, reference(a, b), rtol=1e-2, atol=1e-2)
 
 
-@pytest.mark.parametrize(
-    "code, reference, low, high",
-    [
-        (0, np.exp, -2.0, 2.0),
-        (1, lambda x: np.maximum(x, 0), -2.0, 2.0),
-        (2, np.sqrt, 0.1, 4.0),
-        (3, np.reciprocal, 0.5, 4.0),
-    ],
-)
-def test_sfpu_unary(code, reference, low, high):
-    a = bf16(np.random.default_rng(code).uniform(low, high, (64, 256)))
-    out = run_host_program("sfpu_unary", {"ROWS": 64, "COLS": 256, "SFPU_OP_CODE": code}, [a], (64, 256))
-    np.testing.assert_allclose(out, reference(a), rtol=2e-2, atol=2e-2)
+def bits(x: float) -> str:
+    """The fp32 bit pattern of x as a C++ literal: how the SFPU functions take scalar parameters."""
+    return hex(int(np.float32(x).view(np.uint32)))
 
 
-def test_reduce_rows():
-    a = bf16(np.random.default_rng(7).uniform(-1, 1, (128, 256)))
-    out = run_host_program("reduce_rows", {"ROWS": 128, "COLS": 256}, [a], (128, 32))
-    np.testing.assert_allclose(out[:, 0], a.sum(axis=1), rtol=2e-2, atol=5e-2)
+def broadcast_in_tiles(a: np.ndarray, axis: int) -> np.ndarray:
+    """a with row 0 (axis 0) or column 0 (axis 1) of every 32x32 tile broadcast over the tile."""
+    tiles = a.reshape(a.shape[0] // 32, 32, a.shape[1] // 32, 32)
+    first = tiles[:, :1] if axis == 0 else tiles[..., :1]
+    return np.broadcast_to(first, tiles.shape).reshape(a.shape)
+
+
+def gelu_tanh(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
+
+
+def gelu_erf(x: np.ndarray) -> np.ndarray:
+    erf = np.vectorize(math.erf)
+    return 0.5 * x * (1 + erf(x / np.sqrt(2)))
+
+
+# Each case: the inputs (as numpy makes them from a generator, bf16-rounded), then rows of
+# (SFPU_OP_INIT, SFPU_OP, reference of the inputs, exact). The kernel loads input i into DST[i] and packs
+# DST[0]; an exact row must match the bf16-rounded fp32 reference bit for bit, the others within 1%.
+SFPU_CASES = {
+    "unary": (
+        lambda rng: [rng.uniform(-3, 3, (64, 256))],
+        [
+            ("exp_tile_init();", "exp_tile(0);", np.exp, False),
+            ("exp2_tile_init();", "exp2_tile(0);", np.exp2, False),
+            ("abs_tile_init();", "abs_tile(0);", np.abs, True),
+            ("negative_tile_init();", "negative_tile(0);", np.negative, True),
+            ("relu_tile_init();", "relu_tile(0);", lambda a: np.maximum(a, 0), True),
+            ("tanh_tile_init();", "tanh_tile(0);", np.tanh, False),
+            ("sigmoid_tile_init();", "sigmoid_tile(0);", lambda a: 1 / (1 + np.exp(-a)), False),
+            ("gelu_tile_init<true>();", "gelu_tile<true>(0);", gelu_tanh, False),
+            ("gelu_tile_init<false>();", "gelu_tile<false>(0);", gelu_erf, False),
+            # The two GELU forms differ by less than bf16 resolves; their difference times 1024, taken in fp32
+            # in DST, tells them apart.
+            (
+                "gelu_tile_init<true>(); gelu_tile_init<false>();"
+                " sub_binary_tile_init(); binop_with_scalar_tile_init();",
+                "copy_tile(tt::CBIndex::c_0, 0, 1); gelu_tile<true>(0); gelu_tile<false>(1);"
+                f" sub_binary_tile(0, 1, 0); mul_unary_tile(0, {bits(1024.0)});",
+                lambda a: (gelu_tanh(a) - gelu_erf(a)) * 1024,
+                False,
+            ),
+            ("fill_tile_init();", "fill_tile(0, 1.75f);", lambda a: np.full_like(a, 1.75), True),
+            ("binop_with_scalar_tile_init();", f"add_unary_tile(0, {bits(0.75)});", lambda a: a + 0.75, True),
+            ("binop_with_scalar_tile_init();", f"sub_unary_tile(0, {bits(0.75)});", lambda a: a - 0.75, True),
+            ("binop_with_scalar_tile_init();", f"mul_unary_tile(0, {bits(-1.5)});", lambda a: a * -1.5, True),
+            ("binop_with_scalar_tile_init();", f"div_unary_tile(0, {bits(4.0)});", lambda a: a / 4, True),
+            (
+                "binop_with_scalar_tile_init();",
+                f"rsub_unary_tile(0, {bits(0.75)});",
+                lambda a: 0.75 - a,
+                True,
+            ),
+            # DST holds fp32: x + 1000 - 1000 keeps x to fp32 precision (bf16 would leave multiples of 4).
+            (
+                "binop_with_scalar_tile_init();",
+                f"add_unary_tile(0, {bits(1000.0)}); sub_unary_tile(0, {bits(1000.0)});",
+                lambda a: (a + 1000) - 1000,
+                True,
+            ),
+            (
+                "unary_bcast_init<BroadcastType::COL>(tt::CBIndex::c_0, tt::CBIndex::c_16);",
+                "unary_bcast<BroadcastType::COL>(tt::CBIndex::c_0, 0, 0);",
+                lambda a: broadcast_in_tiles(a, 1),
+                True,
+            ),
+            (
+                "unary_bcast_init<BroadcastType::ROW>(tt::CBIndex::c_0, tt::CBIndex::c_16);",
+                "unary_bcast<BroadcastType::ROW>(tt::CBIndex::c_0, 0, 0);",
+                lambda a: broadcast_in_tiles(a, 0),
+                True,
+            ),
+        ],
+    ),
+    "unary_positive": (
+        lambda rng: [rng.uniform(0.25, 4, (64, 256))],
+        [
+            ("log_tile_init();", "log_tile(0);", np.log, False),
+            ("sqrt_tile_init();", "sqrt_tile(0);", np.sqrt, False),
+            ("rsqrt_tile_init();", "rsqrt_tile(0);", lambda a: 1 / np.sqrt(a), False),
+            ("recip_tile_init();", "recip_tile(0);", np.reciprocal, False),
+        ],
+    ),
+    "binary": (
+        lambda rng: [
+            rng.uniform(-3, 3, (64, 256)),
+            rng.uniform(0.5, 3, (64, 256)) * rng.choice([-1, 1], (64, 256)),
+        ],
+        [
+            ("add_binary_tile_init();", "add_binary_tile(0, 1, 0);", np.add, True),
+            ("sub_binary_tile_init();", "sub_binary_tile(0, 1, 0);", np.subtract, True),
+            ("mul_binary_tile_init();", "mul_binary_tile(0, 1, 0);", np.multiply, True),
+            ("div_binary_tile_init();", "div_binary_tile(0, 1, 0);", np.divide, True),
+            ("rsub_binary_tile_init();", "rsub_binary_tile(0, 1, 0);", lambda a, b: b - a, True),
+            ("binary_max_tile_init();", "binary_max_tile(0, 1, 0);", np.maximum, True),
+            ("binary_min_tile_init();", "binary_min_tile(0, 1, 0);", np.minimum, True),
+            ("binary_max_tile_init();", "binary_max_tile(1, 0, 0, VectorMode::RC);", np.maximum, True),
+        ],
+    ),
+    # Multiples of 0.5 in [-2, 2]: zeros and the compared scalar 0.5 occur.
+    "comparisons": (
+        lambda rng: [rng.integers(-4, 5, (64, 256)) / 2],
+        [
+            ("gtz_tile_init();", "gtz_tile(0);", lambda a: a > 0, True),
+            ("gez_tile_init();", "gez_tile(0);", lambda a: a >= 0, True),
+            ("ltz_tile_init();", "ltz_tile(0);", lambda a: a < 0, True),
+            ("lez_tile_init();", "lez_tile(0);", lambda a: a <= 0, True),
+            ("eqz_tile_init();", "eqz_tile(0);", lambda a: a == 0, True),
+            ("nez_tile_init();", "nez_tile(0);", lambda a: a != 0, True),
+            ("unary_gt_tile_init();", f"unary_gt_tile(0, {bits(0.5)});", lambda a: a > 0.5, True),
+            ("unary_ge_tile_init();", f"unary_ge_tile(0, {bits(0.5)});", lambda a: a >= 0.5, True),
+            ("unary_lt_tile_init();", f"unary_lt_tile(0, {bits(0.5)});", lambda a: a < 0.5, True),
+            ("unary_le_tile_init();", f"unary_le_tile(0, {bits(0.5)});", lambda a: a <= 0.5, True),
+            ("unary_eq_tile_init();", f"unary_eq_tile(0, {bits(0.5)});", lambda a: a == 0.5, True),
+            ("unary_ne_tile_init();", f"unary_ne_tile(0, {bits(0.5)});", lambda a: a != 0.5, True),
+        ],
+    ),
+    # The condition holds -1, 0 and 1: any nonzero value selects the second input.
+    "where": (
+        lambda rng: [
+            rng.integers(-1, 2, (64, 256)),
+            rng.uniform(-3, 3, (64, 256)),
+            rng.uniform(-3, 3, (64, 256)),
+        ],
+        [
+            ("where_tile_init();", "where_tile<DataFormat::Float16_b>(0, 1, 2, 0);", np.where, True),
+            ("where_tile_init();", "where_tile<DataFormat::Float32>(0, 1, 2, 0);", np.where, True),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SFPU_CASES))
+def test_sfpu_eltwise(case):
+    make_inputs, ops = SFPU_CASES[case]
+    inputs = [bf16(x) for x in make_inputs(np.random.default_rng(len(case)))]
+    rows, cols = inputs[0].shape
+    defines = {
+        "ROWS": rows,
+        "COLS": cols,
+        "NUM_INPUTS": len(inputs),
+        # A C++ initializer list of {SFPU_OP_INIT, SFPU_OP} string pairs.
+        "SFPU_OPS": "{" + ", ".join(f'{{"{init}", "{call}"}}' for init, call, _, _ in ops) + "}",
+    }
+    outputs = run_host_program_outputs("sfpu_eltwise", defines, inputs, [(rows, cols)] * len(ops))
+    for (_, call, reference, exact), got in zip(ops, outputs, strict=True):
+        want = reference(*inputs).astype(np.float32)
+        if exact:
+            np.testing.assert_array_equal(got, bf16(want), err_msg=call)
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-2, atol=1e-2, err_msg=call)
+
+
+@pytest.mark.parametrize("reduce_max", [False, True], ids=["sum", "max"])
+@pytest.mark.parametrize("along_rows", [True, False], ids=["rows", "cols"])
+def test_reduce_tiles(reduce_max, along_rows):
+    rows, cols = 96, 160
+    # All-negative inputs for MAX: the running maximum must not start from DST's zeros.
+    low, high = (-3.0, -0.5) if reduce_max else (-1.0, 1.0)
+    a = bf16(np.random.default_rng(7).uniform(low, high, (rows, cols)))
+    out_shape = (rows, 32) if along_rows else (32, cols)
+    defines = {
+        "ROWS": rows,
+        "COLS": cols,
+        "REDUCE_MAX": int(reduce_max),
+        "REDUCE_ALONG_ROWS": int(along_rows),
+    }
+    out = run_host_program("reduce_tiles", defines, [a], out_shape)
+    got = out[:, 0] if along_rows else out[0, :]
+    axis = 1 if along_rows else 0
+    if reduce_max:
+        np.testing.assert_array_equal(got, a.max(axis=axis))
+    else:
+        np.testing.assert_allclose(got, a.sum(axis=axis), rtol=1e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("out_of_order", [False, True], ids=["in_order", "out_of_order"])
+def test_pack_tiles_of_a_block(out_of_order):
+    rows, cols, block = 64, 256, 4
+    a = bf16(np.random.default_rng(8).uniform(-2, 2, (rows, cols)))
+    defines = {"ROWS": rows, "COLS": cols, "BLOCK": block, "OUT_OF_ORDER": int(out_of_order)}
+    out = run_host_program("pack_tiles", defines, [a], (rows, cols))
+    # A block is `block` consecutive tiles of one tile row; out of order reverses them within the block.
+    tiles = a.reshape(rows, cols // (32 * block), block, 32)
+    want = (tiles[:, :, ::-1] if out_of_order else tiles).reshape(rows, cols)
+    np.testing.assert_array_equal(out, want)
 
 
 def matmul_inputs(m: int, k: int, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "compute_kernel_api.h"
+#include "compute_kernel_api/binary_max_min.h"
 
 void kernel_main() {
     constexpr auto cb_out = tt::CBIndex::c_16;
@@ -16,6 +17,8 @@ void kernel_main() {
 #elif defined(MISUSE_MATH_AFTER_COMMIT)
     tile_regs_commit();
     fill_tile(0, 1.0f);  // misuse:MATH_AFTER_COMMIT
+#elif defined(MISUSE_SFPU_VECTOR_MODE)
+    binary_max_tile(0, 1, 0, VectorMode::R);  // misuse:SFPU_VECTOR_MODE
 #elif defined(MISUSE_DST_NOT_RELEASED)
     return;
 #endif

@@ -16,14 +16,17 @@ void read_tile(uint32_t tile) {
 
 void kernel_main() {
     constexpr uint32_t num_inputs = get_compile_time_arg_val(0);
-    static_assert(num_inputs == 1 || num_inputs == 2, "reader_tiles reads one or two tensors");
+    static_assert(num_inputs >= 1 && num_inputs <= 3, "reader_tiles reads one to three tensors");
     const uint32_t start_tile = get_arg_val<uint32_t>(num_inputs);
     const uint32_t num_tiles = get_arg_val<uint32_t>(num_inputs + 1);
 
     for (uint32_t t = start_tile; t < start_tile + num_tiles; ++t) {
         read_tile<0>(t);
-        if constexpr (num_inputs == 2) {
+        if constexpr (num_inputs >= 2) {
             read_tile<1>(t);
+        }
+        if constexpr (num_inputs == 3) {
+            read_tile<2>(t);
         }
     }
 }
