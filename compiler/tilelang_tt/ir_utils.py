@@ -178,7 +178,11 @@ def region(value, loc: str = "", tile_view: bool = True) -> Region:
         return reg
     if len(extents) != 2:
         return _tile_view(reg, loc)
-    return Region(reg.buffer, reg.mins, extents, tile_view_shape(reg.buffer.shape)) if is_global(reg.buffer) else reg
+    return (
+        Region(reg.buffer, reg.mins, extents, tile_view_shape(reg.buffer.shape))
+        if is_global(reg.buffer)
+        else reg
+    )
 
 
 def tiles(n: int) -> int:

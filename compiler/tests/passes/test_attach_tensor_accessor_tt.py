@@ -1,9 +1,7 @@
 """AttachTensorAccessorTT: one accessor per tensor with tiles, page size and access from the copies."""
 
-import pytest
 import tilelang_tt.language as T
 from programs import attr, gemm, lower
-from tilelang_tt.errors import TTCompileError
 
 
 def test_accessor_shapes_and_pages():

@@ -48,7 +48,8 @@ def writes_past_the_end(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64),
 
 def test_write_past_the_end_names_the_grid_value():
     with pytest.raises(
-        TTCompileError, match=r"writes C\[:, 64:128\] when bx = 1, which starts past the end of C's 64 columns"
+        TTCompileError,
+        match=r"writes C\[:, 64:128\] when bx = 1, which starts past the end of C's 64 columns",
     ):
         lower(writes_past_the_end, "CheckTileBoundsTT")
 

@@ -77,4 +77,9 @@ def test_writer_skips_tiles_past_the_grid_but_pops_every_page():
     # M = 275, N = 273: C's 9x9 tile grid; by, bx in [0, 5) blocks of 2x2 tiles reach tile 9.
     writer = lower(gemm(M=275, N=273, K=64), "LowerCBIntrinsics")["gemm_writer"]
     assert _conditions(writer) == ["by * 2 + mt < 9 and bx * 2 + nt < 9"]
-    assert extern_calls(writer) == ["cb_wait_front", "noc_async_write_tile", "noc_async_write_barrier", "cb_pop_front"]
+    assert extern_calls(writer) == [
+        "cb_wait_front",
+        "noc_async_write_tile",
+        "noc_async_write_barrier",
+        "cb_pop_front",
+    ]

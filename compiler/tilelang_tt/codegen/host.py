@@ -38,8 +38,9 @@ def _is_padded(t: dict) -> bool:
 
 # Between a tensor's own row-major layout and its padded tile view (emitted when some tensor is padded).
 _PADDING_HELPERS = [
-    "// Copies each of `slices` rows x cols row-major blocks of `tensor` into the top left of a padded_rows x",
-    "// padded_cols block of the tile view; the rest of the view is zeros (TileLang reads them as 0).",
+    "// Copies each of `slices` rows x cols row-major blocks of `tensor` into the top left of a",
+    "// padded_rows x padded_cols block of the tile view; the rest of the view is zeros (TileLang reads",
+    "// them as 0).",
     "template <typename T>",
     "std::vector<T> pad_to_tile_view(const T* tensor, uint32_t slices, uint32_t rows, uint32_t cols, "
     "uint32_t padded_rows, uint32_t padded_cols) {",
@@ -55,8 +56,8 @@ _PADDING_HELPERS = [
     "",
     "// The inverse: the tensor's elements out of its tile view (writes into the padding are dropped).",
     "template <typename T>",
-    "void crop_tile_view(const std::vector<T>& view, T* tensor, uint32_t slices, uint32_t rows, uint32_t cols, "
-    "uint32_t padded_rows, uint32_t padded_cols) {",
+    "void crop_tile_view(const std::vector<T>& view, T* tensor, uint32_t slices, uint32_t rows, "
+    "uint32_t cols, uint32_t padded_rows, uint32_t padded_cols) {",
     "for (uint32_t s = 0; s < slices; ++s) {",
     "for (uint32_t r = 0; r < rows; ++r) {",
     "std::memcpy(&tensor[(static_cast<size_t>(s) * rows + r) * cols], "
@@ -263,8 +264,7 @@ def render_host(plan: dict) -> str:
     n_t = len(tensors)
     files = " ".join(t["name"] + ".bin" for t in tensors)
     sizes = ", ".join(
-        str(_elements(t["shape"]) * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4))
-        for t in tensors
+        str(_elements(t["shape"]) * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4)) for t in tensors
     )
     L += [
         'extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {',

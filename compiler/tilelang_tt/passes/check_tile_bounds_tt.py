@@ -97,16 +97,16 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
             problem = f"before the start of {reg.name}'s {size} {_dimension_name(d, rank)} {shape}"
         elif last >= size:
             problem = (
-                f"which starts past the end of {reg.name}'s {size} {_dimension_name(d, rank)} {shape}: none "
-                f"of it lies inside {reg.name}; a tile region may reach past a tensor's end (reads there give "
-                f"zeros, writes are dropped) but must start inside it"
+                f"which starts past the end of {reg.name}'s {size} {_dimension_name(d, rank)} {shape}: "
+                f"none of it lies inside {reg.name}; a tile region may reach past a tensor's end (reads "
+                f"there give zeros, writes are dropped) but must start inside it"
             )
         else:
             piece = ", ".join(["i"] * (rank - 2) + [":", ":"])
             problem = (
-                f"past row {end} of one {reg.name}[{piece}] slice {shape}: each slice is padded only to whole "
-                f"tiles ({size} → {end} rows) and the rows after it are the next slice's; choose a block size "
-                f"whose last block ends by row {end}"
+                f"past row {end} of one {reg.name}[{piece}] slice {shape}: each slice is padded only to "
+                f"whole tiles ({size} → {end} rows) and the rows after it are the next slice's; choose a "
+                f"block size whose last block ends by row {end}"
             )
         raise TTCompileError.at(loc, f"{what}, {problem}")
 

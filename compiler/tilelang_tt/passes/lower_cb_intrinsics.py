@@ -101,7 +101,9 @@ class _Lowering:
             ]
         )
 
-    def _tile_loops(self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None, checks=(False, False)):
+    def _tile_loops(
+        self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None, checks=(False, False)
+    ):
         """Move each tile of a block; with ``checks`` (rows, columns), tiles outside the tensor's tile grid
         are zero-filled (reads) or skipped (writes)."""
         dims = entry["dims"]
