@@ -122,17 +122,25 @@ class Region:
         return self.view_shape if self.view_shape is not None else [int(s) for s in self.buffer.shape]
 
 
+def padded_to_tile(n: int) -> int:
+    """``n`` rounded up to a whole number of tiles (the padding rule of every tensor's tile view)."""
+    return -(-int(n) // TILE) * TILE
+
+
 def tile_view_shape(shape) -> list[int]:
-    """The 2-D shape a tensor is tiled as: its leading dimensions flattened into rows, (B, H, S, D) →
-    (B·H·S, D). Its pages are the tiles of that view in row-major order."""
-    rows = 1
-    for extent in shape[:-1]:
-        rows *= int(extent)
-    return [rows, int(shape[-1])]
+    """The 2-D shape a tensor is tiled as, its DRAM pages being the tiles of this view in row-major order:
+    the last two dimensions padded up to multiples of the tile, and the leading dimensions flattened into
+    rows so that each leading index starts on a tile row: (B, H, S, D) → (B·H·ceil32(S), ceil32(D)). The
+    padding is zeros on input (host) and cropped on output, so one (b, h) slice never overlaps the next."""
+    lead = 1
+    for extent in shape[:-2]:
+        lead *= int(extent)
+    return [lead * padded_to_tile(shape[-2]), padded_to_tile(shape[-1])]
 
 
 def _tile_view(reg: Region, loc: str) -> Region:
-    """An N-D region whose leading extents are 1 → the same elements as a region of the 2-D tile view."""
+    """An N-D region whose leading extents are 1 → the same elements as a region of the 2-D tile view
+    (row = flattened leading index · ceil32(S) + s, see ``tile_view_shape``)."""
     rank = len(reg.extents)
     if rank < 2:
         raise TTCompileError.at(
@@ -147,14 +155,16 @@ def _tile_view(reg: Region, loc: str) -> Region:
             f"leading one, e.g. Q[b, h, i:i + n, :] of a (B, H, S, D) tensor)",
         )
     shape = [int(s) for s in reg.buffer.shape]
-    row = reg.mins[0]
-    for d in range(1, rank - 1):
-        row = row * shape[d] + reg.mins[d]
+    lead = reg.mins[0]
+    for d in range(1, rank - 2):
+        lead = lead * shape[d] + reg.mins[d]
+    row = lead * padded_to_tile(shape[-2]) + reg.mins[-2]
     return Region(reg.buffer, [simplify(row), reg.mins[-1]], reg.extents[-2:], tile_view_shape(shape))
 
 
 def region(value, loc: str = "", tile_view: bool = True) -> Region:
-    """Decode a TensorRegion; with ``tile_view`` an N-D region is returned on the buffer's 2-D tile view."""
+    """Decode a TensorRegion; with ``tile_view`` a global tensor's region is returned on its 2-D tile view
+    (``tile_view_shape``: the shape it reports is the padded view's)."""
     if not isinstance(value, tvm.ir.TensorRegion):
         raise TTCompileError.at(loc, f"expected a tile region, got {type(value).__name__}")
     extents = []
@@ -164,7 +174,15 @@ def region(value, loc: str = "", tile_view: bool = True) -> Region:
             raise TTCompileError.at(loc, f"tile extents must be constants, got {ext} for {value.source.name}")
         extents.append(int(ext.value))
     reg = Region(value.source, [simplify(r.min) for r in value.region], extents)
-    return _tile_view(reg, loc) if tile_view and len(extents) != 2 else reg
+    if not tile_view:
+        return reg
+    if len(extents) != 2:
+        return _tile_view(reg, loc)
+    return (
+        Region(reg.buffer, reg.mins, extents, tile_view_shape(reg.buffer.shape))
+        if is_global(reg.buffer)
+        else reg
+    )
 
 
 def tiles(n: int) -> int:

@@ -32,7 +32,7 @@ def tt_passes(
         P.InferTTLayout(),  # where each tensor lives (DRAM/L1, interleaved) before anything addresses it
         P.PropagateTTLayout(),  # reject/fall back unsupported layouts, tie tile buffers to their tensors
         P.AttachTensorAccessorTT(),  # tile shapes, page sizes and read/write roles of the global tensors
-        P.CheckTileBoundsTT(),  # no tile region reaches outside its tensor (no edge tiles yet)
+        P.CheckTileBoundsTT(),  # tile regions start inside their tensors (edges: zeros in, dropped out)
         P.LayoutAwareWorkPartitionTT(),  # which core computes which output blocks (needs tensor tile shapes)
         P.GridToCoreGrid(),  # launch grid → persistent per-core loop over that work list
         P.LowerTileProgramTT(),  # tile programs (beyond plain matmul): CBs + tile ops; marks them for D5'

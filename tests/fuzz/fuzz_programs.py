@@ -1,6 +1,7 @@
 """Seeded generators of DSL programs for the fuzz suite: valid GEMMs (some batched, on a 3-D grid) written
-in TileLang's style with random shapes, blocks, dtypes and spellings, and malformed programs made by one
-mutation of a valid (unbatched) one.
+in TileLang's style with random shapes (some unbatched ones not multiples of the block or of 32: edge
+tiles), blocks, dtypes and spellings, and malformed programs made by one mutation of a valid (unbatched)
+one.
 
 A program is Python source text written to a file and imported, so errors carry real file:line locations:
 
@@ -42,9 +43,10 @@ class GemmConfig:
 
 
 def random_config(rng: random.Random, batched: bool = False) -> GemmConfig:
-    """A random GEMM configuration; with ``batched``, some are batched GEMMs."""
+    """A random GEMM configuration; with ``batched``, some are batched GEMMs. Some unbatched ones have
+    ragged M, N, K (short of a whole block by up to a block): their last blocks reach past the end."""
     bm, bn, bk = rng.choice(BLOCKS), rng.choice(BLOCKS), rng.choice((32, 64))
-    return GemmConfig(
+    config = GemmConfig(
         M=bm * rng.randint(1, 3),
         N=bn * rng.randint(1, 3),
         K=bk * rng.randint(1, 4),
@@ -58,6 +60,11 @@ def random_config(rng: random.Random, batched: bool = False) -> GemmConfig:
         partition=rng.choice(PARTITIONS),
         target=rng.choice(TARGETS),
         batch=rng.randint(2, 3) if batched and rng.random() < 0.4 else 1,
+    )
+    if config.batch > 1 or rng.random() < 0.6:
+        return config
+    return dataclasses.replace(
+        config, M=config.M - rng.randrange(bm), N=config.N - rng.randrange(bn), K=config.K - rng.randrange(bk)
     )
 
 
@@ -186,22 +193,11 @@ def _m_accum_dtype(rng, p, c):
     return "clear"
 
 
-def _m_shape_not_tile_multiple(rng, p, c):
-    p.replace("sizes", f"M, N, K = {c.M + rng.choice((1, 7, 16))}, {c.N}, {c.K}")
-    return None
-
-
 def _m_block_not_tile_multiple(rng, p, c):
     block = rng.choice((16, 48, 80))
     p.replace("sizes", f"M, N, K = {block * 2}, {c.N}, {c.K}")
     p.replace("blocks", f"block_M, block_N, block_K = {block}, {c.block_N}, {c.block_K}")
     return None
-
-
-def _m_k_remainder(rng, p, c):
-    p.replace("sizes", f"M, N, K = {c.M}, {c.N}, {64 * rng.randint(1, 3) + 32}")
-    p.replace("blocks", f"block_M, block_N, block_K = {c.block_M}, {c.block_N}, 64")
-    return "copy_a"
 
 
 def _m_copy_past_the_end(rng, p, c):
@@ -211,7 +207,7 @@ def _m_copy_past_the_end(rng, p, c):
 
 def _m_store_past_the_end(rng, p, c):
     source = "C_shared" if c.c_shared else "C_local"
-    p.replace("store", f"        T.copy({source}, C[by * block_M, bx * block_N + {rng.choice((32, 64))}])")
+    p.replace("store", f"        T.copy({source}, C[by * block_M, bx * block_N + block_N])")
     return "store"
 
 
@@ -336,17 +332,18 @@ MUTATIONS = {name[3:]: f for name, f in list(globals().items()) if name.startswi
 EXPECTED = {
     "dtype": ("TTCompileError", r"buffer A has dtype \w+; \w+ tiles support bfloat16, float16, float32"),
     "accum_dtype": ("TTCompileError", r"buffer C_local has dtype \w+; \w+ tiles support"),
-    "shape_not_tile_multiple": ("TTCompileError", r"last two dimensions are not multiples of the 32x32 tile"),
     "block_not_tile_multiple": (
         "TTCompileError",
         r"block size \d+ of \w+ is not a multiple of the 32x32 tile",
     ),
-    "k_remainder": (
+    "copy_past_the_end": (
         "TTCompileError",
-        r"reads A\[:, \d+:\d+\] when ko = \d+, past the end of A's \d+ columns",
+        r"reads A\[\d+:\d+, :\] when by = \d+, which starts past the end of A's",
     ),
-    "copy_past_the_end": ("TTCompileError", r"reads A\[\d+:\d+, :\] when by = \d+, past the end of A's"),
-    "store_past_the_end": ("TTCompileError", r"writes C\[:, \d+:\d+\] when bx = \d+, past the end of C's"),
+    "store_past_the_end": (
+        "TTCompileError",
+        r"writes C\[:, \d+:\d+\] when bx = \d+, which starts past the end of C's",
+    ),
     "misspelled_name": (
         "TTCompileError",
         r"T\.\w+ is not part of the TileLang-TT language; did you mean T\.copy",
@@ -366,10 +363,10 @@ EXPECTED = {
         r"|tile region of A spans \d+ entries of dimension",
     ),
     "three_d_grid": ("TTCompileError", r"T\.Kernel takes one to three grid extents, got 4"),
-    "grid_too_large": ("TTCompileError", r"reads B\[.*\] when bx = \d+, past the end of B's"),
+    "grid_too_large": ("TTCompileError", r"reads B\[.*\] when bx = \d+, which starts past the end of B's"),
     "copy_extent_mismatch": (
         "TTCompileError",
-        r"shape mismatch in T\.copy: A\(\d+, \d+\) → A_shared|reads A\[:, \d+:\d+\], past the end of A's",
+        r"shape mismatch in T\.copy: A\(\d+, \d+\) → A_shared",
     ),
     "non_constant_extent": ("TTCompileError", r"tile extents must be constants, got ko \+ 1 for A"),
     "unsupported_parallel": (

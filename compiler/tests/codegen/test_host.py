@@ -18,10 +18,16 @@ RUNTIME_INCLUDE = SHIM.replace("metal_shim/include", "runtime_mock/include")
 
 
 @pytest.mark.parametrize(
-    "options", [dict(), dict(partition_strategy="block"), dict(target_device="blackhole")]
+    "program, options",
+    [
+        (dict(), dict()),
+        (dict(), dict(partition_strategy="block")),
+        (dict(), dict(target_device="blackhole")),
+        (dict(M=275, N=273, K=271, dtype="float32"), dict()),  # padded tile views: pad and crop helpers
+    ],
 )
-def test_main_compiles_with_werror(options):
-    plan = build_plan(lower(gemm(M=128, N=192), "VerifyTTIR", **options))
+def test_main_compiles_with_werror(program, options):
+    plan = build_plan(lower(gemm(**{"M": 128, "N": 192, **program}), "VerifyTTIR", **options))
     result = subprocess.run(
         [
             "g++",
@@ -43,3 +49,13 @@ def test_main_compiles_with_werror(options):
         text=True,
     )
     assert result.returncode == 0, result.stderr[:4000]
+
+
+def test_padding_is_emitted_only_for_padded_tensors():
+    aligned = render_host(build_plan(lower(gemm(M=128, N=192), "VerifyTTIR")))
+    ragged = render_host(build_plan(lower(gemm(M=100, N=192, K=128), "VerifyTTIR")))
+    assert "pad_to_tile_view" not in aligned and "crop_tile_view" not in aligned
+    # A (100x128) and C (100x192) are padded to 128 rows; B (128x192) is tilized as it is.
+    assert "pad_to_tile_view(static_cast<const uint16_t*>(tensors[0]), 1, 100, 128, 128, 128)" in ragged
+    assert "crop_tile_view(c_rows, static_cast<uint16_t*>(tensors[2]), 1, 100, 192, 128, 192);" in ragged
+    assert "tilize_nfaces(std::vector<uint16_t>(b_host, b_host + 24576), 128, 192)" in ragged

@@ -1,9 +1,7 @@
 """AttachTensorAccessorTT: one accessor per tensor with tiles, page size and access from the copies."""
 
-import pytest
 import tilelang_tt.language as T
 from programs import attr, gemm, lower
-from tilelang_tt.errors import TTCompileError
 
 
 def test_accessor_shapes_and_pages():
@@ -24,16 +22,16 @@ def test_access_follows_copy_direction():
 
 
 @T.prim_func
-def ragged(A: T.Tensor((100, 64), "bfloat16"), C: T.Tensor((100, 64), "bfloat16")):
+def ragged(A: T.Tensor((100, 40), "bfloat16"), C: T.Tensor((2, 3, 100, 40), "bfloat16")):
     with T.Kernel(1, 1) as (bx, by):
         A_s = T.alloc_shared((32, 32), "bfloat16")
         T.copy(A[0, 0], A_s)
-        T.copy(A_s, C[0, 0])
+        T.copy(A_s, C[1, 2, 96, 32])
 
 
-def test_shape_not_multiple_of_tile_is_rejected():
-    with pytest.raises(
-        TTCompileError,
-        match=r"shape \(100, 64\): its last two dimensions are not multiples of the 32x32 tile",
-    ):
-        lower(ragged, "AttachTensorAccessorTT")
+def test_views_are_padded_to_whole_tiles_per_leading_index():
+    accessors = attr(lower(ragged, "AttachTensorAccessorTT"), "tt.tensor_accessors")
+    a, c = accessors
+    assert (a["shape"], a["view"], a["tiles"]) == ([100, 40], [128, 64], [4, 2])
+    # Each of the 2·3 (b, h) slices gets ceil32(100) = 128 rows, so the next slice starts on a tile row.
+    assert (c["shape"], c["view"], c["tiles"]) == ([2, 3, 100, 40], [768, 64], [24, 2])

@@ -1,4 +1,5 @@
-"""CheckTileBoundsTT: a tile region that can reach outside its buffer is a located error; else no change."""
+"""CheckTileBoundsTT: a tile region that can start outside its tensor (or reach into the next slice of an N-D
+tensor) is a located error; one that only reaches past the end is legal (edge tiles); no change either way."""
 
 import pytest
 import tilelang_tt.language as T
@@ -13,12 +14,11 @@ def test_in_bounds_program_is_unchanged():
     tvm.ir.assert_structural_equal(before, after)
 
 
-def test_k_remainder_reads_past_the_end_of_a():
-    # K = 96 with block_K = 64: the second k step would read columns 64:128 of A and rows 64:128 of B.
-    with pytest.raises(
-        TTCompileError, match=r"reads A\[:, 64:128\] when k = 1, past the end of A's 96 columns"
-    ):
-        lower(gemm(M=64, N=64, K=96, bM=64, bN=64, bK=64), "CheckTileBoundsTT")
+@pytest.mark.parametrize("shape", [dict(M=64, N=64, K=96, bM=64, bN=64, bK=64), dict(M=275, N=273, K=271)])
+def test_region_reaching_past_the_end_is_legal_and_unchanged(shape):
+    # K = 96 with block_K = 64: the second k step reads columns 64:128 of A, of which 96:128 are zeros.
+    before = lower(gemm(**shape), "AttachTensorAccessorTT")
+    tvm.ir.assert_structural_equal(before, lower(gemm(**shape), "CheckTileBoundsTT"))
 
 
 @T.prim_func
@@ -32,7 +32,7 @@ def start_past_the_end(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), 
 def test_copy_starting_at_the_end_is_located():
     with pytest.raises(TTCompileError) as err:
         lower(start_past_the_end, "CheckTileBoundsTT")
-    assert "reads A[64:128, :], past the end of A's 64 rows" in str(err.value)
+    assert "reads A[64:128, :], which starts past the end of A's 64 rows" in str(err.value)
     with open(__file__) as source:
         line = next(i for i, text in enumerate(source, 1) if "T.copy(A[64, 0], A_s)" in text)
     assert (err.value.filename, err.value.lineno) == (__file__, line)
@@ -48,7 +48,8 @@ def writes_past_the_end(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64),
 
 def test_write_past_the_end_names_the_grid_value():
     with pytest.raises(
-        TTCompileError, match=r"writes C\[:, 64:128\] when bx = 1, past the end of C's 64 columns"
+        TTCompileError,
+        match=r"writes C\[:, 64:128\] when bx = 1, which starts past the end of C's 64 columns",
     ):
         lower(writes_past_the_end, "CheckTileBoundsTT")
 
@@ -65,3 +66,20 @@ def reversed_walk(A: T.Tensor((64, 128), "bfloat16"), C: T.Tensor((64, 64), "bfl
 def test_decreasing_index_reports_the_first_index():
     with pytest.raises(TTCompileError, match=r"reads A\[:, -64:0\] when k = 2, before the start of A's 128"):
         lower(reversed_walk, "CheckTileBoundsTT")
+
+
+@T.prim_func
+def into_the_next_slice(A: T.Tensor((2, 130, 64), "bfloat16"), C: T.Tensor((2, 130, 64), "bfloat16")):
+    with T.Kernel(1, 2, 2) as (bx, by, bz):
+        A_s = T.alloc_shared((128, 64), "bfloat16")
+        T.copy(A[bz, by * 128, 0], A_s)
+        T.copy(A_s, C[bz, by * 128, 0])
+
+
+def test_rows_past_an_nd_slice_padding_are_located():
+    # Each (b) slice of A is padded to 160 rows; rows 160:256 of the by = 1 block would be slice b + 1's.
+    with pytest.raises(
+        TTCompileError,
+        match=r"reads A\[:, 128:256, :\] when by = 1, past row 160 of one A\[i, :, :\] slice",
+    ):
+        lower(into_the_next_slice, "CheckTileBoundsTT")

@@ -59,7 +59,7 @@ def half_covered(A: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((128, 64), "bfl
 
 
 def test_grid_that_does_not_cover_the_output_is_rejected():
-    with pytest.raises(TTCompileError, match="C has 128 rows but the grid covers 64"):
+    with pytest.raises(TTCompileError, match="C has 128 rows .padded to tiles. but the grid covers only 64"):
         lower(half_covered, "LayoutAwareWorkPartitionTT")
 
 

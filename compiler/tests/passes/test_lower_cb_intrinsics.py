@@ -1,7 +1,9 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
+import tvm_ffi
 from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
+from tvm import tirx
 
 
 def test_reader_protocol_with_prefetch():
@@ -46,3 +48,38 @@ def test_tile_loops_are_named_by_dimension():
 def test_writer_drains_subblocks():
     text = lower(gemm(M=128, N=128, bM=128, bN=128), "LowerCBIntrinsics")["gemm_writer"].script()
     assert "for m_subblock in range(4)" in text
+
+
+def _conditions(func) -> list[str]:
+    """The conditions of the ``if``s in ``func``, as TVMScript text."""
+    found = []
+    tvm_ffi.structural_walk(func.body, (tirx.IfThenElse, lambda s: found.append(str(s.condition))))
+    return found
+
+
+def test_aligned_program_moves_tiles_unconditionally():
+    mod = lower(gemm(M=128, N=96, K=128, bN=32), "LowerCBIntrinsics")
+    assert _conditions(mod["gemm_reader"]) == [] and _conditions(mod["gemm_writer"]) == []
+
+
+def test_k_remainder_zero_fills_the_tiles_past_the_grid():
+    # K = 96, block_K = 64: A has 3 tile columns, B 3 tile rows; k = 1 reaches tile 3 of both.
+    mod = lower(gemm(M=64, N=64, K=96, bM=64, bN=64, bK=64), "LowerCBIntrinsics")
+    reader = mod["gemm_reader"]
+    assert _conditions(reader) == ["k * 2 + kt < 3", "k * 2 + kt < 3"]
+    text = reader.script()
+    assert text.count("reinterpret_cast<volatile tt_l1_ptr uint32_t*>") == 2
+    assert "outside A's 2x3 tile grid: zeros" in text and "outside B's 3x2 tile grid: zeros" in text
+    assert _conditions(mod["gemm_writer"]) == []  # C (64x64) is covered exactly
+
+
+def test_writer_skips_tiles_past_the_grid_but_pops_every_page():
+    # M = 275, N = 273: C's 9x9 tile grid; by, bx in [0, 5) blocks of 2x2 tiles reach tile 9.
+    writer = lower(gemm(M=275, N=273, K=64), "LowerCBIntrinsics")["gemm_writer"]
+    assert _conditions(writer) == ["by * 2 + mt < 9 and bx * 2 + nt < 9"]
+    assert extern_calls(writer) == [
+        "cb_wait_front",
+        "noc_async_write_tile",
+        "noc_async_write_barrier",
+        "cb_pop_front",
+    ]

@@ -17,6 +17,58 @@ def _ident(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name).lower()
 
 
+def _elements(shape) -> int:
+    n = 1
+    for extent in shape:
+        n *= int(extent)
+    return n
+
+
+def _slices(t: dict) -> tuple[int, int, int, int, int]:
+    """(leading slices, rows, cols, padded rows, padded cols) of a tensor and its tile view (the plan's
+    ``view``, padded by ``ir_utils.tile_view_shape``): each slice's rows x cols sit at the top left of
+    padded rows x padded cols in the view."""
+    slices = _elements(t["shape"][:-2])
+    return slices, t["shape"][-2], t["shape"][-1], t["view"][0] // slices, t["view"][1]
+
+
+def _is_padded(t: dict) -> bool:
+    return _elements(t["shape"]) != t["view"][0] * t["view"][1]
+
+
+# Between a tensor's own row-major layout and its padded tile view (emitted when some tensor is padded).
+_PADDING_HELPERS = [
+    "// Copies each of `slices` rows x cols row-major blocks of `tensor` into the top left of a",
+    "// padded_rows x padded_cols block of the tile view; the rest of the view is zeros (TileLang reads",
+    "// them as 0).",
+    "template <typename T>",
+    "std::vector<T> pad_to_tile_view(const T* tensor, uint32_t slices, uint32_t rows, uint32_t cols, "
+    "uint32_t padded_rows, uint32_t padded_cols) {",
+    "std::vector<T> view(static_cast<size_t>(slices) * padded_rows * padded_cols, T{0});",
+    "for (uint32_t s = 0; s < slices; ++s) {",
+    "for (uint32_t r = 0; r < rows; ++r) {",
+    "std::memcpy(&view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols], "
+    "&tensor[(static_cast<size_t>(s) * rows + r) * cols], cols * sizeof(T));",
+    "}",
+    "}",
+    "return view;",
+    "}",
+    "",
+    "// The inverse: the tensor's elements out of its tile view (writes into the padding are dropped).",
+    "template <typename T>",
+    "void crop_tile_view(const std::vector<T>& view, T* tensor, uint32_t slices, uint32_t rows, "
+    "uint32_t cols, uint32_t padded_rows, uint32_t padded_cols) {",
+    "for (uint32_t s = 0; s < slices; ++s) {",
+    "for (uint32_t r = 0; r < rows; ++r) {",
+    "std::memcpy(&tensor[(static_cast<size_t>(s) * rows + r) * cols], "
+    "&view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols], cols * sizeof(T));",
+    "}",
+    "}",
+    "}",
+    "",
+]
+
+
 def _core_work_table(plan: dict) -> list[str]:
     lines = [
         '// Output blocks of each core (tt.plan.json "core_work"): start + count in the '
@@ -72,10 +124,10 @@ def render_host(plan: dict) -> str:
         "// Tensors (row-major on the host, tilized in device memory):",
     ]
     for t in tensors:
+        padded = f", tile view {t['view'][0]}x{t['view'][1]} zero-padded" if _is_padded(t) else ""
         L.append(
-            f"//   {t['param_index']}: {t['name']} {t['shape'][0]}x{t['shape'][1]} {t['dtype']} "
-            f"({t['access']}, "
-            f"{t['memory']}, {t['format']})"
+            f"//   {t['param_index']}: {t['name']} {'x'.join(str(e) for e in t['shape'])} {t['dtype']} "
+            f"({t['access']}, {t['memory']}, {t['format']}{padded})"
         )
     L += [
         "//",
@@ -105,6 +157,8 @@ def render_host(plan: dict) -> str:
         "",
     ]
     L += _core_work_table(plan) + [""]
+    if any(_is_padded(t) for t in tensors):
+        L += _PADDING_HELPERS
     L += [
         f"void run_{_ident(program)}(const std::string& kernel_dir, void* const* tensors) {{",
         "auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);",
@@ -173,10 +227,14 @@ def render_host(plan: dict) -> str:
     outputs = [t for t in tensors if t["access"] in ("write", "read_write")]
     for t in inputs:
         n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
+        host = f"static_cast<const {ty}*>(tensors[{t['param_index']}])"
+        if _is_padded(t):
+            view = f"pad_to_tile_view({host}, {', '.join(str(v) for v in _slices(t))})"
+        else:
+            view = f"std::vector<{ty}>({n}_host, {n}_host + {rows * cols})"
+            L.append(f"const auto* {n}_host = {host};")
         L += [
-            f"const auto* {n}_host = static_cast<const {ty}*>(tensors[{t['param_index']}]);",
-            f"const std::vector<{ty}> {n}_tiles = tilize_nfaces(std::vector<{ty}>({n}_host, {n}_host + "
-            f"{rows * cols}), {rows}, {cols});",
+            f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({view}, {rows}, {cols});",
             f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);",
         ]
     L += [
@@ -192,14 +250,21 @@ def render_host(plan: dict) -> str:
             f"std::vector<{ty}> {n}_tiles_out;",
             f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
             f"const std::vector<{ty}> {n}_rows = untilize_nfaces({n}_tiles_out, {rows}, {cols});",
-            f"std::memcpy(tensors[{t['param_index']}], {n}_rows.data(), {n}_rows.size() * sizeof({ty}));",
         ]
+        if _is_padded(t):
+            L.append(
+                f"crop_tile_view({n}_rows, static_cast<{ty}*>(tensors[{t['param_index']}]), "
+                f"{', '.join(str(v) for v in _slices(t))});"
+            )
+        else:
+            L.append(
+                f"std::memcpy(tensors[{t['param_index']}], {n}_rows.data(), {n}_rows.size() * sizeof({ty}));"
+            )
     L += ["distributed::Finish(cq);", "mesh_device->close();", "}", "", "}  // namespace", ""]
     n_t = len(tensors)
     files = " ".join(t["name"] + ".bin" for t in tensors)
     sizes = ", ".join(
-        str(t["view"][0] * t["view"][1] * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4))
-        for t in tensors
+        str(_elements(t["shape"]) * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4)) for t in tensors
     )
     L += [
         'extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {',

@@ -109,7 +109,13 @@ def _for(s, emit):
 
 
 def _bind(s, emit):
-    emit(f"uint32_t {s.var.name} = {expr(s.value)};")
+    # A pointer is an L1 address seen as words (the reader's zero fill); every other value is a word.
+    ctype = "volatile tt_l1_ptr uint32_t*" if isinstance(s.var.ty, tvm.ir.PointerType) else "uint32_t"
+    emit(f"{ctype} {s.var.name} = {expr(s.value)};")
+
+
+def _store(s, emit):
+    emit(f"{s.buffer.name}[{expr(s.indices[0])}] = {expr(s.value)};")
 
 
 def _if(s, emit):
@@ -142,6 +148,7 @@ STMT_RULES = {
     tirx.SeqStmt: _seq,
     tirx.For: _for,
     tirx.Bind: _bind,
+    tirx.BufferStore: _store,
     tirx.IfThenElse: _if,
     tirx.Evaluate: _evaluate,
 }

@@ -5,15 +5,18 @@ Input expectations
     buffers.
 Output guarantees
     ``tt.tensor_accessors``: one entry per parameter, in parameter order: {name, param_index, dtype, format,
-    page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view: leading dimensions
-    flattened into rows), tiles [rows, cols] of the view, memory, layout, access ∈ read | write |
-    read_write | unused}. Access is derived from the copies' directions. Global tensors have 2 or more
-    dimensions, the last two multiples of 32, else TTCompileError at the first copy touching them (edge
-    tiles are not padded).
+    page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view,
+    ``ir_utils.tile_view_shape``: the last two dimensions padded up to multiples of 32, leading dimensions
+    flattened into rows so that each leading index starts on a tile row), tiles [rows, cols] of the view,
+    memory, layout, access ∈ read | write | read_write | unused}. The DRAM buffer holds the view's tiles;
+    the host zero-pads inputs into it and crops outputs out of it. Access is derived from the copies'
+    directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy touching
+    them.
 Example
     before: A: T.Buffer((256, 128), "bfloat16"), T.tl.copy(A[...], A_s[...])
     after:  "tt.tensor_accessors": [{"name": "A", "param_index": 0, "tiles": [8, 4], "page_size": 2048,
                                      "format": "Float16_b", "access": "read", "memory": "DRAM", ...}, ...]
+    (B: (2, 100, 64) → "view": [256, 64], "tiles": [8, 2]: each of the 2 leading slices padded to 128 rows)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_attach_tensor_accessor_tt
@@ -61,12 +64,6 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                 raise TTCompileError.at(
                     loc,
                     f"tensor {name} has shape {tuple(shape)}; tensors of 2 or more dimensions are supported",
-                )
-            if shape[-1] % TILE or shape[-2] % TILE:
-                raise TTCompileError.at(
-                    loc,
-                    f"tensor {name} has shape {tuple(shape)}: its last two dimensions are not multiples of "
-                    f"the {TILE}x{TILE} tile (edge tiles are not padded)",
                 )
             view = tile_view_shape(shape)
             mode = modes.get(name, set())

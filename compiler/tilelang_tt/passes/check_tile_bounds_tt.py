@@ -1,9 +1,12 @@
-"""A · CheckTileBoundsTT — prove that every tile region lies inside its buffer.
+"""A · CheckTileBoundsTT — prove that every tile region starts inside its tensor.
 
-TileLang gives out-of-range reads zeros and drops out-of-range writes. Until edge tiles are padded and
-masked, a region that can reach outside its tensor would make the reader fetch another tensor's pages
-(or the writer overwrite them), so it is rejected here, where shapes, block sizes and loop ranges are
-all static and the region can be named on its DSL line.
+TileLang gives out-of-range reads zeros and drops out-of-range writes, so a region may reach past a tensor's
+end (K = 96 with block_K = 64, M = 275 with block_M = 64): the host pads each tensor's tile view with zeros
+and LowerCBIntrinsics zero-fills (reads) or skips (writes) the tiles outside it. A region that starts at or
+past the end for some loop values, or before the start, touches no element of its tensor — that is a bug in
+the program, rejected here where shapes, block sizes and loop ranges are all static and the region can be
+named on its DSL line. So is a region of an N-D tensor whose rows reach past its slice's padded rows
+(ceil32(S) of a (B, H, S, D) tensor): those rows are the next leading index's.
 
 Input expectations
     A PrimFunc whose buffers have static shapes (ApplyTTDefaults) and whose tile operators (``tl.copy``,
@@ -11,13 +14,15 @@ Input expectations
     indices and conditionals; one inside any other statement is a TTCompileError (it could not be checked).
 Output guarantees
     The function is unchanged. For every region of every tile operator and every dimension d,
-    ``0 <= min_d`` and ``min_d + extent_d <= shape_d`` hold for all values of the enclosing launch-grid
-    and loop variables; otherwise TTCompileError on the operator's DSL line naming the buffer, the
-    dimension, the largest index reached, the loop values that reach it and the buffer's size.
+    ``0 <= min_d < shape_d`` holds for all values of the enclosing launch-grid and loop variables, and on
+    the rows (dimension -2) of a tensor of 3 or more dimensions ``min_d + extent_d <= ceil32(shape_d)``;
+    otherwise TTCompileError on the operator's DSL line naming the buffer, the dimension, the index range
+    reached, the loop values that reach it and the buffer's size.
 Example
-    before: for k in T.serial(2): T.tl.copy(A[0:64, k * 64:k * 64 + 64], A_s[0:64, 0:64], loc)   # A: (64, 96)
-    after:  TTCompileError: "this tile operation reads A[:, 64:128] when k = 1, past the end of A's 96
-            columns (shape (64, 96)); out-of-range (edge) tiles are not supported on Tenstorrent yet: ..."
+    before: for k in T.serial(3): T.tl.copy(A[0:64, k * 64:k * 64 + 64], A_s[0:64, 0:64], loc)   # A: (64, 96)
+    after:  TTCompileError: "this tile operation reads A[:, 128:192] when k = 2, which starts past the end of
+            A's 96 columns (shape (64, 96)): none of it lies inside A; ..."  (with T.serial(2), k = 1 reads
+            A[:, 64:128]: columns 96:128 read as zeros, accepted)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_check_tile_bounds_tt
 """
@@ -30,7 +35,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, op_name, region
+from ..ir_utils import collect_vars, op_name, padded_to_tile, region
 
 # What each tile operator does to its regions, in argument order (for the message).
 _VERBS = {
@@ -66,11 +71,17 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
     rank = len(reg.extents)
     for d, (start, extent) in enumerate(zip(reg.mins, reg.extents, strict=True)):
         size = reg.shape[d]
-        if analyzer.can_prove(start >= 0) and analyzer.can_prove(start + extent <= size):
+        # Rows of an N-D tensor end at its slice's padded rows; other dimensions only need a start inside.
+        end = padded_to_tile(size) if rank > 2 and d == rank - 2 else None
+        if (
+            analyzer.can_prove(start >= 0)
+            and analyzer.can_prove(start < size)
+            and (end is None or analyzer.can_prove(start + extent <= end))
+        ):
             continue
         first, first_when = _extreme(start, ranges, analyzer, largest=False)
         last, last_when = _extreme(start, ranges, analyzer, largest=True)
-        if first >= 0 and last + extent <= size:
+        if first >= 0 and last < size and (end is None or last + extent <= end):
             continue  # the interval bound proves what the rewrite-based prover could not
         if max(abs(first), abs(last)) >= 2**31 - 1:
             raise TTCompileError.at(
@@ -78,15 +89,26 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
                 f"cannot bound the index {start} of {reg.name}'s {_dimension_name(d, rank)}: tile regions "
                 f"must be affine in the launch-grid and loop variables, with static ranges",
             )
-        lo, hi, when = (first, first + extent, first_when) if first < 0 else (last, last + extent, last_when)
-        where = ", ".join(f"{lo}:{hi}" if i == d else ":" for i in range(rank))
-        problem = "before the start" if first < 0 else "past the end"
-        raise TTCompileError.at(
-            loc,
-            f"this tile operation {verb} {reg.name}[{where}]{when}, {problem} of {reg.name}'s {size} "
-            f"{_dimension_name(d, rank)} (shape {tuple(reg.shape)}); out-of-range (edge) tiles are not "
-            f"supported on Tenstorrent yet: choose block sizes that divide the tensor's shape",
-        )
+        lo, when = (first, first_when) if first < 0 else (last, last_when)
+        where = ", ".join(f"{lo}:{lo + extent}" if i == d else ":" for i in range(rank))
+        what = f"this tile operation {verb} {reg.name}[{where}]{when}"
+        shape = f"(shape {tuple(reg.shape)})"
+        if first < 0:
+            problem = f"before the start of {reg.name}'s {size} {_dimension_name(d, rank)} {shape}"
+        elif last >= size:
+            problem = (
+                f"which starts past the end of {reg.name}'s {size} {_dimension_name(d, rank)} {shape}: "
+                f"none of it lies inside {reg.name}; a tile region may reach past a tensor's end (reads "
+                f"there give zeros, writes are dropped) but must start inside it"
+            )
+        else:
+            piece = ", ".join(["i"] * (rank - 2) + [":", ":"])
+            problem = (
+                f"past row {end} of one {reg.name}[{piece}] slice {shape}: each slice is padded only to "
+                f"whole tiles ({size} → {end} rows) and the rows after it are the next slice's; choose a "
+                f"block size whose last block ends by row {end}"
+            )
+        raise TTCompileError.at(loc, f"{what}, {problem}")
 
 
 def _nested_tile_ops(node) -> list[str]:

@@ -5,7 +5,7 @@ Input expectations
     (and ``blockIdx.y``, ``blockIdx.z``) thread extents; one ``tl.copy`` stores a tile to a global tensor.
     The output block each grid point owns is read off that store's start indices on the tensor's 2-D tile
     view (``C[by * bM, bx * bN]``: rows are driven by ``by``; ``C[bz, by * bM, bx * bN]`` of a (B, M, N)
-    tensor: view rows ``bz * M + by * bM``, driven by ``bz`` and ``by``), never from names. Each view
+    tensor: view rows ``bz * ceil32(M) + by * bM``, driven by ``bz`` and ``by``), never from names. Each view
     dimension's block index must be a mixed-radix number of grid indices (coefficients 1, extent, ...) so
     that the grid covers every block once. A ``tl.gemm`` inside serial loops that do not index its
     accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
@@ -17,8 +17,8 @@ Output guarantees
     ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` "(cx,cy)" → [{io, jo, len_k,
     tile_order}]. Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
-    (a 2-D rectangle of blocks per core). Output tensors not covered exactly by the grid's blocks →
-    TTCompileError at the store.
+    (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
+    → TTCompileError at the store (blocks reaching past its end are legal: CheckTileBoundsTT).
 Example
     before: T.launch_thread("blockIdx.x", 4); T.launch_thread("blockIdx.y", 2); ... C[by*64.., bx*64..]
     after:  "tt.work_partition": {"(0,0)": [{"io": 0, "jo": 0, "len_k": 8, "tile_order": "row_major"}], ...}
@@ -202,11 +202,11 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             covered = spans[d][1]
             for tag, _ in axes[d]:
                 covered *= extents[tag]
-            if covered != dst.shape[d]:
+            if covered < dst.shape[d]:
                 raise TTCompileError.at(
                     store.loc,
-                    f"{dst.name} has {dst.shape[d]} {dim} but the grid covers {covered} "
-                    f"(block size {dst.extents[d]}); shapes must be multiples of the block size",
+                    f"{dst.name} has {dst.shape[d]} {dim} (padded to tiles) but the grid covers only "
+                    f"{covered} (block size {dst.extents[d]}); the launch grid must cover the output",
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
         work = assign(strategy, gx, gy * gz, *target["grid"])

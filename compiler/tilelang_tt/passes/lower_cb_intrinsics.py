@@ -11,6 +11,12 @@ Output guarantees
       barrier: all are reserved, all reads issued, one barrier, all pushed.
       writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
       noc_async_write_tile per tile → noc_async_write_barrier → cb_pop_front.
+    Edges (TileLang semantics): a tile whose tile row or column lies outside the tensor's tile grid (the
+    padded 2-D view of AttachTensorAccessorTT) is not read but zero-filled in L1 through a
+    ``volatile tt_l1_ptr uint32_t*``, and is not written (its CB page is still popped). Tiles inside the
+    grid are moved whole: their padding is zeros on input and cropped by the host on output. The
+    ``if`` is emitted only for a dimension whose tile index can reach the grid's end for some value of the
+    enclosing loops and launch-grid indices (``tt.grid`` extents), so aligned programs have none.
     Tile loops are named after the dimensions they walk (mt, nt, kt); each block starts with a comment
     quoting its DSL line.
 Example
@@ -21,6 +27,10 @@ Example
                 a_tile = (by * 2 + mt) * 8 + k
                 noc_async_read_tile(a_tile, a, l1_write_addr_in0 + mt * a_tile_bytes)
             noc_async_read_barrier(); cb_push_back(cb_in0, 2)
+    edge:   (A has 9 tile columns, k in [0, 5), 2 per block)
+            for kt in range(2):
+                if k * 2 + kt < 9: a_tile = ...; noc_async_read_tile(a_tile, a, addr)
+                else: a_zeros = (volatile tt_l1_ptr uint32_t*)addr; a_zeros[0:a_tile_bytes / 4] = 0
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_lower_cb_intrinsics
@@ -36,6 +46,7 @@ from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
     cb_name,
     cb_var,
+    comment,
     dsl_comment,
     extern,
     get_attr,
@@ -48,19 +59,54 @@ from ..ir_utils import (
     with_loop_body,
 )
 
+GRID_AXES = ("x", "y", "z")  # tt.work_block's axis argument → tt.grid extent
+_L1_WORDS = tvm.ir.PointerType(tvm.ir.PrimType("uint32"))
+_L1_WORDS_CAST = "reinterpret_cast<volatile tt_l1_ptr uint32_t*>"
+_CALL_EXTERN = tvm.ir.Op.get("tirx.call_extern")
+
 
 class _Lowering:
     def __init__(self, func):
         self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
         self.acc = {e["accessor"]: e for e in require_attr(func, "tt.accessor_args", "LowerCBIntrinsics")}
         self.prefetch = require_attr(func, "tt.options", "LowerCBIntrinsics")["enable_prefetch"]
+        grid = require_attr(func, "tt.grid", "LowerCBIntrinsics")
+        self.grid_extents = [int(grid[a]) for a in GRID_AXES]
+        self.analyzer = tvm.sym.Analyzer()  # ranges of the loop and launch-grid variables in scope
 
     def _parts(self, call):
         cb, acc_var, row, col, rows, cols = call.args[:6]
         entry, acc = self.cbs[int(cb.value)], self.acc[acc_var.name]
         return entry, acc, acc_var, row, col, int(rows.value), int(cols.value), ops.loc_of(call)
 
-    def _tile_loops(self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None):
+    def _may_leave_grid(self, acc, row, col, rows, cols) -> tuple[bool, bool]:
+        """Whether some tile of the block [row, row + rows) x [col, col + cols) can lie past the last tile
+        row (column) of the tensor's grid, over the ranges of the variables in scope."""
+        last_row = self.analyzer.const_int_bound(row).max_value + rows
+        last_col = self.analyzer.const_int_bound(col).max_value + cols
+        return last_row > acc["tiles"][0], last_col > acc["tiles"][1]
+
+    def _zero_fill(self, acc, addr):
+        """The L1 tile at ``addr`` set to zeros, word by word."""
+        # The pointer and the word array stored through it share one C++ name.
+        words = tirx.Var(f"{acc['accessor']}_zeros", _L1_WORDS)
+        view = tirx.decl_buffer((1,), "uint32", words.name)
+        word = uint_var("word")
+        cast = tvm.ir.Call(_CALL_EXTERN, [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS)
+        fill = tirx.BufferStore(view, tirx.const(0, "uint32"), [word])
+        return seq(
+            [
+                comment(f"outside {acc['tensor']}'s {acc['tiles'][0]}x{acc['tiles'][1]} tile grid: zeros"),
+                tirx.Bind(words, cast),
+                tirx.For(word, 0, simplify(named(acc["tile_bytes"]) // 4), tirx.ForKind.SERIAL, fill),
+            ]
+        )
+
+    def _tile_loops(
+        self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None, checks=(False, False)
+    ):
+        """Move each tile of a block; with ``checks`` (rows, columns), tiles outside the tensor's tile grid
+        are zero-filled (reads) or skipped (writes)."""
         dims = entry["dims"]
         sh, sw = sub or (rows, cols)
 
@@ -68,7 +114,17 @@ class _Lowering:
             tile = uint_var(f"{acc['accessor']}_tile")
             tile_id = simplify((row + r) * acc["tiles"][1] + (col + c))
             addr = simplify(base + (r * sw + c) * named(acc["tile_bytes"]))
-            return seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
+            move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
+            inside = [
+                simplify(index < extent)
+                for index, extent, check in zip((row + r, col + c), acc["tiles"], checks, strict=True)
+                if check
+            ]
+            if not inside:
+                return move
+            condition = inside[0] if len(inside) == 1 else tirx.And(*inside)
+            zeros = self._zero_fill(acc, addr) if api == "noc_async_read_tile" else None
+            return tirx.IfThenElse(condition, move, zeros)
 
         return loop(f"{dims[0]}t", sh, lambda r: loop(f"{dims[1]}t", sw, lambda c: body(r, c)))
 
@@ -83,8 +139,11 @@ class _Lowering:
             for entry, acc, acc_var, row, col, rows, cols, _ in parts:
                 base = uint_var(f"l1_write_addr_{cb_name(entry)[3:]}")
                 out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
+                checks = self._may_leave_grid(acc, row, col, rows, cols)
                 out.append(
-                    self._tile_loops(entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile")
+                    self._tile_loops(
+                        entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile", checks=checks
+                    )
                 )
             out.append(extern("noc_async_read_barrier"))
             for entry, _, _, _, _, rows, cols, _ in parts:
@@ -96,6 +155,7 @@ class _Lowering:
         sh, sw = entry["subblock"]
         n = sh * sw
         dims = entry["dims"]
+        checks = self._may_leave_grid(acc, row, col, rows, cols)
 
         def subblock(bi, bj):
             base = uint_var(f"l1_read_addr_{cb_name(entry)[3:]}")
@@ -114,6 +174,7 @@ class _Lowering:
                         base,
                         "noc_async_write_tile",
                         sub=(sh, sw),
+                        checks=checks,
                     ),
                     extern("noc_async_write_barrier"),
                     extern("cb_pop_front", cb_var(entry), n),
@@ -129,10 +190,20 @@ class _Lowering:
             ),
         ]
 
+    def _bind_range(self, stmt) -> None:
+        """Record the range of a launch-grid index (``bx = tt.work_block(block, 0)``) or a static loop."""
+        if isinstance(stmt, tirx.Bind) and ops.is_op(stmt.value, "tt.work_block"):
+            axis = int(stmt.value.args[1].value)
+            self.analyzer.bind(stmt.var, tvm.ir.Range.from_min_extent(0, self.grid_extents[axis]))
+        elif isinstance(stmt, tirx.For) and all(isinstance(e, tirx.IntImm) for e in (stmt.min, stmt.extent)):
+            self.analyzer.bind(stmt.loop_var, tvm.ir.Range.from_min_extent(stmt.min, stmt.extent))
+
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
             out, pending = [], []
             for s in stmt.seq:
+                if isinstance(s, tirx.Bind):
+                    self._bind_range(s)
                 if ops.is_op(s, "tt.read_to_cb"):
                     pending.append(s.value)
                     continue
@@ -144,6 +215,7 @@ class _Lowering:
                 out += self.reads(pending)
             return seq(out)
         if isinstance(stmt, tirx.For):
+            self._bind_range(stmt)
             return with_loop_body(stmt, self.rewrite(stmt.body))
         if ops.is_op(stmt, "tt.read_to_cb"):
             return seq(self.reads([stmt.value]))
