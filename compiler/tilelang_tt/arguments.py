@@ -70,6 +70,11 @@ class CallArrays:
         return results[0] if len(results) == 1 else results
 
 
+def caller_shape(p: dict) -> tuple:
+    """The shape a caller passes for tensor parameter ``p`` (the device may hold a 1-D tensor as 2-D)."""
+    return tuple(p.get("declared_shape", p["shape"]))
+
+
 def _real_array(value, p: dict) -> np.ndarray:
     try:
         arr = np.asarray(value)
@@ -82,8 +87,8 @@ def _real_array(value, p: dict) -> np.ndarray:
         )
     if arr.dtype.kind not in "biuf" and arr.dtype not in NUMPY_DTYPES.values():
         raise TTArgumentError(f"{p['name']} has dtype {arr.dtype}; the kernel takes numbers ({p['dtype']})")
-    if tuple(arr.shape) != tuple(p["shape"]):
-        raise TTArgumentError(f"{p['name']} must have shape {tuple(p['shape'])}, got {tuple(arr.shape)}")
+    if tuple(arr.shape) != caller_shape(p):
+        raise TTArgumentError(f"{p['name']} must have shape {caller_shape(p)}, got {tuple(arr.shape)}")
     return arr
 
 
@@ -118,7 +123,7 @@ def bind_arguments(params: list[dict], out_idx: list[int], args, kernel_name: st
     for i, p in enumerate(params):
         dtype = NUMPY_DTYPES[p["dtype"]]
         if i not in given:
-            device.append(np.zeros(p["shape"], dtype))
+            device.append(np.zeros(caller_shape(p), dtype))
             continue
         value = given[i]
         caller = _output_target(value, p) if p["access"] in _WRITTEN else None

@@ -180,7 +180,10 @@ class JITKernel:
             # The device contract passes 16-bit floats as their uint16 bits (views: outputs land in place).
             self._host.run(
                 directory,
-                [a.view(np.uint16) if a.dtype.itemsize == 2 else a for a in call.device],
+                [
+                    (a.view(np.uint16) if a.dtype.itemsize == 2 else a).reshape(p["shape"])
+                    for a, p in zip(call.device, self.params, strict=True)
+                ],
                 arch=self.options.target,
             )
         except RuntimeError as err:  # tt_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .arguments import caller_shape
 from .tensor_supply import TensorSupplyType, make_tensor
 
 __all__ = ["Profiler", "do_bench", "assert_close"]
@@ -131,7 +132,7 @@ class Profiler:
     def _get_inputs(self) -> list[np.ndarray]:
         """A fresh array for every parameter that is not an output (``out_idx``), in parameter order."""
         return [
-            make_tensor(self.supply_type, p["shape"], p["dtype"], self._rng)
+            make_tensor(self.supply_type, caller_shape(p), p["dtype"], self._rng)
             for i, p in enumerate(self.kernel.params)
             if i not in self.kernel.out_idx
         ]

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .arguments import NUMPY_DTYPES
+from .arguments import caller_shape, NUMPY_DTYPES
 from .jit import JITKernel
 
 # A passing check: bf16 inputs with fp32 accumulation stay well inside both bounds.
@@ -54,9 +54,9 @@ class CheckResult:
 def random_arguments(kernel: JITKernel, rng: np.random.Generator) -> list[np.ndarray]:
     """One array per kernel parameter: random inputs rounded to their dtypes, zeroed outputs."""
     return [
-        rng.standard_normal(p["shape"]).astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]])
+        rng.standard_normal(caller_shape(p)).astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]])
         if p["access"] != "write"
-        else np.zeros(p["shape"], NUMPY_DTYPES[p["dtype"]])
+        else np.zeros(caller_shape(p), NUMPY_DTYPES[p["dtype"]])
         for p in kernel.params
     ]
 

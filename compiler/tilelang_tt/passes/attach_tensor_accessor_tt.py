@@ -28,7 +28,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, find_ops, is_global, is_tensor, region, require_attr, tile_view_shape
+from ..ir_utils import def_loc, get_attr, find_ops, is_global, is_tensor, region, require_attr, tile_view_shape
 from ..target import DATA_FORMATS, TILE
 
 
@@ -50,6 +50,7 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
         layouts = require_attr(func, "tt.layout_desc", "AttachTensorAccessorTT")
         modes, first_loc = _access_modes(func)
         accessors = []
+        declared = get_attr(func, "tt.declared_shapes", {})
         for index, param in enumerate(func.params):
             if not is_tensor(param):
                 raise TTCompileError.at(
@@ -76,6 +77,8 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     "format": formats[name],
                     "page_size": DATA_FORMATS[str(buf.dtype)][1],
                     "shape": shape,
+                    # what callers pass: a 1-D tensor is (L, 1) or (1, L) here (LegalizeVectorsTT)
+                    "declared_shape": declared.get(name, shape),
                     "view": view,
                     "tiles": [view[0] // TILE, view[1] // TILE],
                     "memory": layouts[name]["memory"],

@@ -34,7 +34,7 @@ import tvm_ffi
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, def_loc, find_ops, is_global, region, require_attr, simplify, tiles
+from ..ir_utils import collect_vars, def_loc, padded_to_tile, find_ops, is_global, region, require_attr, simplify, tiles
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -202,7 +202,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             covered = spans[d][1]
             for tag, _ in axes[d]:
                 covered *= extents[tag]
-            if covered < dst.shape[d]:
+            if padded_to_tile(covered) < dst.shape[d]:
                 raise TTCompileError.at(
                     store.loc,
                     f"{dst.name} has {dst.shape[d]} {dim} (padded to tiles) but the grid covers only "

@@ -259,6 +259,7 @@ class _Lowering:
 
     def __init__(self, planner: _Planner):
         self.p = planner
+        self.scalars: dict = {}  # named values of the kernel body (``inv_D = 1.0 / D``), for element bodies
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _whole(self, reg, loc, what):
@@ -403,7 +404,7 @@ class _Lowering:
             scratch = self.p.new_cb(f"{src.name}_{REDUCE[kind].prepare}", str(s.buffer.ty.dtype), "intermediate", rows, cols, 1, loc)["cb"]
         return self._compute(
             "tt.tile.reduce",
-            [s.value_cb["cb"], scaler["cb"]],
+            [s.value_cb["cb"], scaler["cb"]] + ([scratch] if scratch >= 0 else []),
             [d.value_cb["cb"]] + ([scratch] if scratch >= 0 else []),
             s.value_cb["cb"],
             d.value_cb["cb"],
@@ -441,6 +442,9 @@ class _Lowering:
             for name, fn in (("tl.copy", self.copy), ("tl.fill", self.fill), ("tl.gemm", self.gemm), ("tl.reduce", self.reduce)):
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))
+        if isinstance(stmt, tirx.Bind):
+            self.scalars[stmt.var] = tvm_ffi.structural_map(stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v)))
+            return stmt
         if isinstance(stmt, tirx.BufferStore):
             raise TTCompileError(
                 f"a store to {stmt.buffer.name} outside T.Parallel is scalar code, which is not supported on "
@@ -468,7 +472,7 @@ class _ElementStatement:
         self.body = body
         self.before: list = []  # reads and waits the statement needs first
         self.after: list = []
-        self.lets: dict = {}
+        self.lets: dict = dict(lowering.scalars)
 
     def _axes(self, indices, shape, what):
         """For each of the 2 dims, the loop-var position (0/1) it follows, or None (index 0, extent 1)."""
