@@ -51,4 +51,6 @@ def test_generated_program_matches_ref_program(tmp_path):
     for out, ref in zip(outputs, refs, strict=True):
         got = np.fromfile(files[out["param_index"]], NUMPY_DTYPES[out["dtype"]]).reshape(caller_shape(out))
         rel, pcc = compare(got, np.asarray(ref))
-        assert rel < MAX_RELATIVE_ERROR and pcc >= MIN_PCC, f"{out['name']}: max rel err {rel:.3e}, PCC {pcc:.6f}"
+        assert rel < MAX_RELATIVE_ERROR and pcc >= MIN_PCC, (
+            f"{out['name']}: max rel err {rel:.3e}, PCC {pcc:.6f}"
+        )

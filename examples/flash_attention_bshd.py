@@ -1,4 +1,5 @@
-"""Flash-attention forward in TileLang style, (batch, seq, heads, dim) layout (BSHD): online softmax, two GEMMs per K/V step, causal or not.
+"""Flash-attention forward in TileLang style on (batch, seq, heads, dim) tensors (BSHD): online softmax,
+two GEMMs per K/V step, causal or not.
 
     ./bazelw run //tools:compile -- examples/flash_attention_bshd.py --run
     python examples/flash_attention_bshd.py
@@ -62,7 +63,9 @@ def flashattn(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64, num
                 T.copy(K[bz, k * block_N : (k + 1) * block_N, by, :], K_shared)
                 if is_causal:
                     for i, j in T.Parallel(block_M, block_N):
-                        acc_s[i, j] = T.if_then_else(bx * block_M + i >= k * block_N + j, 0, -T.infinity(acc_s.dtype))
+                        acc_s[i, j] = T.if_then_else(
+                            bx * block_M + i >= k * block_N + j, 0, -T.infinity(acc_s.dtype)
+                        )
                 else:
                     for i, j in T.Parallel(block_M, block_N):
                         acc_s[i, j] = T.if_then_else(k * block_N + j >= seq_len, -T.infinity(acc_s.dtype), 0)
@@ -96,7 +99,7 @@ def flashattn(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64, num
     return main
 
 
-def ref_program(Q, K, V, is_causal):
+def ref_program(Q, K, V, is_causal=False):
     q, k, v = (x.astype(np.float32) for x in (Q, K, V))
     scores = np.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(q.shape[-1])
     if is_causal:

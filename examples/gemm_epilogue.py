@@ -40,7 +40,9 @@ def matmul_bias_gelu(M, N, K, block_M, block_N, block_K, dtype=T.bfloat16, accum
             T.copy(Residual[by * block_M, bx * block_N], R_shared)
             for i, j in T.Parallel(block_M, block_N):
                 x = C_local[i, j] + Bias_shared[j]
-                C_local[i, j] = 0.5 * x * (1 + T.tanh(0.7978845608 * (x + 0.044715 * x * x * x))) + R_shared[i, j]
+                C_local[i, j] = (
+                    0.5 * x * (1 + T.tanh(0.7978845608 * (x + 0.044715 * x * x * x))) + R_shared[i, j]
+                )
             T.copy(C_local, D[by * block_M, bx * block_N])
 
     return main

@@ -54,7 +54,9 @@ def _layernorm_fwd(N, D, eps=1e-5, blk_m=32, threads=256, in_dtype="bfloat16", o
             inv_D = T.float32(1.0) / T.Cast(accum_dtype, D)
             for i in T.Parallel(blk_m):
                 mean_row[i] = sum_row[i] * inv_D
-                rstd_row[i] = T.rsqrt(sumsq_row[i] * inv_D - mean_row[i] * mean_row[i] + T.Cast(accum_dtype, eps))
+                rstd_row[i] = T.rsqrt(
+                    sumsq_row[i] * inv_D - mean_row[i] * mean_row[i] + T.Cast(accum_dtype, eps)
+                )
                 Mean[bx * blk_m + i] = mean_row[i]
                 Rstd[bx * blk_m + i] = rstd_row[i]
 

@@ -91,7 +91,10 @@ def f(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
     [
         ("T.cpy(A[0, 0], A_s)", "T.cpy is not part of the TileLang-TT language; did you mean T.copy?"),
         ("T.copy(A[0, 0], A_shared)", "Undefined variable: A_shared"),
-        ("T.copy(A[0, 0], A_s, 3, 4, 5, 6, 7)", "copy() takes from 2 to 6 positional arguments but 7 were given"),
+        (
+            "T.copy(A[0, 0], A_s, 3, 4, 5, 6, 7)",
+            "copy() takes from 2 to 6 positional arguments but 7 were given",
+        ),
     ],
 )
 def test_parser_errors_are_located_compile_errors(tmp_path, statement, message):

@@ -20,7 +20,8 @@ def _mod():
 
 def test_passes_in_design_order():
     assert pass_names() == [
-        "LegalizeVectorsTT", "StageElementGlobalsTT", "ApplyTTDefaults", "InferTTLayout", "PropagateTTLayout", "AttachTensorAccessorTT",
+        "LegalizeVectorsTT", "StageElementGlobalsTT", "ApplyTTDefaults", "InferTTLayout", "PropagateTTLayout",
+        "AttachTensorAccessorTT",
         "CheckTileBoundsTT", "LayoutAwareWorkPartitionTT", "GridToCoreGrid", "LowerTileProgramTT",
         "LowerSharedToCB",
         "LowerTTTileIntrinsics",

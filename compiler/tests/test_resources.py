@@ -35,8 +35,6 @@ def _many_inputs(tmp_path, n):
 
 
 def test_too_many_circular_buffers(tmp_path):
-    with pytest.raises(
-        TTResourceError, match="needs more than the 32 circular buffers wormhole has"
-    ) as err:
+    with pytest.raises(TTResourceError, match="needs more than the 32 circular buffers wormhole has") as err:
         tilelang_tt.compile(_many_inputs(tmp_path, 33))
     assert err.value.lineno is not None

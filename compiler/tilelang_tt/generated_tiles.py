@@ -15,7 +15,7 @@ import tvm_ffi
 from tvm import tirx
 
 from . import ops
-from .ir_utils import cb_name, cb_var, dsl_comment, extern, loop, named, seq, simplify, uint_var
+from .ir_utils import cb_name, cb_var, dsl_comment, extern, loop, seq, simplify, uint_var
 from .target import TILE
 
 FACE = 16
@@ -59,7 +59,11 @@ def lower_generated_tile(call, entry: dict) -> tirx.Stmt:
             dsl_comment(ops.loc_of(call)),
             extern("cb_reserve_back", cb, rows * cols),
             tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb)),
-            loop("rt", rows, lambda rt: loop("ct", cols, lambda ct: loop("e", TILE * TILE, lambda e: element(rt, ct, e)))),
+            loop(
+                "rt",
+                rows,
+                lambda rt: loop("ct", cols, lambda ct: loop("e", TILE * TILE, lambda e: element(rt, ct, e))),
+            ),
             extern("cb_push_back", cb, rows * cols),
         ]
     )

@@ -156,7 +156,9 @@ def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
             stores.setdefault(str(node.buffer.name), []).append(node)
 
     tvm_ffi.structural_walk(func.body, visit)
-    names = {n for n, buf in allocs.items() if len(stores.get(n, [])) == 1 and stores[n][0].buffer.same_as(buf)}
+    names = {
+        n for n, buf in allocs.items() if len(stores.get(n, [])) == 1 and stores[n][0].buffer.same_as(buf)
+    }
     if not names:
         return func
     variables = {n: tirx.Var(n, allocs[n].ty.dtype) for n in names}
@@ -349,7 +351,9 @@ def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
     def annotate(nest: tirx.For, loc: tvm.ir.StringImm) -> tirx.For:
         body = annotate(nest.body, loc) if isinstance(nest.body, tirx.For) else nest.body
         annotations = {**(dict(nest.annotations) if nest.annotations else {}), "tl.loc": loc}
-        return tirx.For(nest.loop_var, nest.min, nest.extent, nest.kind, body, nest.thread_binding, annotations)
+        return tirx.For(
+            nest.loop_var, nest.min, nest.extent, nest.kind, body, nest.thread_binding, annotations
+        )
 
     def rewrite(block: tirx.SeqStmt):
         out, pending = [], None
@@ -373,9 +377,7 @@ def _reduce(kind: str, src, dst, dim: int, clear: bool):
     rank = len(src.shape)
     if not -rank <= dim < rank:
         raise TypeError(f"T.reduce_{kind}: dim {dim} is out of range for the {rank}-D buffer {src.name}")
-    return ops.call(
-        "tl.reduce", _region(src), _region(dst), kind, dim % rank, bool(clear), _loc()
-    )
+    return ops.call("tl.reduce", _region(src), _region(dst), kind, dim % rank, bool(clear), _loc())
 
 
 def reduce_sum(buffer, out, dim: int = -1, clear: bool = True):

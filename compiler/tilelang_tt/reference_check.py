@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .arguments import caller_shape, NUMPY_DTYPES
+from .arguments import NUMPY_DTYPES, caller_shape
 from .jit import JITKernel
 
 # A passing check: bf16 inputs with fp32 accumulation stay well inside both bounds.

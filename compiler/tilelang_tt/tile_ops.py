@@ -66,6 +66,27 @@ SCALAR_BINARY = {
 }
 
 
+# Comparisons into a 1.0 / 0.0 mask: against zero after a subtraction, or against a constant (float bits).
+COMPARE_ZERO = {
+    "GT": "gtz_tile",
+    "GE": "gez_tile",
+    "LT": "ltz_tile",
+    "LE": "lez_tile",
+    "EQ": "eqz_tile",
+    "NE": "nez_tile",
+}
+COMPARE_SCALAR = {
+    "GT": "unary_gt_tile",
+    "GE": "unary_ge_tile",
+    "LT": "unary_lt_tile",
+    "LE": "unary_le_tile",
+    "EQ": "unary_eq_tile",
+    "NE": "unary_ne_tile",
+}
+# a < c read from the constant's side: c < a is a > c.
+MIRRORED = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE", "EQ": "EQ", "NE": "NE"}
+
+
 @dataclasses.dataclass(frozen=True)
 class ReduceSpec:
     pool: str  # the reduce_tile PoolType
@@ -83,17 +104,31 @@ REDUCE = {
 }
 
 _EXACT = {
-    "compute_kernel_api/eltwise_binary.h": [f"{op}_tiles{s}" for op in ("add", "sub", "mul") for s in ("", "_init")],
+    "compute_kernel_api/eltwise_binary.h": [
+        f"{op}_tiles{s}" for op in ("add", "sub", "mul") for s in ("", "_init")
+    ],
     "compute_kernel_api/bcast.h": [
-        name for op in ("add", "sub", "mul") for kind in ("row", "col", "scalar") for name in FPU_BINARY[op][kind]
+        name
+        for op in ("add", "sub", "mul")
+        for kind in ("row", "col", "scalar")
+        for name in FPU_BINARY[op][kind]
     ]
     + ["unary_bcast_init", "unary_bcast"],
     "compute_kernel_api/eltwise_binary_sfpu.h": [
-        n + s for n in ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile") for s in ("", "_init")
+        n + s
+        for n in ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile")
+        for s in ("", "_init")
     ],
-    "compute_kernel_api/binary_max_min.h": [n + s for n in ("binary_max_tile", "binary_min_tile") for s in ("", "_init")],
+    "compute_kernel_api/binary_max_min.h": [
+        n + s for n in ("binary_max_tile", "binary_min_tile") for s in ("", "_init")
+    ],
     "compute_kernel_api/eltwise_unary/binop_with_scalar.h": [
-        "binop_with_scalar_tile_init", "add_unary_tile", "sub_unary_tile", "mul_unary_tile", "rsub_unary_tile", "div_unary_tile"
+        "binop_with_scalar_tile_init",
+        "add_unary_tile",
+        "sub_unary_tile",
+        "mul_unary_tile",
+        "rsub_unary_tile",
+        "div_unary_tile",
     ],
     "compute_kernel_api/eltwise_unary/fill.h": ["fill_tile", "fill_tile_init"],
     "compute_kernel_api/eltwise_unary/exp.h": ["exp_tile", "exp_tile_init"],
@@ -103,9 +138,22 @@ _EXACT = {
     "compute_kernel_api/eltwise_unary/relu.h": ["relu_tile", "relu_tile_init"],
     "compute_kernel_api/eltwise_unary/negative.h": ["negative_tile", "negative_tile_init"],
     "compute_kernel_api.h": [
-        "exp2_tile", "exp2_tile_init", "log_tile", "log_tile_init", "tanh_tile", "tanh_tile_init", "sigmoid_tile", "sigmoid_tile_init", "abs_tile", "abs_tile_init"
+        "exp2_tile",
+        "exp2_tile_init",
+        "log_tile",
+        "log_tile_init",
+        "tanh_tile",
+        "tanh_tile_init",
+        "sigmoid_tile",
+        "sigmoid_tile_init",
+        "abs_tile",
+        "abs_tile_init",
     ],
     "compute_kernel_api/reduce.h": ["reduce_init", "reduce_tile", "reduce_uninit"],
+    "compute_kernel_api/eltwise_unary/comp.h": [
+        n + s for n in list(COMPARE_ZERO.values()) + list(COMPARE_SCALAR.values()) for s in ("", "_init")
+    ],
+    "compute_kernel_api/eltwise_unary/where.h": ["where_tile", "where_tile_init"],
     "compute_kernel_api/compute_kernel_hw_startup.h": ["compute_kernel_hw_startup"],
     "compute_kernel_api/pack.h": ["pack_tile"],
 }

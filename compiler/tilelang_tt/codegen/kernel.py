@@ -92,7 +92,9 @@ def expr(e, parent: int = -1) -> str:
         return f"({a} {'<' if isinstance(e, tirx.Min) else '>'} {b} ? {a} : {b})"
     if isinstance(e, tirx.Cast):
         return f"static_cast<{_C_TYPES[str(e.ty.dtype)]}>({expr(e.value)})"
-    if isinstance(e, tirx.Select) or (isinstance(e, tvm.ir.Call) and str(getattr(e.op, "name", "")).endswith(".if_then_else")):
+    if isinstance(e, tirx.Select) or (
+        isinstance(e, tvm.ir.Call) and str(getattr(e.op, "name", "")).endswith(".if_then_else")
+    ):
         cond, a, b = (e.condition, e.true_value, e.false_value) if isinstance(e, tirx.Select) else e.args
         text = f"{expr(cond, 1)} ? {expr(a, 1)} : {expr(b, 1)}"
         return f"({text})" if parent >= 0 else text

@@ -10,8 +10,8 @@ from .grid_to_core_grid import GridToCoreGrid
 from .infer_tt_layout import InferTTLayout
 from .insert_compute_init_tt import InsertComputeInitTT
 from .insert_dst_management_tt import InsertDSTManagementTT
-from .legalize_vectors_tt import LegalizeVectorsTT
 from .layout_aware_work_partition_tt import LayoutAwareWorkPartitionTT
+from .legalize_vectors_tt import LegalizeVectorsTT
 from .lower_cb_intrinsics import LowerCBIntrinsics
 from .lower_shared_to_cb import LowerSharedToCB
 from .lower_tile_program_tt import LowerTileProgramTT

@@ -28,7 +28,16 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, get_attr, find_ops, is_global, is_tensor, region, require_attr, tile_view_shape
+from ..ir_utils import (
+    def_loc,
+    find_ops,
+    get_attr,
+    is_global,
+    is_tensor,
+    region,
+    require_attr,
+    tile_view_shape,
+)
 from ..target import DATA_FORMATS, TILE
 
 

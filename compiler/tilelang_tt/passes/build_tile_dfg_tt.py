@@ -24,7 +24,7 @@ import tvm
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import get_attr, find_ops, op_name, require_attr
+from ..ir_utils import find_ops, get_attr, op_name, require_attr
 from ..target import dst_capacity
 
 KERNEL_OF = {

@@ -77,9 +77,14 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
         block_calls = []
         tvm_ffi.structural_walk(
             func.body,
-            (tvm.ir.Call, lambda c: block_calls.append(c) if ops.is_op(tirx.Evaluate(c), "tt.work_block") else None),
+            (
+                tvm.ir.Call,
+                lambda c: block_calls.append(c) if ops.is_op(tirx.Evaluate(c), "tt.work_block") else None,
+            ),
         )
-        args = schema(role, get_attr(func, "tt.accessor_args", []), encoding, role != "compute" or bool(block_calls))
+        args = schema(
+            role, get_attr(func, "tt.accessor_args", []), encoding, role != "compute" or bool(block_calls)
+        )
         per_core = []
         for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
             values = core_values(args, work)

@@ -34,7 +34,17 @@ import tvm_ffi
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, def_loc, padded_to_tile, find_ops, is_global, region, require_attr, simplify, tiles
+from ..ir_utils import (
+    collect_vars,
+    def_loc,
+    find_ops,
+    is_global,
+    padded_to_tile,
+    region,
+    require_attr,
+    simplify,
+    tiles,
+)
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -63,7 +73,11 @@ def _loop_span(start, extent: int, loops) -> tuple:
         if not isinstance(trips, tirx.IntImm) or int(c) < 0:
             return start, extent  # _block_axes reports the start as not following the grid
         span += int(c) * (int(trips.value) - 1)
-    first = simplify(tvm_ffi.structural_map(start, (tvm.ir.Var, lambda v: next((lp.min for lp in moving if lp.loop_var.same_as(v)), v))))
+    first = simplify(
+        tvm_ffi.structural_map(
+            start, (tvm.ir.Var, lambda v: next((lp.min for lp in moving if lp.loop_var.same_as(v)), v))
+        )
+    )
     return first, span
 
 
@@ -179,9 +193,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         store = stores[0]
         dst = region(store.call.args[1], store.loc)
         spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops) for d in (0, 1)]
-        axes = [
-            _block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)
-        ]
+        axes = [_block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
         extents = {tag: ext for tag, (_, ext) in grid.items()}
         both = {tag for tag, _ in axes[0]} & {tag for tag, _ in axes[1]}
         if both:

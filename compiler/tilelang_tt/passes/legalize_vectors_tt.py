@@ -58,7 +58,8 @@ class _Orientations:
             raise TTCompileError.at(
                 loc,
                 f"{name} is used here as a {orientation} vector but as a {self.fixed[r][0]} vector at "
-                f"{self.fixed[r][1] or 'an earlier line'}; a 1-D buffer holds one or the other on Tenstorrent",
+                f"{self.fixed[r][1] or 'an earlier line'}; a 1-D buffer holds one or the other on "
+                "Tenstorrent",
             )
         self.fixed.setdefault(r, (orientation, loc))
 
@@ -143,7 +144,9 @@ def _constrain(func, vectors) -> _Orientations:
                 uf.union(str(vec[0].source.name), str(vec[1].source.name), loc)
             else:
                 other = next(r for r in regions if r not in vec)
-                extents = [int(r.extent.value) if isinstance(r.extent, tirx.IntImm) else 0 for r in other.region]
+                extents = [
+                    int(r.extent.value) if isinstance(r.extent, tirx.IntImm) else 0 for r in other.region
+                ]
                 if len(extents) >= 2 and extents[-1] == 1 and extents[-2] != 1:
                     uf.fix(str(vec[0].source.name), COLUMN, loc)
                 elif len(extents) >= 2 and extents[-2] == 1:
@@ -212,7 +215,9 @@ def _rewrite(func, vectors, uf):
     )
     params = [p if lookup(p)[0] is None else lookup(p)[0] for p in func.params]
     declared = {
-        name: [int(buf.ty.shape[0])] for name, buf in vectors.items() if any(p.same_as(buf) for p in func.params)
+        name: [int(buf.ty.shape[0])]
+        for name, buf in vectors.items()
+        if any(p.same_as(buf) for p in func.params)
     }
     out = tirx.PrimFunc(params, body, func.ret_type, func.attrs)
     return out.with_attr("tt.declared_shapes", declared) if declared else out

@@ -34,7 +34,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import get_attr, buffer_scope, find_ops, is_global, region, require_attr, seq, simplify
+from ..ir_utils import buffer_scope, find_ops, get_attr, is_global, region, require_attr, seq, simplify
 from ..target import DATA_FORMATS, TILE, dst_capacity
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")

@@ -1,4 +1,4 @@
-"""C1' · LowerTileProgramTT — plan the circular buffers of a tile program and lower its statements to tile ops.
+"""C1' · LowerTileProgramTT — plan a tile program's circular buffers and lower its statements to tile ops.
 
 A *tile program* is any program beyond the plain matmul shape (copies, ``T.gemm`` into a cleared
 accumulator, one store): ``T.Parallel`` element-wise math, ``T.reduce_*``, fills with any value, copies
@@ -51,7 +51,18 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import buffer_scope, collect_vars, find_ops, is_global, is_zero_mod, region, require_attr, seq, simplify, parallel_loc
+from ..ir_utils import (
+    buffer_scope,
+    collect_vars,
+    find_ops,
+    is_global,
+    is_zero_mod,
+    parallel_loc,
+    region,
+    require_attr,
+    seq,
+    simplify,
+)
 from ..target import DATA_FORMATS, TILE
 from ..tile_ops import REDUCE
 
@@ -97,6 +108,32 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     return any(n in loaded for n in accumulators | staged)
 
 
+def operand_cbs(expr) -> list[int]:
+    """The CB ids an element-wise expression's ``tt.tile.operand`` leaves read."""
+    found = []
+    tvm_ffi.structural_walk(
+        expr,
+        (
+            tvm.ir.Call,
+            lambda c: found.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None,
+        ),
+    )
+    return found
+
+
+def _buffers_touched(stmt) -> list[str]:
+    """Names of the buffers loaded or stored under ``stmt``."""
+    found = []
+    tvm_ffi.structural_walk(
+        stmt,
+        [
+            (tirx.BufferStore, lambda s: found.append(str(s.buffer.name))),
+            (tvm.ir.TensorLoad, lambda t: found.append(str(t.source.name))),
+        ],
+    )
+    return found
+
+
 def _parallel_nests(stmt) -> list:
     found = []
 
@@ -126,7 +163,8 @@ class _Planner:
         options = require_attr(func, "tt.options", "LowerTileProgramTT")
         self.double = options["enable_double_buffer"]
         self.params = {
-            a["name"]: a["param_index"] for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
+            a["name"]: a["param_index"]
+            for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
         }
         self.entries: list[dict] = []
         self.bufs: dict[str, _Buf] = {}
@@ -200,7 +238,10 @@ class _Planner:
         allocs = []
         tvm_ffi.structural_walk(
             func.body,
-            (tirx.AllocBuffer, lambda a: allocs.append(a.buffer) if buffer_scope(a.buffer) in TILE_SCOPES else None),
+            (
+                tirx.AllocBuffer,
+                lambda a: allocs.append(a.buffer) if buffer_scope(a.buffer) in TILE_SCOPES else None,
+            ),
         )
         for buf in allocs:
             self.bufs[str(buf.name)] = _Buf(buf)
@@ -225,22 +266,16 @@ class _Planner:
                 computed.add(region(c.args[1], site.loc).name)
         for nest in _parallel_nests(func.body):
             tvm_ffi.structural_walk(nest, (tirx.BufferStore, lambda s: computed.add(str(s.buffer.name))))
-            touched = []
-            tvm_ffi.structural_walk(
-                nest,
-                [
-                    (tirx.BufferStore, lambda s: touched.append(str(s.buffer.name))),
-                    (tvm.ir.TensorLoad, lambda t: touched.append(str(t.source.name))),
-                ],
-            )
-            for name in touched:
+            for name in _buffers_touched(nest):
                 first_loc.setdefault(name, parallel_loc(nest))
         for name, b in self.bufs.items():
             dtype = str(b.buffer.ty.dtype)
             rows, cols = (int(x) for x in b.buffer.ty.shape)
             loc = first_loc.get(name, "")
             if name in loaded and name not in computed and loaded[name] == {dtype}:
-                b.value_cb = self.new_cb(name, dtype, "input", rows, cols, self.input_blocks(loops_of[name]), loc)
+                b.value_cb = self.new_cb(
+                    name, dtype, "input", rows, cols, self.input_blocks(loops_of[name]), loc
+                )
                 continue
             b.value_cb = self.new_cb(name, dtype, "intermediate", rows, cols, 2, loc)
             if name in loaded:
@@ -291,20 +326,31 @@ class _Lowering:
 
     def _node(self, op, kernel, cbs_in, cbs_out, loc):
         self.p.nodes.append(
-            {"id": len(self.p.nodes), "op": op, "kernel": kernel, "cbs_in": cbs_in, "cbs_out": cbs_out, "loc": loc}
+            {
+                "id": len(self.p.nodes),
+                "op": op,
+                "kernel": kernel,
+                "cbs_in": cbs_in,
+                "cbs_out": cbs_out,
+                "loc": loc,
+            }
         )
 
     def _read(self, cb, reg, loc):
         self._node("tt.read_to_cb", "reader", [], [cb["cb"]], loc)
         return [
-            tirx.Evaluate(ops.call("tt.read_to_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)),
+            tirx.Evaluate(
+                ops.call("tt.read_to_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)
+            ),
         ]
 
     def _write(self, cb, reg, loc):
         self._node("tt.write_from_cb", "writer", [cb["cb"]], [], loc)
         return [
             tirx.Evaluate(
-                ops.call("tt.write_from_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)
+                ops.call(
+                    "tt.write_from_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc
+                )
             )
         ]
 
@@ -316,7 +362,9 @@ class _Lowering:
     def _out_cb(self, b, dtype, loc):
         if dtype not in b.out_cbs:
             rows, cols = (int(x) for x in b.buffer.ty.shape)
-            b.out_cbs[dtype] = self.p.new_cb(f"{b.buffer.name}_out", dtype, "output", rows, cols, 2 if self.p.double else 1, loc)
+            b.out_cbs[dtype] = self.p.new_cb(
+                f"{b.buffer.name}_out", dtype, "output", rows, cols, 2 if self.p.double else 1, loc
+            )
         return b.out_cbs[dtype]
 
     # ---- statements -------------------------------------------------------------------------------
@@ -324,12 +372,18 @@ class _Lowering:
         src, dst = region(c.args[0], loc), region(c.args[1], loc)
         if [e for e in src.extents if e != 1] != [e for e in dst.extents if e != 1]:
             raise TTCompileError.at(
-                loc, f"shape mismatch in T.copy: {src.name}{tuple(src.extents)} → {dst.name}{tuple(dst.extents)}"
+                loc,
+                f"shape mismatch in T.copy: {src.name}{tuple(src.extents)} → {dst.name}{tuple(dst.extents)}",
             )
         if is_global(src.buffer) and is_global(dst.buffer):
-            cb = self.p.new_cb(f"{src.name}_to_{dst.name}", str(src.buffer.ty.dtype), "input", *src.extents, 2, loc)
+            cb = self.p.new_cb(
+                f"{src.name}_to_{dst.name}", str(src.buffer.ty.dtype), "input", *src.extents, 2, loc
+            )
             if str(src.buffer.ty.dtype) != str(dst.buffer.ty.dtype):
-                raise TTCompileError.at(loc, "T.copy between global tensors of different dtypes is not supported yet")
+                raise TTCompileError.at(
+                    loc, "T.copy between global tensors of different dtypes is not supported yet"
+                )
+            cb["subblock"] = cb["tile_shape"]  # the writer drains the whole block at once
             return self._read(cb, src, loc) + self._write(cb, dst, loc)
         if is_global(src.buffer):
             b = self._whole(dst, loc, "T.copy")
@@ -341,14 +395,20 @@ class _Lowering:
             return (
                 self._read(stage, src, loc)
                 + self._compute("tt.tile.wait_input", [stage["cb"]], [], stage["cb"], loc)
-                + self._compute("tt.tile.copy", [stage["cb"]], [b.value_cb["cb"]], stage["cb"], b.value_cb["cb"], loc)
+                + self._compute(
+                    "tt.tile.copy", [stage["cb"]], [b.value_cb["cb"]], stage["cb"], b.value_cb["cb"], loc
+                )
             )
         s = self._whole(src, loc, "T.copy")
         if is_global(dst.buffer):
             out = self._out_cb(s, str(dst.buffer.ty.dtype), loc)
-            return self._compute("tt.tile.copy", [s.value_cb["cb"]], [out["cb"]], s.value_cb["cb"], out["cb"], loc) + self._write(out, dst, loc)
+            return self._compute(
+                "tt.tile.copy", [s.value_cb["cb"]], [out["cb"]], s.value_cb["cb"], out["cb"], loc
+            ) + self._write(out, dst, loc)
         d = self._whole(dst, loc, "T.copy")
-        return self._compute("tt.tile.copy", [s.value_cb["cb"]], [d.value_cb["cb"]], s.value_cb["cb"], d.value_cb["cb"], loc)
+        return self._compute(
+            "tt.tile.copy", [s.value_cb["cb"]], [d.value_cb["cb"]], s.value_cb["cb"], d.value_cb["cb"], loc
+        )
 
     def fill(self, c, loc):
         b = self._whole(region(c.args[0], loc), loc, "T.fill")
@@ -392,7 +452,8 @@ class _Lowering:
         if any(e % TILE for e in src.extents):
             raise TTCompileError.at(
                 loc,
-                f"T.reduce_{kind} of {src.name}{tuple(src.extents)}: reductions over buffers that are not whole "
+                f"T.reduce_{kind} of {src.name}{tuple(src.extents)}: reductions over buffers that are not "
+                "whole "
                 "32x32 tiles are not supported on Tenstorrent yet (the padding would be reduced too)",
             )
         scaler = self.p.scaler_cb(loc)
@@ -401,7 +462,15 @@ class _Lowering:
         scratch = -1
         if REDUCE[kind].prepare:
             rows, cols = src.extents
-            scratch = self.p.new_cb(f"{src.name}_{REDUCE[kind].prepare}", str(s.buffer.ty.dtype), "intermediate", rows, cols, 1, loc)["cb"]
+            scratch = self.p.new_cb(
+                f"{src.name}_{REDUCE[kind].prepare}",
+                str(s.buffer.ty.dtype),
+                "intermediate",
+                rows,
+                cols,
+                1,
+                loc,
+            )["cb"]
         return self._compute(
             "tt.tile.reduce",
             [s.value_cb["cb"], scaler["cb"]] + ([scratch] if scratch >= 0 else []),
@@ -428,7 +497,13 @@ class _Lowering:
             if stmt.annotations and "tl.loc" in stmt.annotations:
                 return seq(self.parallel(stmt))
             return tirx.For(
-                stmt.loop_var, stmt.min, stmt.extent, stmt.kind, self.rewrite(stmt.body), stmt.thread_binding, stmt.annotations
+                stmt.loop_var,
+                stmt.min,
+                stmt.extent,
+                stmt.kind,
+                self.rewrite(stmt.body),
+                stmt.thread_binding,
+                stmt.annotations,
             )
         if isinstance(stmt, tirx.IfThenElse):
             return tirx.IfThenElse(
@@ -439,11 +514,18 @@ class _Lowering:
         if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
             c = stmt.value
             loc = ops.loc_of(c)
-            for name, fn in (("tl.copy", self.copy), ("tl.fill", self.fill), ("tl.gemm", self.gemm), ("tl.reduce", self.reduce)):
+            for name, fn in (
+                ("tl.copy", self.copy),
+                ("tl.fill", self.fill),
+                ("tl.gemm", self.gemm),
+                ("tl.reduce", self.reduce),
+            ):
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))
         if isinstance(stmt, tirx.Bind):
-            self.scalars[stmt.var] = tvm_ffi.structural_map(stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v)))
+            self.scalars[stmt.var] = tvm_ffi.structural_map(
+                stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v))
+            )
             return stmt
         if isinstance(stmt, tirx.BufferStore):
             raise TTCompileError(
@@ -506,7 +588,9 @@ class _ElementStatement:
         bcast_rows = op_axes[0] is None and dst_shape[0] > 1  # one row, repeated down the rows
         bcast_cols = op_axes[1] is None and dst_shape[1] > 1  # one column, repeated across
         if op_axes != dst_axes and not (bcast_rows or bcast_cols):
-            raise TTCompileError.at(self.loc, "an operand is indexed in a different order than the stored buffer")
+            raise TTCompileError.at(
+                self.loc, "an operand is indexed in a different order than the stored buffer"
+            )
         return {(False, False): "none", (True, False): "row", (False, True): "col", (True, True): "scalar"}[
             (bcast_rows, bcast_cols)
         ]
@@ -530,7 +614,9 @@ class _ElementStatement:
             shape = [int(x) for x in buf.ty.shape]
             axes = self._axes(list(value.indices), shape, f"reading {buf.name}")
             cb = b.value_cb
-            return ops.call("tt.tile.operand", cb["cb"], self._broadcast(axes, dst_axes, dst_shape), dtype="float32")
+            return ops.call(
+                "tt.tile.operand", cb["cb"], self._broadcast(axes, dst_axes, dst_shape), dtype="float32"
+            )
         if not self._has_load(value):
             if self._uses_position(value):
                 return self._generated(value, dst_axes, dst_shape)
@@ -545,7 +631,12 @@ class _ElementStatement:
         if isinstance(value, tirx.Cast):
             return self._operands(value.value, dst_axes, dst_shape, dst_dtype)
         if isinstance(value, tvm.ir.Call):
-            args = [self._operands(a, dst_axes, dst_shape, dst_dtype) if not isinstance(a, tvm.ir.StringImm) else a for a in value.args]
+            args = [
+                self._operands(a, dst_axes, dst_shape, dst_dtype)
+                if not isinstance(a, tvm.ir.StringImm)
+                else a
+                for a in value.args
+            ]
             return tvm.ir.Call(value.op, args, ret_ty="float32")
         fields = {}
         for name in ("a", "b", "condition", "true_value", "false_value"):
@@ -555,7 +646,10 @@ class _ElementStatement:
             return tirx.Select(fields["condition"], fields["true_value"], fields["false_value"])
         if fields.keys() == {"a", "b"}:
             return type(value)(fields["a"], fields["b"])
-        raise TTCompileError.at(self.loc, f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet")
+        raise TTCompileError.at(
+            self.loc,
+            f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet",
+        )
 
     def _generated(self, value, dst_axes, dst_shape):
         """A position-only sub-expression (a mask): the reader writes its values into a tile."""
@@ -564,7 +658,11 @@ class _ElementStatement:
         j = self.vars[dst_axes[1]] if dst_axes[1] is not None else tirx.Var("unused_j", "int32")
         self.low._node("tt.gen_tile", "reader", [], [cb["cb"]], self.loc)
         self.before.append(
-            tirx.Evaluate(ops.call("tt.gen_tile", cb["cb"], tirx.Cast("float32", value), i, j, *cb["tile_shape"], self.loc))
+            tirx.Evaluate(
+                ops.call(
+                    "tt.gen_tile", cb["cb"], tirx.Cast("float32", value), i, j, *cb["tile_shape"], self.loc
+                )
+            )
         )
         self.before += self.low._compute("tt.tile.wait_input", [cb["cb"]], [], cb["cb"], self.loc)
         return ops.call("tt.tile.operand", cb["cb"], "none", dtype="float32")
@@ -574,7 +672,9 @@ class _ElementStatement:
         out = []
         for s in stmts:
             if isinstance(s, tirx.Bind):
-                self.lets[s.var] = tvm_ffi.structural_map(s.value, (tvm.ir.Var, lambda v: self.lets.get(v, v)))
+                self.lets[s.var] = tvm_ffi.structural_map(
+                    s.value, (tvm.ir.Var, lambda v: self.lets.get(v, v))
+                )
             elif isinstance(s, tirx.BufferStore):
                 value = tvm_ffi.structural_map(s.value, (tvm.ir.Var, lambda v: self.lets.get(v, v)))
                 out.append((s.buffer, list(s.indices), value))
@@ -597,12 +697,11 @@ class _ElementStatement:
             dst_axes = self._out_axes(self._axes(indices, dst_shape, f"storing {buf.name}"))
             cb = b.value_cb
             expr = self._operands(value, dst_axes, dst_shape, str(buf.ty.dtype))
-            reads = []
-            tvm_ffi.structural_walk(
-                expr, (tvm.ir.Call, lambda c: reads.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None)
-            )
+            reads = operand_cbs(expr)
             result += self.before
-            result += self.low._compute("tt.tile.eltwise", sorted(set(reads)), [cb["cb"]], cb["cb"], expr, self.loc)
+            result += self.low._compute(
+                "tt.tile.eltwise", sorted(set(reads)), [cb["cb"]], cb["cb"], expr, self.loc
+            )
         return result
 
 

@@ -30,7 +30,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import get_attr, buffer_scope, is_global, is_zero_mod, region, require_attr, seq, simplify
+from ..ir_utils import buffer_scope, get_attr, is_global, is_zero_mod, region, require_attr, seq, simplify
 from ..target import TILE
 
 

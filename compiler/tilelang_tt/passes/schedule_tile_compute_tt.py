@@ -48,9 +48,29 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import cb_var, comment, dsl_comment, extern, get_attr, require_attr, seq, simplify, with_loop_body
+from ..ir_utils import (
+    cb_var,
+    comment,
+    dsl_comment,
+    extern,
+    get_attr,
+    require_attr,
+    seq,
+    simplify,
+    with_loop_body,
+)
 from ..target import dst_capacity
-from ..tile_ops import FPU_BINARY, SFPU_BINARY, SFPU_UNARY, SCALAR_BINARY, REDUCE
+from ..tile_ops import (
+    COMPARE_SCALAR,
+    COMPARE_ZERO,
+    FPU_BINARY,
+    MIRRORED,
+    REDUCE,
+    SCALAR_BINARY,
+    SFPU_BINARY,
+    SFPU_UNARY,
+)
+from .lower_tile_program_tt import operand_cbs
 
 
 def _bits(value: float) -> tirx.PrimExpr:
@@ -66,7 +86,33 @@ def _is_operand(e) -> bool:
     return isinstance(e, tvm.ir.Call) and ops.is_op(e, "tt.tile.operand")
 
 
-_BINARY_NODES = {tirx.Add: "add", tirx.Sub: "sub", tirx.Mul: "mul", tirx.Div: "div", tirx.Max: "max", tirx.Min: "min"}
+_COMPARISONS = {tirx.GT: "GT", tirx.GE: "GE", tirx.LT: "LT", tirx.LE: "LE", tirx.EQ: "EQ", tirx.NE: "NE"}
+
+
+def _select_parts(e):
+    """(condition, true value, false value) of a T.if_then_else / Select, else None."""
+    if isinstance(e, tirx.Select):
+        return e.condition, e.true_value, e.false_value
+    if isinstance(e, tvm.ir.Call) and str(getattr(e.op, "name", "")).endswith(".if_then_else"):
+        return tuple(e.args)
+    return None
+
+
+def _comparison(e):
+    for node, kind in _COMPARISONS.items():
+        if isinstance(e, node):
+            return kind
+    return None
+
+
+_BINARY_NODES = {
+    tirx.Add: "add",
+    tirx.Sub: "sub",
+    tirx.Mul: "mul",
+    tirx.Div: "div",
+    tirx.Max: "max",
+    tirx.Min: "min",
+}
 
 
 class _Expr:
@@ -79,6 +125,13 @@ class _Expr:
     def need(self, e) -> int:
         if _is_operand(e) or _const(e) is not None:
             return 1
+        parts = _select_parts(e)
+        if parts is not None:  # mask in slot, true value one up, false value two up, where_tile
+            cond, a, b = parts
+            return max(self.need(cond), 1 + self.need(a), 2 + self.need(b))
+        kind = _comparison(e)
+        if kind is not None:
+            return self.need(tirx.Sub(e.a, e.b))
         kind = self._binary(e)
         if kind is not None:
             a, b = e.a, e.b
@@ -90,7 +143,9 @@ class _Expr:
             return max(na, nb + 1) if na >= nb else max(nb, na + 1)
         if isinstance(e, tvm.ir.Call):
             return self.need(e.args[0])
-        raise TTCompileError.at(self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet")
+        raise TTCompileError.at(
+            self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet"
+        )
 
     @staticmethod
     def _binary(e):
@@ -115,7 +170,12 @@ class _Expr:
 
     def tile_index(self, operand, t):
         bcast = str(operand.args[1].value)
-        return {"none": t, "col": simplify(tirx.floordiv(t, self.ct)), "row": simplify(tirx.floormod(t, self.ct)), "scalar": 0}[bcast]
+        return {
+            "none": t,
+            "col": simplify(tirx.floordiv(t, self.ct)),
+            "row": simplify(tirx.floormod(t, self.ct)),
+            "scalar": 0,
+        }[bcast]
 
     def load(self, operand, t, slot):
         cb = self.s.cb_var(int(operand.args[0].value))
@@ -132,6 +192,22 @@ class _Expr:
         value = _const(e)
         if value is not None:
             return [extern("fill_tile_init"), extern("fill_tile", slot, tirx.const(value, "float32"))]
+        parts = _select_parts(e)
+        if parts is not None:
+            cond, a, b = parts
+            fmt = "Float32" if self.s.fp32 else "Float16_b"
+            return (
+                self.emit(cond, t, slot)
+                + self.emit(a, t, slot + 1)
+                + self.emit(b, t, slot + 2)
+                + [
+                    extern("where_tile_init"),
+                    extern(f"where_tile<DataFormat::{fmt}>", slot, slot + 1, slot + 2, slot),
+                ]
+            )
+        kind = _comparison(e)
+        if kind is not None:
+            return self.compare(kind, e.a, e.b, t, slot)
         if _is_operand(e):
             return self.load(e, t, slot)
         kind = self._binary(e)
@@ -140,7 +216,9 @@ class _Expr:
         if isinstance(e, tvm.ir.Call):
             name = str(e.op.name).split(".")[-1]
             if name not in SFPU_UNARY:
-                raise TTCompileError.at(self.loc, f"T.{name} in an element-wise statement is not supported on Tenstorrent yet")
+                raise TTCompileError.at(
+                    self.loc, f"T.{name} in an element-wise statement is not supported on Tenstorrent yet"
+                )
             out = self.emit(e.args[0], t, slot)
             for api, scale in SFPU_UNARY[name]:
                 if scale is not None:
@@ -148,7 +226,9 @@ class _Expr:
                 else:
                     out += [extern(f"{api}_init"), extern(api, slot)]
             return out
-        raise TTCompileError.at(self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet")
+        raise TTCompileError.at(
+            self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet"
+        )
 
     def binary(self, kind, a, b, t, slot):
         fpu = self._fpu(kind, a, b)
@@ -174,6 +254,16 @@ class _Expr:
                     out += [extern("binop_with_scalar_tile_init"), extern(api, slot, _bits(operand))]
             return out
         return self.binary_registers(kind, a, b, t, slot)
+
+    def compare(self, kind, a, b, t, slot):
+        """A 1.0 / 0.0 mask of ``a <kind> b``: against a constant directly, else ``a - b`` against zero."""
+        ca, cb = _const(a), _const(b)
+        if cb is not None or ca is not None:
+            x, c, kind = (a, cb, kind) if cb is not None else (b, ca, MIRRORED[kind])
+            api = COMPARE_SCALAR[kind]
+            return self.emit(x, t, slot) + [extern(f"{api}_init"), extern(api, slot, _bits(c))]
+        api = COMPARE_ZERO[kind]
+        return self.emit(tirx.Sub(a, b), t, slot) + [extern(f"{api}_init"), extern(api, slot)]
 
     def binary_registers(self, kind, a, b, t, slot):
         na, nb = self.need(a), self.need(b)
@@ -242,13 +332,20 @@ class _Scheduler:
                 extern("tile_regs_release"),
             ]
         )
-        out = [dsl_comment(loc), extern("cb_reserve_back", self.cb_var(dst), n), loop(chunk, n // per_acquire, one_acquire)]
+        out = [
+            dsl_comment(loc),
+            extern("cb_reserve_back", self.cb_var(dst), n),
+            loop(chunk, n // per_acquire, one_acquire),
+        ]
         if entry["role"] == "output":
             return out + [extern("cb_push_back", self.cb_var(dst), n)]
         if dst in self.live:
             out.append(extern("cb_pop_front", self.cb_var(dst), n))
         self.live.add(dst)
-        return out + [extern("cb_push_back", self.cb_var(dst), n), extern("cb_wait_front", self.cb_var(dst), n)]
+        return out + [
+            extern("cb_push_back", self.cb_var(dst), n),
+            extern("cb_wait_front", self.cb_var(dst), n),
+        ]
 
     # ---- tile ops ---------------------------------------------------------------------------------
     def wait_input(self, c, loc):
@@ -259,21 +356,25 @@ class _Scheduler:
 
     def fill(self, c, loc):
         dst, value = int(c.args[0].value), c.args[1]
-        return self.produce(dst, 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, value)], loc)
+        return self.produce(
+            dst, 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, value)], loc
+        )
 
     def copy(self, c, loc):
         src, dst = int(c.args[0].value), int(c.args[1].value)
         cb = self.cb_var(src)
         return self.produce(
-            dst, 1, lambda t, s: [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, s)], loc, [src]
+            dst,
+            1,
+            lambda t, s: [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, s)],
+            loc,
+            [src],
         )
 
     def eltwise(self, c, loc):
         dst, expr = int(c.args[0].value), c.args[1]
         code = _Expr(self, self.cbs[dst], loc)
-        reads = []
-        _walk_operands(expr, reads)
-        return self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, reads)
+        return self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr))
 
     def matmul(self, c, loc):
         a, b, cc, tb = (int(x.value) for x in c.args[:4])
@@ -286,10 +387,20 @@ class _Scheduler:
             m, n = simplify(tirx.floordiv(t, nt)), simplify(tirx.floormod(t, nt))
             k = tirx.Var("kt", "int32")
             b_index = simplify(n * kt + k) if tb else simplify(k * nt + n)
-            out = [extern("copy_tile_to_dst_init_short", ccv), extern("copy_tile", ccv, t, s)] if accumulate else []
+            out = (
+                [extern("copy_tile_to_dst_init_short", ccv), extern("copy_tile", ccv, t, s)]
+                if accumulate
+                else []
+            )
             return out + [
                 extern("mm_init_short", ca, cb, tb),
-                tirx.For(k, 0, kt, tirx.ForKind.SERIAL, extern("matmul_tiles", ca, cb, simplify(m * kt + k), b_index, s)),
+                tirx.For(
+                    k,
+                    0,
+                    kt,
+                    tirx.ForKind.SERIAL,
+                    extern("matmul_tiles", ca, cb, simplify(m * kt + k), b_index, s),
+                ),
             ]
 
         return self.produce(cc, 1, per_tile, loc, [a, b])
@@ -329,7 +440,13 @@ class _Scheduler:
             index = simplify(t * ct + i) if dim == 1 else simplify(i * ct + t)
             body = [
                 extern(f"reduce_init{template}", cs, csc, cd),
-                tirx.For(i, 0, ct if dim == 1 else rt, tirx.ForKind.SERIAL, extern(f"reduce_tile{template}", cs, csc, index, 0, s)),
+                tirx.For(
+                    i,
+                    0,
+                    ct if dim == 1 else rt,
+                    tirx.ForKind.SERIAL,
+                    extern(f"reduce_tile{template}", cs, csc, index, 0, s),
+                ),
                 extern("reduce_uninit"),
             ]
             if spec.negate:
@@ -368,7 +485,8 @@ class _Scheduler:
             if after_then != self.live:
                 names = sorted(self.cbs[cb]["buffer"] for cb in after_then ^ self.live)
                 raise TTCompileError(
-                    f"the branches of an if leave different tile buffers holding values ({', '.join(names)}); "
+                    "the branches of an if leave different tile buffers holding values "
+                    f"({', '.join(names)}); "
                     "write them in both branches or before the if"
                 )
             return tirx.IfThenElse(stmt.condition, then, other)
@@ -385,18 +503,22 @@ class _Scheduler:
         outs = [e for e in self.cbs.values() if e["role"] == "output"] or list(self.cbs.values())
         out = [
             comment("Configure the unpacker, math engines and packer"),
-            extern("compute_kernel_hw_startup", self.cb_var(ins[0]["cb"]), self.cb_var(ins[-1]["cb"]), self.cb_var(outs[0]["cb"])),
+            extern(
+                "compute_kernel_hw_startup",
+                self.cb_var(ins[0]["cb"]),
+                self.cb_var(ins[-1]["cb"]),
+                self.cb_var(outs[0]["cb"]),
+            ),
         ]
         for e in scalers:
             out.append(comment("The reduce scaler: a tile of ones, filled once"))
-            out += self.produce(e["cb"], 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, tirx.const(1.0, "float32"))], "")
+            out += self.produce(
+                e["cb"],
+                1,
+                lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, tirx.const(1.0, "float32"))],
+                "",
+            )
         return out
-
-
-def _walk_operands(expr, found):
-    tvm_ffi.structural_walk(
-        expr, (tvm.ir.Call, lambda c: found.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None)
-    )
 
 
 def _substitute(stmt, vmap):
@@ -415,12 +537,23 @@ _HANDLERS = {
 
 def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
-        if get_attr(func, "tt.kernel_role") != "compute" or get_attr(func, "tt.compute_schedule") != "tile_program":
+        if (
+            get_attr(func, "tt.kernel_role") != "compute"
+            or get_attr(func, "tt.compute_schedule") != "tile_program"
+        ):
             return func
         sched = _Scheduler(func)
         prologue = sched.prologue()
         body = sched.rewrite(func.body)
-        body = seq(prologue + [body] + [extern("cb_pop_front", sched.cb_var(cb), sched.n(cb)) for cb in sorted(sched.live) if sched.cbs[cb]["buffer"] != "reduce_scaler"])
+        body = seq(
+            prologue
+            + [body]
+            + [
+                extern("cb_pop_front", sched.cb_var(cb), sched.n(cb))
+                for cb in sorted(sched.live)
+                if sched.cbs[cb]["buffer"] != "reduce_scaler"
+            ]
+        )
         config = {
             "math_fidelity": "HiFi4",
             "fp32_dest_acc_en": sched.fp32,

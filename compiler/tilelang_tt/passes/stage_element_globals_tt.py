@@ -32,7 +32,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import is_global, simplify, parallel_loc
+from ..ir_utils import is_global, parallel_loc, simplify
 
 
 def _nest(stmt: tirx.For):
@@ -76,7 +76,10 @@ class _Stager:
         name = str(buf.name)
         if name in self.tiles:
             tile, old_mins, _ = self.tiles[name]
-            if any(not tvm.ir.structural_equal(simplify(a - b), tirx.const(0, "int32")) for a, b in zip(old_mins, mins, strict=True)):
+            if any(
+                not tvm.ir.structural_equal(simplify(a - b), tirx.const(0, "int32"))
+                for a, b in zip(old_mins, mins, strict=True)
+            ):
                 raise TTCompileError.at(
                     self.loc, f"this T.Parallel body reads {name} at two different places; use one region"
                 )
@@ -102,15 +105,20 @@ class _Stager:
             tile, idx = self._tile_for(s.buffer, list(s.indices))
             return tirx.BufferStore(tile, s.value, idx)
 
-        return tvm_ffi.structural_map(self.nest, [(tvm.ir.TensorLoad, load), (tirx.BufferStore, store)], order="post")
+        return tvm_ffi.structural_map(
+            self.nest, [(tvm.ir.TensorLoad, load), (tirx.BufferStore, store)], order="post"
+        )
 
     def _region(self, name, tensor_side: bool, globals_by_name):
         tile, mins, extents = self.tiles[name]
         if tensor_side:
             return tirx.BufferRegion(
-                globals_by_name[name], [tvm.ir.Range.from_min_extent(m, e) for m, e in zip(mins, extents, strict=True)]
+                globals_by_name[name],
+                [tvm.ir.Range.from_min_extent(m, e) for m, e in zip(mins, extents, strict=True)],
             )
-        return tirx.BufferRegion(tile, [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), e) for e in extents])
+        return tirx.BufferRegion(
+            tile, [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), e) for e in extents]
+        )
 
     def staged(self, globals_by_name) -> list:
         nest = self.rewrite_body()
@@ -120,18 +128,30 @@ class _Stager:
         for name in self.loaded:
             if name in self.stored:
                 raise TTCompileError.at(
-                    self.loc, f"this T.Parallel body both reads and writes the global tensor {name}; stage it in a fragment"
+                    self.loc,
+                    f"this T.Parallel body both reads and writes the global tensor {name}; "
+                    "stage it in a fragment",
                 )
             out.append(
                 tirx.Evaluate(
-                    ops.call("tl.copy", self._region(name, True, globals_by_name), self._region(name, False, globals_by_name), self.loc)
+                    ops.call(
+                        "tl.copy",
+                        self._region(name, True, globals_by_name),
+                        self._region(name, False, globals_by_name),
+                        self.loc,
+                    )
                 )
             )
         out.append(nest)
         for name in self.stored:
             out.append(
                 tirx.Evaluate(
-                    ops.call("tl.copy", self._region(name, False, globals_by_name), self._region(name, True, globals_by_name), self.loc)
+                    ops.call(
+                        "tl.copy",
+                        self._region(name, False, globals_by_name),
+                        self._region(name, True, globals_by_name),
+                        self.loc,
+                    )
                 )
             )
         return out
@@ -152,9 +172,22 @@ def StageElementGlobalsTT() -> tvm.transform.Pass:  # noqa: N802
 
         def single(f: tirx.For):
             # a nest that is a loop's whole body (not inside a SeqStmt)
-            if isinstance(f.body, tirx.For) and f.body.annotations and "tl.loc" in f.body.annotations and not (f.annotations and "tl.loc" in f.annotations):
+            if (
+                isinstance(f.body, tirx.For)
+                and f.body.annotations
+                and "tl.loc" in f.body.annotations
+                and not (f.annotations and "tl.loc" in f.annotations)
+            ):
                 staged = _Stager(f.body).staged(globals_by_name)
-                return tirx.For(f.loop_var, f.min, f.extent, f.kind, tirx.SeqStmt(staged) if len(staged) > 1 else staged[0], f.thread_binding, f.annotations)
+                return tirx.For(
+                    f.loop_var,
+                    f.min,
+                    f.extent,
+                    f.kind,
+                    tirx.SeqStmt(staged) if len(staged) > 1 else staged[0],
+                    f.thread_binding,
+                    f.annotations,
+                )
             return f
 
         body = tvm_ffi.structural_map(func.body, [(tirx.SeqStmt, block), (tirx.For, single)], order="post")
