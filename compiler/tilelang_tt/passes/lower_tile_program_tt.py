@@ -269,6 +269,8 @@ class _Planner:
             for name in _buffers_touched(nest):
                 first_loc.setdefault(name, parallel_loc(nest))
         for name, b in self.bufs.items():
+            if name not in first_loc:  # allocated but never used: no circular buffer
+                continue
             dtype = str(b.buffer.ty.dtype)
             rows, cols = (int(x) for x in b.buffer.ty.shape)
             loc = first_loc.get(name, "")
@@ -589,7 +591,9 @@ class _ElementStatement:
         bcast_cols = op_axes[1] is None and dst_shape[1] > 1  # one column, repeated across
         if op_axes != dst_axes and not (bcast_rows or bcast_cols):
             raise TTCompileError.at(
-                self.loc, "an operand is indexed in a different order than the stored buffer"
+                self.loc,
+                "an operand is indexed in a different order than the stored buffer; element-wise statements "
+                "on Tenstorrent index tile buffers by the T.Parallel variables in order (no transposes yet)",
             )
         return {(False, False): "none", (True, False): "row", (False, True): "col", (True, True): "scalar"}[
             (bcast_rows, bcast_cols)
@@ -710,7 +714,8 @@ def _check_dataflow(planner):
     never used would fill up and hang the reader)."""
     for e in planner.entries:
         readers = [n for n in planner.nodes if e["cb"] in n["cbs_in"] and n["op"] != "tt.tile.wait_input"]
-        if e["role"] != "output" and not readers and e["buffer"] != "reduce_scaler":
+        written = any(e["cb"] in n["cbs_out"] for n in planner.nodes)
+        if e["role"] != "output" and written and not readers and e["buffer"] != "reduce_scaler":
             raise TTCompileError.at(
                 e["loc"], f"tile buffer {e['buffer']} is written but never read; remove it or use it"
             )
