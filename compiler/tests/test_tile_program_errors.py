@@ -23,7 +23,7 @@ def _program(body_kind):
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = D_f[i, j] + A_s[i, j]
             elif body_kind == "dies_with_loop":
-                for k in T.serial(2):
+                for _ in T.serial(2):
                     T.copy(A_s, D_f)
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = D_f[i, j] + A_s[i, j]

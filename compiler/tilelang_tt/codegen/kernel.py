@@ -259,6 +259,15 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
     return comments, decls + ([""] if decls else []) + cb_decls + ([""] if acc_decls else []) + acc_decls
 
 
+def _prelude(func, role: str) -> list[str]:
+    """Macros the SDK's headers need before they are included: reduce.h names REDUCE_OP and REDUCE_DIM in
+    default template arguments (the SDK's host defines them per kernel); every reduce call here spells its
+    own, so any value does."""
+    if role != "compute" or '"compute_kernel_api/reduce.h"' not in includes(func, role):
+        return []
+    return ["#define REDUCE_OP PoolType::SUM", "#define REDUCE_DIM ReduceDim::REDUCE_ROW", ""]
+
+
 def render_kernel(func) -> str:
     role = get_attr(func, "tt.kernel_role")
     program = get_attr(func, "tt.program")
@@ -268,7 +277,11 @@ def render_kernel(func) -> str:
     body = _Emitter()
     emit_stmt(func.body, body)
     lines = (
-        comments + [""] + [f"#include {inc}" for inc in includes(func, role)] + ["", "void kernel_main() {"]
+        comments
+        + [""]
+        + _prelude(func, role)
+        + [f"#include {inc}" for inc in includes(func, role)]
+        + ["", "void kernel_main() {"]
     )
     lines += ["    " + d if d else "" for d in decls]
     lines += [""] + body.lines + ["}", ""]

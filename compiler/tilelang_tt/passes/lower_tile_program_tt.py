@@ -525,9 +525,12 @@ class _Lowering:
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))
         if isinstance(stmt, tirx.Bind):
-            self.scalars[stmt.var] = tvm_ffi.structural_map(
-                stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v))
+            # constants only (``inv_D = 1.0 / D``): grid indices and loop-dependent values stay variables
+            value = simplify(
+                tvm_ffi.structural_map(stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v)))
             )
+            if isinstance(value, tirx.IntImm | tirx.FloatImm):
+                self.scalars[stmt.var] = value
             return stmt
         if isinstance(stmt, tirx.BufferStore):
             raise TTCompileError(
