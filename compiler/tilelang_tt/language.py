@@ -59,6 +59,7 @@ __all__ = [
     "Pipelined",
     "Parallel",
     "GemmWarpPolicy",
+    "transpose",
     "serial",
     "reduce_sum",
     "reduce_max",
@@ -81,7 +82,7 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 # TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
 TILELANG_NOT_YET = frozenset(
     {
-        "cumsum", "alloc_var", "atomic_add", "get_thread_binding", "transpose", "dynamic",
+        "cumsum", "alloc_var", "atomic_add", "get_thread_binding", "dynamic",
         "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
     }
 )  # fmt: skip
@@ -368,6 +369,11 @@ def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
         return tirx.SeqStmt(out) if len(out) > 1 else out[0]
 
     return func.with_body(tvm_ffi.structural_map(func.body, (tirx.SeqStmt, rewrite), order="post"))
+
+
+def transpose(src, dst, annotations=None):
+    """``dst[j, i] = src[i, j]`` for two tile buffers (``annotations`` is accepted and ignored)."""
+    return ops.call("tl.transpose", _region(src), _region(dst), _loc())
 
 
 REDUCE_KINDS = ("sum", "max", "min", "abssum", "absmax")

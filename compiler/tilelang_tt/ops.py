@@ -17,7 +17,7 @@ from tvm import tirx
 
 __all__ = ["TL_OPS", "TT_OPS", "op", "is_op", "call", "loc_of", "extern", "is_extern"]
 
-TL_OPS = ("tl.copy", "tl.gemm", "tl.fill", "tl.reduce", "tl.loc")
+TL_OPS = ("tl.copy", "tl.gemm", "tl.fill", "tl.reduce", "tl.transpose", "tl.loc")
 TT_OPS = (
     "tt.read_to_cb",
     "tt.write_from_cb",
@@ -36,6 +36,7 @@ TT_OPS = (
     "tt.tile.operand",
     "tt.tile.matmul",
     "tt.tile.reduce",
+    "tt.tile.transpose",
 )
 
 _OPAQUE = tirx.CallEffectKind.Opaque.value

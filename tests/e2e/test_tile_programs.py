@@ -190,6 +190,48 @@ def _on_target(kernel, target):
     return tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx) or None, target=target)
 
 
+@T.prim_func
+def transposed(A: T.Tensor((64, 96), "bfloat16"), B: T.Tensor((96, 64), "bfloat16")):
+    with T.Kernel(1, threads=128) as bx:
+        A_s = T.alloc_shared((64, 96), "bfloat16")
+        B_s = T.alloc_shared((96, 64), "bfloat16")
+        T.copy(A[0, 0], A_s)
+        T.transpose(A_s, B_s)
+        T.copy(B_s, B[0, 0])
+
+
+def test_transpose():
+    kernel = tilelang.compile(transposed, out_idx=[-1])
+    a = RNG.standard_normal((64, 96)).astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(kernel(a), a.T)
+
+
+@T.prim_func
+def gemm_both_transposed_with_epilogue(
+    A: T.Tensor((64, 96), "bfloat16"), B: T.Tensor((128, 64), "bfloat16"), C: T.Tensor((96, 128), "float32")
+):
+    with T.Kernel(1, threads=128) as bx:
+        A_s = T.alloc_shared((64, 96), "bfloat16")
+        B_s = T.alloc_shared((128, 64), "bfloat16")
+        C_f = T.alloc_fragment((96, 128), "float32")
+        T.copy(A[0, 0], A_s)
+        T.copy(B[0, 0], B_s)
+        T.gemm(A_s, B_s, C_f, transpose_A=True, transpose_B=True, clear_accum=True)
+        for i, j in T.Parallel(96, 128):
+            C_f[i, j] = T.max(C_f[i, j], 0)
+        T.copy(C_f, C[0, 0])
+
+
+def test_gemm_with_transposed_operands_and_relu_epilogue():
+    kernel = tilelang.compile(gemm_both_transposed_with_epilogue, out_idx=[-1])
+    a = RNG.standard_normal((64, 96)).astype(ml_dtypes.bfloat16)
+    b = RNG.standard_normal((128, 64)).astype(ml_dtypes.bfloat16)
+    expected = np.maximum(a.astype(np.float32).T @ b.astype(np.float32).T, 0)
+    got = kernel(a, b)
+    rel = float(np.abs(got - expected).max() / np.abs(expected).max())
+    assert rel <= 1e-2, f"max relative error {rel:.3e}"
+
+
 def _example(name):
     path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", name + ".py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)

@@ -40,6 +40,7 @@ KERNEL_OF = {
     "tt.tile.eltwise": "compute",
     "tt.tile.matmul": "compute",
     "tt.tile.reduce": "compute",
+    "tt.tile.transpose": "compute",
 }
 
 

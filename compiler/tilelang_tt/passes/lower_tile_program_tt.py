@@ -79,8 +79,10 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     """False for the plain matmul shape the matmul schedule handles: only global→tile copies, T.gemm of
     loaded operands into fragments that are zero-filled, stored to global (directly or through one shared
     buffer), and no element-wise statement or reduction."""
-    calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce"))
-    if any(ops.is_op(s.call, "tl.reduce") for s in calls) or _parallel_nests(func.body):
+    calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose"))
+    if any(ops.is_op(s.call, "tl.reduce") or ops.is_op(s.call, "tl.transpose") for s in calls):
+        return True
+    if _parallel_nests(func.body):
         return True
     loaded, accumulators, staged = set(), set(), set()
     for s in calls:
@@ -246,7 +248,7 @@ class _Planner:
         for buf in allocs:
             self.bufs[str(buf.name)] = _Buf(buf)
         loaded, computed, loops_of, first_loc = {}, set(), {}, {}
-        for site in find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce")):
+        for site in find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose")):
             c = site.call
             for arg in c.args:
                 if isinstance(arg, tvm.ir.TensorRegion):
@@ -419,17 +421,13 @@ class _Lowering:
     def gemm(self, c, loc):
         a, b, cc = (region(c.args[i], loc) for i in range(3))
         ta, tb = int(c.args[3].value), int(c.args[4].value)
-        if ta:
-            raise TTCompileError.at(
-                loc, "T.gemm with transpose_A in a tile program is not supported on Tenstorrent yet"
-            )
-        m, k = a.extents
+        m, k = a.extents[::-1] if ta else a.extents
         k2, n = b.extents[::-1] if tb else b.extents
         if k != k2 or cc.extents != [m, n]:
             raise TTCompileError.at(
                 loc,
-                f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)} @ {b.name}{tuple(b.extents)}"
-                f"{'ᵀ' if tb else ''} → {cc.name}{tuple(cc.extents)}",
+                f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)}{'ᵀ' if ta else ''} @ "
+                f"{b.name}{tuple(b.extents)}{'ᵀ' if tb else ''} → {cc.name}{tuple(cc.extents)}",
             )
         for reg in (a, b, cc):
             if any(e % TILE for e in reg.extents):
@@ -438,7 +436,14 @@ class _Lowering:
                 )
         ab, bb, cb = (self._whole(r, loc, "T.gemm") for r in (a, b, cc))
         ids = [x.value_cb["cb"] for x in (ab, bb, cb)]
-        return self._compute("tt.tile.matmul", ids[:2] + [ids[2]], [ids[2]], *ids, tb, loc)
+        prologue = []
+        if ta:  # the matrix engine transposes only its second operand: A's transpose goes through a scratch
+            scratch = self.p.new_cb(f"{a.name}_T", str(ab.buffer.ty.dtype), "intermediate", m, k, 2, loc)
+            prologue = self._compute(
+                "tt.tile.transpose", ids[:1], [scratch["cb"]], ids[0], scratch["cb"], loc
+            )
+            ids[0] = scratch["cb"]
+        return prologue + self._compute("tt.tile.matmul", ids[:2] + [ids[2]], [ids[2]], *ids, tb, loc)
 
     def reduce(self, c, loc):
         src, dst = region(c.args[0], loc), region(c.args[1], loc)
@@ -487,6 +492,18 @@ class _Lowering:
             loc,
         )
 
+    def transpose(self, c, loc):
+        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        s, d = self._whole(src, loc, "T.transpose"), self._whole(dst, loc, "T.transpose")
+        if dst.extents != src.extents[::-1] or any(e % TILE for e in src.extents):
+            raise TTCompileError.at(
+                loc,
+                f"T.transpose({src.name}{tuple(src.extents)}, {dst.name}{tuple(dst.extents)}): the destination "
+                "must have the source's shape reversed, in whole 32x32 tiles",
+            )
+        ids = [s.value_cb["cb"], d.value_cb["cb"]]
+        return self._compute("tt.tile.transpose", ids[:1], ids[1:], *ids, loc)
+
     def parallel(self, nest: tirx.For):
         return _ElementStatement(self, nest).lower()
 
@@ -521,6 +538,7 @@ class _Lowering:
                 ("tl.fill", self.fill),
                 ("tl.gemm", self.gemm),
                 ("tl.reduce", self.reduce),
+                ("tl.transpose", self.transpose),
             ):
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))

@@ -466,6 +466,17 @@ class _Scheduler:
             self.live.discard(src)  # the scratch block lives for this reduction only
         return prologue + out + epilogue
 
+    def transpose(self, c, loc):
+        src, dst = int(c.args[0].value), int(c.args[1].value)
+        src_cols, dst_cols = self.cbs[src]["tile_shape"][1], self.cbs[dst]["tile_shape"][1]
+        cs = self.cb_var(src)
+
+        def per_tile(t, s):  # output tile (r, c) is source tile (c, r), transposed within the tile
+            index = simplify(tirx.floormod(t, dst_cols) * src_cols + tirx.floordiv(t, dst_cols))
+            return [extern("transpose_wh_init_short", cs), extern("transpose_wh_tile", cs, index, s)]
+
+        return self.produce(dst, 1, per_tile, loc, [src])
+
     # ---- structure --------------------------------------------------------------------------------
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
@@ -532,6 +543,7 @@ _HANDLERS = {
     "tt.tile.eltwise": _Scheduler.eltwise,
     "tt.tile.matmul": _Scheduler.matmul,
     "tt.tile.reduce": _Scheduler.reduce,
+    "tt.tile.transpose": _Scheduler.transpose,
 }
 
 
