@@ -498,8 +498,8 @@ class _Lowering:
         if dst.extents != src.extents[::-1] or any(e % TILE for e in src.extents):
             raise TTCompileError.at(
                 loc,
-                f"T.transpose({src.name}{tuple(src.extents)}, {dst.name}{tuple(dst.extents)}): the destination "
-                "must have the source's shape reversed, in whole 32x32 tiles",
+                f"T.transpose({src.name}{tuple(src.extents)}, {dst.name}{tuple(dst.extents)}): the "
+                "destination must have the source's shape reversed, in whole 32x32 tiles",
             )
         ids = [s.value_cb["cb"], d.value_cb["cb"]]
         return self._compute("tt.tile.transpose", ids[:1], ids[1:], *ids, loc)
