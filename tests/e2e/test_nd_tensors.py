@@ -87,8 +87,8 @@ def test_per_head_scores_on_bhsd_tensors():
 
 
 def bshd_projection(batch, seq_len, heads, dim, block_M, dtype=T.bfloat16, accum_dtype=T.float):
-    """Out[b, s, h, :] = Q[b, s, h, :] @ W per (batch, head) block of sequence rows: (B, S, H, D) tensors whose
-    tiles span S with the head fixed (stored as (B, H, S, D)), grid (S/bM, H, B)."""
+    """Out[b, s, h, :] = Q[b, s, h, :] @ W per (batch, head) block of sequence rows: (B, S, H, D) tensors
+    whose tiles span S with the head fixed (stored as (B, H, S, D)), grid (S/bM, H, B)."""
 
     @T.prim_func
     def project(

@@ -52,7 +52,7 @@ def bshd_rows(Q: T.Tensor((2, 100, 3, 64), "bfloat16"), O: T.Tensor((2, 100, 3, 
 def test_tiles_spanning_the_sequence_store_it_next_to_the_last_dimension():
     func = lower(bshd_rows, "AttachTensorAccessorTT")["gemm"]
     q, o = get_attr(func, "tt.tensor_accessors")
-    # (B, S, H, D) tiled along S is stored as (B, H, S, D): each (b, h) slice padded to ceil32(100) = 128 rows.
+    # (B, S, H, D) tiled along S is stored as (B, H, S, D); each (b, h) slice padded to 128 rows.
     for acc in (q, o):
         assert (acc["shape"], acc["dim_order"], acc["view"], acc["tiles"]) == (
             [2, 100, 3, 64],

@@ -86,7 +86,9 @@ def test_rows_past_an_nd_slice_padding_are_located():
 
 
 @T.prim_func
-def bshd_into_the_next_slice(Q: T.Tensor((1, 100, 2, 64), "bfloat16"), O: T.Tensor((1, 100, 2, 64), "bfloat16")):
+def bshd_into_the_next_slice(
+    Q: T.Tensor((1, 100, 2, 64), "bfloat16"), O: T.Tensor((1, 100, 2, 64), "bfloat16")
+):
     with T.Kernel(2, 2, 1) as (bx, by, bz):
         Q_s = T.alloc_shared((96, 64), "bfloat16")
         T.copy(Q[bz, bx * 96 : (bx + 1) * 96, by, :], Q_s)

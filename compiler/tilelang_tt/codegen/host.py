@@ -84,7 +84,8 @@ _PADDING_HELPERS = [
 _ORDER_HELPERS = [
     "// Offset in a row-major tensor of dimensions `shape` of each element of the same tensor stored with",
     "// its dimensions in `order` (stored dimension k is declared dimension order[k]), in stored order.",
-    "std::vector<size_t> stored_offsets(const std::vector<size_t>& shape, const std::vector<size_t>& order) {",
+    "std::vector<size_t> stored_offsets(const std::vector<size_t>& shape, "
+    "const std::vector<size_t>& order) {",
     "std::vector<size_t> stride(shape.size(), 1);",
     "for (size_t d = shape.size() - 1; d > 0; --d) {",
     "stride[d - 1] = stride[d] * shape[d];",
@@ -130,7 +131,9 @@ _ORDER_HELPERS = [
 def _offsets(t: dict) -> str:
     """The declaration of the tensor's stored_offsets table (see ``_ORDER_HELPERS``)."""
     shape, order = (", ".join(str(v) for v in t[key]) for key in ("shape", "dim_order"))
-    return f"const std::vector<size_t> {_ident(t['name'])}_offsets = stored_offsets({{{shape}}}, {{{order}}});"
+    return (
+        f"const std::vector<size_t> {_ident(t['name'])}_offsets = stored_offsets({{{shape}}}, {{{order}}});"
+    )
 
 
 def _core_work_table(plan: dict) -> list[str]:
@@ -327,7 +330,9 @@ def render_host(plan: dict) -> str:
         ]
         host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
         if _is_permuted(t):
-            L += ([] if t in inputs else [_offsets(t)]) + [f"std::vector<{ty}> {n}_stored_out({n}_offsets.size());"]
+            L += ([] if t in inputs else [_offsets(t)]) + [
+                f"std::vector<{ty}> {n}_stored_out({n}_offsets.size());"
+            ]
             destination = f"{n}_stored_out.data()"
         else:
             destination = host

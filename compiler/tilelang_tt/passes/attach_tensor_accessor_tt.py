@@ -110,7 +110,9 @@ def _store_in_order(func: tirx.PrimFunc, orders: dict[str, list[int]]) -> tirx.P
             shape = [int(s) for s in p.shape]
             new[str(p.name)] = (
                 p,
-                tirx.decl_buffer(shape, p.dtype, str(p.name), strides=stored_strides(shape, orders[str(p.name)])),
+                tirx.decl_buffer(
+                    shape, p.dtype, str(p.name), strides=stored_strides(shape, orders[str(p.name)])
+                ),
             )
 
     def swap(buf):
