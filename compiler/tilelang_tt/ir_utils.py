@@ -128,38 +128,72 @@ def padded_to_tile(n: int) -> int:
 
 
 def tile_view_shape(shape) -> list[int]:
-    """The 2-D shape a tensor is tiled as, its DRAM pages being the tiles of this view in row-major order:
-    the last two dimensions padded up to multiples of the tile, and the leading dimensions flattened into
-    rows so that each leading index starts on a tile row: (B, H, S, D) → (B·H·ceil32(S), ceil32(D)). The
-    padding is zeros on input (host) and cropped on output, so one (b, h) slice never overlaps the next."""
+    """The 2-D shape a tensor is tiled as, given its dimensions in stored order (``stored_shape``), its DRAM
+    pages being the tiles of this view in row-major order: the last two dimensions padded up to multiples
+    of the tile, and the leading dimensions flattened into rows so that each leading index starts on a tile
+    row: (B, H, S, D) → (B·H·ceil32(S), ceil32(D)). The padding is zeros on input (host) and cropped on
+    output, so one (b, h) slice never overlaps the next."""
     lead = 1
     for extent in shape[:-2]:
         lead *= int(extent)
     return [lead * padded_to_tile(shape[-2]), padded_to_tile(shape[-1])]
 
 
+def storage_order(buf: tirx.Buffer) -> list[int]:
+    """The order a global tensor's dimensions are stored in DRAM, outermost first, as declared dimension
+    numbers: the declared order, unless AttachTensorAccessorTT gave the buffer the strides of another
+    (``stored_strides``; a (B, S, H, D) tensor tiled along S is stored as (B, H, S, D): [0, 2, 1, 3])."""
+    strides = [int(s) for s in buf.ty.strides]
+    if not strides:
+        return list(range(len(buf.shape)))
+    return sorted(range(len(strides)), key=lambda d: -strides[d])
+
+
+def stored_shape(shape, order) -> list[int]:
+    """``shape`` (declared order) with its dimensions in the stored ``order``."""
+    return [int(shape[d]) for d in order]
+
+
+def stored_strides(shape, order) -> list[int]:
+    """Element strides, in declared order, of a tensor stored in ``order`` with its last two stored
+    dimensions padded to whole tiles (the tile view before tilizing). The row dimension's stride is below
+    every leading one's, so ``storage_order`` reads the order back unambiguously (leading dimensions of
+    equal stride have extent 1, where their order does not matter)."""
+    padded = stored_shape(shape, order)
+    padded[-2:] = [padded_to_tile(padded[-2]), padded_to_tile(padded[-1])]
+    strides, step = [0] * len(order), 1
+    for k in reversed(range(len(order))):
+        strides[order[k]] = step
+        step *= padded[k]
+    return strides
+
+
 def _tile_view(reg: Region, loc: str) -> Region:
-    """An N-D region whose leading extents are 1 → the same elements as a region of the 2-D tile view
-    (row = flattened leading index · ceil32(S) + s, see ``tile_view_shape``)."""
+    """An N-D region whose extents are 1 in every stored leading dimension (``storage_order``) → the same
+    elements as a region of the 2-D tile view (row = flattened leading index · ceil32(rows) + row, see
+    ``tile_view_shape``)."""
     rank = len(reg.extents)
     if rank < 2:
         raise TTCompileError.at(
             loc, f"{reg.name} has {rank} dimension; only buffers of 2 or more dimensions are supported yet"
         )
-    spanning = [d for d in range(rank - 2) if reg.extents[d] != 1]
+    order = storage_order(reg.buffer)
+    spanning = [d for d in order[:-2] if reg.extents[d] != 1]
     if spanning:
         raise TTCompileError.at(
             loc,
             f"this tile region of {reg.name} spans {reg.extents[spanning[0]]} entries of dimension "
-            f"{spanning[0]} of {rank}; a tile must lie in the last two dimensions (one index for each "
-            f"leading one, e.g. Q[b, h, i:i + n, :] of a (B, H, S, D) tensor)",
+            f"{spanning[0]} of {rank}; a tile must lie in two dimensions: the last and one other (one index "
+            f"for each remaining one, e.g. Q[b, h, i:i + n, :] or Q[b, i:i + n, h, :])",
         )
-    shape = [int(s) for s in reg.buffer.shape]
-    lead = reg.mins[0]
-    for d in range(1, rank - 2):
-        lead = lead * shape[d] + reg.mins[d]
-    row = lead * padded_to_tile(shape[-2]) + reg.mins[-2]
-    return Region(reg.buffer, [simplify(row), reg.mins[-1]], reg.extents[-2:], tile_view_shape(shape))
+    shape = stored_shape(reg.buffer.shape, order)
+    mins = [reg.mins[d] for d in order]
+    lead = mins[0]
+    for k in range(1, rank - 2):
+        lead = lead * shape[k] + mins[k]
+    row = lead * padded_to_tile(shape[-2]) + mins[-2]
+    extents = [reg.extents[d] for d in order[-2:]]
+    return Region(reg.buffer, [simplify(row), mins[-1]], extents, tile_view_shape(shape))
 
 
 def region(value, loc: str = "", tile_view: bool = True) -> Region:

@@ -1,7 +1,11 @@
 """AttachTensorAccessorTT: one accessor per tensor with tiles, page size and access from the copies."""
 
+import pytest
 import tilelang_tt.language as T
+import tvm
 from programs import attr, gemm, lower
+from tilelang_tt.errors import TTCompileError
+from tilelang_tt.ir_utils import collect_vars, find_ops, get_attr, is_global, region, simplify
 
 
 def test_accessor_shapes_and_pages():
@@ -35,3 +39,75 @@ def test_views_are_padded_to_whole_tiles_per_leading_index():
     assert (a["shape"], a["view"], a["tiles"]) == ([100, 40], [128, 64], [4, 2])
     # Each of the 2·3 (b, h) slices gets ceil32(100) = 128 rows, so the next slice starts on a tile row.
     assert (c["shape"], c["view"], c["tiles"]) == ([2, 3, 100, 40], [768, 64], [24, 2])
+
+
+@T.prim_func
+def bshd_rows(Q: T.Tensor((2, 100, 3, 64), "bfloat16"), O: T.Tensor((2, 100, 3, 64), "bfloat16")):
+    with T.Kernel(2, 3, 2) as (bx, by, bz):
+        Q_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(Q[bz, bx * 64 : (bx + 1) * 64, by, :], Q_s)
+        T.copy(Q_s, O[bz, bx * 64 : (bx + 1) * 64, by, :])
+
+
+def test_tiles_spanning_the_sequence_store_it_next_to_the_last_dimension():
+    func = lower(bshd_rows, "AttachTensorAccessorTT")["gemm"]
+    q, o = get_attr(func, "tt.tensor_accessors")
+    # (B, S, H, D) tiled along S is stored as (B, H, S, D); each (b, h) slice padded to 128 rows.
+    for acc in (q, o):
+        assert (acc["shape"], acc["dim_order"], acc["view"], acc["tiles"]) == (
+            [2, 100, 3, 64],
+            [0, 2, 1, 3],
+            [2 * 3 * 128, 64],
+            [24, 2],
+        )
+    # Every region is now a plain 2-D region of that view: row (bz · 3 + by) · 128 + bx · 64.
+    (load,) = [s for s in find_ops(func.body, ("tl.copy",)) if is_global(s.call.args[0].source)]
+    reg = region(load.call.args[0], load.loc)
+    bx, by, bz = (v for name in ("bx", "by", "bz") for v in collect_vars(reg.mins[0]) if v.name == name)
+    expected = simplify((bz * 3 + by) * 128 + bx * 64)
+    assert tvm.sym.Analyzer().can_prove_equal(reg.mins[0], expected), reg.mins[0]
+    assert (reg.extents, reg.shape) == ([64, 64], [768, 64])
+
+
+def test_tiles_in_the_last_two_dimensions_keep_the_declared_order():
+    accessors = attr(lower(ragged, "AttachTensorAccessorTT"), "tt.tensor_accessors")
+    assert [a["dim_order"] for a in accessors] == [[0, 1], [0, 1, 2, 3]]
+
+
+@T.prim_func
+def two_orders(Q: T.Tensor((1, 64, 64, 64), "bfloat16"), O: T.Tensor((1, 64, 64, 64), "bfloat16")):
+    with T.Kernel(1, 1, 1) as (bx, by, bz):
+        Q_s = T.alloc_shared((64, 64), "bfloat16")
+        T.copy(Q[0, 0:64, 5, :], Q_s)
+        T.copy(Q[0, 7, 0:64, :], Q_s)
+        T.copy(Q_s, O[0, 0:64, 0, :])
+
+
+def _line_of(text: str) -> int:
+    with open(__file__) as source:
+        return next(i for i, line in enumerate(source, 1) if text in line)
+
+
+def test_regions_needing_two_orders_of_one_tensor_are_a_located_error():
+    with pytest.raises(TTCompileError) as err:
+        lower(two_orders, "AttachTensorAccessorTT")
+    message = str(err.value)
+    assert "this tile region of Q spans its dimension 2, but the one at" in message
+    assert f":{_line_of('T.copy(Q[0, 0:64, 5, :], Q_s)')}:" in message
+    assert "spans dimension 1; a tensor is stored in DRAM in one dimension order" in message
+    assert (err.value.filename, err.value.lineno) == (__file__, _line_of("T.copy(Q[0, 7, 0:64, :], Q_s)"))
+
+
+@T.prim_func
+def two_leading_dimensions(Q: T.Tensor((1, 64, 2, 32), "bfloat16"), O: T.Tensor((1, 64, 2, 32), "bfloat16")):
+    with T.Kernel(1, 1, 1) as (bx, by, bz):
+        Q_s = T.alloc_shared((64, 2, 32), "bfloat16")
+        T.copy(Q[0, 0:64, 0:2, :], Q_s)
+        T.copy(Q_s, O[0, 0:64, 0:2, :])
+
+
+def test_region_spanning_two_dimensions_besides_the_last_is_a_located_error():
+    with pytest.raises(TTCompileError) as err:
+        lower(two_leading_dimensions, "AttachTensorAccessorTT")
+    assert "this tile region of Q spans 64 entries of dimension 1 and 2 of dimension 2 of 4" in str(err.value)
+    assert (err.value.filename, err.value.lineno) == (__file__, _line_of("T.copy(Q[0, 0:64, 0:2, :], Q_s)"))

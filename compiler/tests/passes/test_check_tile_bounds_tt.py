@@ -83,3 +83,22 @@ def test_rows_past_an_nd_slice_padding_are_located():
         match=r"reads A\[:, 128:256, :\] when by = 1, past row 160 of one A\[i, :, :\] slice",
     ):
         lower(into_the_next_slice, "CheckTileBoundsTT")
+
+
+@T.prim_func
+def bshd_into_the_next_slice(
+    Q: T.Tensor((1, 100, 2, 64), "bfloat16"), O: T.Tensor((1, 100, 2, 64), "bfloat16")
+):
+    with T.Kernel(2, 2, 1) as (bx, by, bz):
+        Q_s = T.alloc_shared((96, 64), "bfloat16")
+        T.copy(Q[bz, bx * 96 : (bx + 1) * 96, by, :], Q_s)
+        T.copy(Q_s, O[bz, bx * 96 : (bx + 1) * 96, by, :])
+
+
+def test_rows_of_a_tensor_stored_in_another_order_end_at_its_stored_slice():
+    # Q (B, S, H, D) is tiled along S, so it is stored as (B, H, S, D): S is the padded row dimension.
+    with pytest.raises(
+        TTCompileError,
+        match=r"reads Q\[:, 96:192, :, :\] when bx = 1, past row 128 of one Q\[i, :, i, :\] slice",
+    ):
+        lower(bshd_into_the_next_slice, "CheckTileBoundsTT")

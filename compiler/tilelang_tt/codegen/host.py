@@ -24,12 +24,22 @@ def _elements(shape) -> int:
     return n
 
 
+def _stored_shape(t: dict) -> list[int]:
+    """The tensor's dimensions in the order it is stored in DRAM (the plan's ``dim_order``)."""
+    return [t["shape"][d] for d in t["dim_order"]]
+
+
+def _is_permuted(t: dict) -> bool:
+    return t["dim_order"] != list(range(len(t["shape"])))
+
+
 def _slices(t: dict) -> tuple[int, int, int, int, int]:
-    """(leading slices, rows, cols, padded rows, padded cols) of a tensor and its tile view (the plan's
-    ``view``, padded by ``ir_utils.tile_view_shape``): each slice's rows x cols sit at the top left of
-    padded rows x padded cols in the view."""
-    slices = _elements(t["shape"][:-2])
-    return slices, t["shape"][-2], t["shape"][-1], t["view"][0] // slices, t["view"][1]
+    """(leading slices, rows, cols, padded rows, padded cols) of a tensor in stored order and its tile view
+    (the plan's ``view``, padded by ``ir_utils.tile_view_shape``): each slice's rows x cols sit at the top
+    left of padded rows x padded cols in the view."""
+    shape = _stored_shape(t)
+    slices = _elements(shape[:-2])
+    return slices, shape[-2], shape[-1], t["view"][0] // slices, t["view"][1]
 
 
 def _is_padded(t: dict) -> bool:
@@ -67,6 +77,63 @@ _PADDING_HELPERS = [
     "}",
     "",
 ]
+
+
+# Between the tensor's declared dimension order and the order it is stored in (emitted when some tensor
+# is stored in another order, plan ``dim_order``).
+_ORDER_HELPERS = [
+    "// Offset in a row-major tensor of dimensions `shape` of each element of the same tensor stored with",
+    "// its dimensions in `order` (stored dimension k is declared dimension order[k]), in stored order.",
+    "std::vector<size_t> stored_offsets(const std::vector<size_t>& shape, "
+    "const std::vector<size_t>& order) {",
+    "std::vector<size_t> stride(shape.size(), 1);",
+    "for (size_t d = shape.size() - 1; d > 0; --d) {",
+    "stride[d - 1] = stride[d] * shape[d];",
+    "}",
+    "std::vector<size_t> offsets(stride[0] * shape[0]);",
+    "std::vector<size_t> index(order.size(), 0);",
+    "for (size_t& offset : offsets) {",
+    "offset = 0;",
+    "for (size_t k = 0; k < order.size(); ++k) {",
+    "offset += index[k] * stride[order[k]];",
+    "}",
+    "for (size_t k = order.size(); k-- > 0;) {",
+    "if (++index[k] < shape[order[k]]) {",
+    "break;",
+    "}",
+    "index[k] = 0;",
+    "}",
+    "}",
+    "return offsets;",
+    "}",
+    "",
+    "// The tensor in stored order (`offsets` from stored_offsets).",
+    "template <typename T>",
+    "std::vector<T> to_stored_order(const T* tensor, const std::vector<size_t>& offsets) {",
+    "std::vector<T> stored(offsets.size());",
+    "for (size_t i = 0; i < offsets.size(); ++i) {",
+    "stored[i] = tensor[offsets[i]];",
+    "}",
+    "return stored;",
+    "}",
+    "",
+    "// The inverse: the stored elements back into the tensor in its declared order.",
+    "template <typename T>",
+    "void from_stored_order(const std::vector<T>& stored, T* tensor, const std::vector<size_t>& offsets) {",
+    "for (size_t i = 0; i < offsets.size(); ++i) {",
+    "tensor[offsets[i]] = stored[i];",
+    "}",
+    "}",
+    "",
+]
+
+
+def _offsets(t: dict) -> str:
+    """The declaration of the tensor's stored_offsets table (see ``_ORDER_HELPERS``)."""
+    shape, order = (", ".join(str(v) for v in t[key]) for key in ("shape", "dim_order"))
+    return (
+        f"const std::vector<size_t> {_ident(t['name'])}_offsets = stored_offsets({{{shape}}}, {{{order}}});"
+    )
 
 
 def _core_work_table(plan: dict) -> list[str]:
@@ -125,9 +192,14 @@ def render_host(plan: dict) -> str:
     ]
     for t in tensors:
         padded = f", tile view {t['view'][0]}x{t['view'][1]} zero-padded" if _is_padded(t) else ""
+        stored = (
+            f", stored as {'x'.join(str(e) for e in _stored_shape(t))} (dimensions {t['dim_order']})"
+            if _is_permuted(t)
+            else ""
+        )
         L.append(
             f"//   {t['param_index']}: {t['name']} {'x'.join(str(e) for e in t['shape'])} {t['dtype']} "
-            f"({t['access']}, {t['memory']}, {t['format']}{padded})"
+            f"({t['access']}, {t['memory']}, {t['format']}{stored}{padded})"
         )
     L += [
         "//",
@@ -159,6 +231,8 @@ def render_host(plan: dict) -> str:
     L += _core_work_table(plan) + [""]
     if any(_is_padded(t) for t in tensors):
         L += _PADDING_HELPERS
+    if any(_is_permuted(t) for t in tensors):
+        L += _ORDER_HELPERS
     L += [
         f"void run_{_ident(program)}(const std::string& kernel_dir, void* const* tensors) {{",
         "auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);",
@@ -228,6 +302,9 @@ def render_host(plan: dict) -> str:
     for t in inputs:
         n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
         host = f"static_cast<const {ty}*>(tensors[{t['param_index']}])"
+        if _is_permuted(t):
+            L += [_offsets(t), f"const std::vector<{ty}> {n}_stored = to_stored_order({host}, {n}_offsets);"]
+            host = f"{n}_stored.data()"
         if _is_padded(t):
             view = f"pad_to_tile_view({host}, {', '.join(str(v) for v in _slices(t))})"
         else:
@@ -251,15 +328,20 @@ def render_host(plan: dict) -> str:
             f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
             f"const std::vector<{ty}> {n}_rows = untilize_nfaces({n}_tiles_out, {rows}, {cols});",
         ]
-        if _is_padded(t):
-            L.append(
-                f"crop_tile_view({n}_rows, static_cast<{ty}*>(tensors[{t['param_index']}]), "
-                f"{', '.join(str(v) for v in _slices(t))});"
-            )
+        host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
+        if _is_permuted(t):
+            L += ([] if t in inputs else [_offsets(t)]) + [
+                f"std::vector<{ty}> {n}_stored_out({n}_offsets.size());"
+            ]
+            destination = f"{n}_stored_out.data()"
         else:
-            L.append(
-                f"std::memcpy(tensors[{t['param_index']}], {n}_rows.data(), {n}_rows.size() * sizeof({ty}));"
-            )
+            destination = host
+        if _is_padded(t):
+            L.append(f"crop_tile_view({n}_rows, {destination}, {', '.join(str(v) for v in _slices(t))});")
+        else:
+            L.append(f"std::memcpy({destination}, {n}_rows.data(), {n}_rows.size() * sizeof({ty}));")
+        if _is_permuted(t):
+            L.append(f"from_stored_order({n}_stored_out, {host}, {n}_offsets);")
     L += ["distributed::Finish(cq);", "mesh_device->close();", "}", "", "}  // namespace", ""]
     n_t = len(tensors)
     files = " ".join(t["name"] + ".bin" for t in tensors)

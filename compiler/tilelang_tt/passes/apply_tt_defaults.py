@@ -92,7 +92,7 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
     for site in find_ops(func.body, ops.TL_OPS):
         for arg in site.call.args:
             if isinstance(arg, tvm.ir.TensorRegion):
-                region(arg, site.loc)
+                region(arg, site.loc, tile_view=False)
     return formats
 
 

@@ -8,15 +8,26 @@ Output guarantees
     page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view,
     ``ir_utils.tile_view_shape``: the last two dimensions padded up to multiples of 32, leading dimensions
     flattened into rows so that each leading index starts on a tile row), tiles [rows, cols] of the view,
-    memory, layout, access ∈ read | write | read_write | unused}. The DRAM buffer holds the view's tiles;
-    the host zero-pads inputs into it and crops outputs out of it. Access is derived from the copies'
-    directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy touching
-    them.
+    memory, layout, access ∈ read | write | read_write | unused, dim_order}. The DRAM buffer holds the
+    view's tiles; the host zero-pads inputs into it and crops outputs out of it. Access is derived from the
+    copies' directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy
+    touching them.
+    ``dim_order`` is the order the tensor's dimensions are stored in (declared dimension numbers, outermost
+    first), decided here and only here from how the tile regions use the tensor. A tile spans the last
+    dimension and one other, its row dimension. When the regions of an N-D tensor span a row dimension d
+    other than the second-to-last (``Q[b, s0:s0 + 64, h, :]`` of a (B, S, H, D) tensor), d is stored next
+    to the last dimension ((B, H, S, D): [0, 2, 1, 3]), so every region is a plain 2-D region of the view
+    (``shape`` stays as declared: callers pass and get that order; main.cpp permutes). The parameter is
+    given the strides of that order (``ir_utils.stored_strides``), which is how ``region`` and later passes
+    read it (``ir_utils.storage_order``). A region spanning two dimensions besides the last, or regions of
+    one tensor with different row dimensions, are TTCompileErrors at the region.
 Example
     before: A: T.Buffer((256, 128), "bfloat16"), T.tl.copy(A[...], A_s[...])
     after:  "tt.tensor_accessors": [{"name": "A", "param_index": 0, "tiles": [8, 4], "page_size": 2048,
                                      "format": "Float16_b", "access": "read", "memory": "DRAM", ...}, ...]
     (B: (2, 100, 64) → "view": [256, 64], "tiles": [8, 2]: each of the 2 leading slices padded to 128 rows)
+    (Q: (1, 512, 2, 64) copied as Q[bz, bx * 64:(bx + 1) * 64, by, :] → "dim_order": [0, 2, 1, 3],
+     "view": [1024, 64]: the two heads' 512 rows one after the other)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_attach_tensor_accessor_tt
@@ -25,8 +36,10 @@ Test
 from __future__ import annotations
 
 import tvm
+import tvm_ffi
 from tvm import tirx
 
+from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import (
     def_loc,
@@ -36,9 +49,95 @@ from ..ir_utils import (
     is_tensor,
     region,
     require_attr,
+    storage_order,
+    stored_shape,
+    stored_strides,
     tile_view_shape,
 )
 from ..target import DATA_FORMATS, TILE
+
+
+def _row_dimension(reg, loc: str) -> int | None:
+    """The dimension besides the last that a global tile region spans (extent above 1), None when it spans
+    none of them (then any row dimension holds it)."""
+    rank = len(reg.extents)
+    spanned = [d for d in range(rank - 1) if reg.extents[d] != 1]
+    if len(spanned) > 1:
+        raise TTCompileError.at(
+            loc,
+            f"this tile region of {reg.name} spans {reg.extents[spanned[0]]} entries of dimension "
+            f"{spanned[0]} and {reg.extents[spanned[1]]} of dimension {spanned[1]} of {rank}; a tile must "
+            f"lie in two dimensions: the last and one other (one index for each remaining one, e.g. "
+            f"Q[b, h, i:i + n, :] or Q[b, i:i + n, h, :])",
+        )
+    return spanned[0] if spanned else None
+
+
+def _storage_orders(func: tirx.PrimFunc) -> dict[str, list[int]]:
+    """tensor name → stored dimension order, for the N-D tensors whose tile regions span a row dimension
+    other than the second-to-last (see the module docstring); the others keep the declared order."""
+    rows: dict[str, tuple[int, str, int]] = {}  # tensor → (row dimension, loc of the region fixing it, rank)
+    for site in find_ops(func.body, ops.TL_OPS):
+        for arg in site.call.args:
+            if not isinstance(arg, tvm.ir.TensorRegion) or not is_global(arg.source):
+                continue
+            reg = region(arg, site.loc, tile_view=False)
+            row = _row_dimension(reg, site.loc) if len(reg.extents) > 2 else None
+            if row is None:
+                continue
+            fixed = rows.setdefault(reg.name, (row, site.loc, len(reg.extents)))
+            if fixed[0] != row:
+                raise TTCompileError.at(
+                    site.loc,
+                    f"this tile region of {reg.name} spans its dimension {row}, but the one at "
+                    f"{fixed[1]} spans dimension {fixed[0]}; a tensor is stored in DRAM in one dimension "
+                    f"order, with the dimension its tiles span next to the last, so all of its tile "
+                    f"regions must span the same dimension (copy through a second tensor for the other)",
+                )
+    return {
+        name: [d for d in range(rank - 1) if d != row] + [row, rank - 1]
+        for name, (row, _, rank) in rows.items()
+        if row != rank - 2
+    }
+
+
+def _store_in_order(func: tirx.PrimFunc, orders: dict[str, list[int]]) -> tirx.PrimFunc:
+    """``func`` with each tensor of ``orders`` replaced by the same tensor carrying the strides of its
+    stored order; indices and regions are unchanged (they stay in declared order)."""
+    new = {}
+    for p in func.params:
+        if str(p.name) in orders:
+            shape = [int(s) for s in p.shape]
+            new[str(p.name)] = (
+                p,
+                tirx.decl_buffer(
+                    shape, p.dtype, str(p.name), strides=stored_strides(shape, orders[str(p.name)])
+                ),
+            )
+
+    def swap(buf):
+        old, stored = new.get(str(buf.name), (None, None))
+        return stored if old is not None and old.same_as(buf) else None
+
+    def store(s):
+        buf = swap(s.buffer)
+        return s if buf is None else tirx.BufferStore(buf, s.value, list(s.indices))
+
+    def load(t):
+        buf = swap(t.source)
+        return t if buf is None else tirx.BufferLoad(buf, list(t.indices))
+
+    def tile_region(r):
+        buf = swap(r.source)
+        return r if buf is None else tirx.BufferRegion(buf, list(r.region))
+
+    body = tvm_ffi.structural_map(
+        func.body,
+        [(tirx.BufferStore, store), (tvm.ir.TensorLoad, load), (tvm.ir.TensorRegion, tile_region)],
+        order="post",
+    )
+    params = [p if swap(p) is None else swap(p) for p in func.params]
+    return tirx.PrimFunc(params, body, func.ret_type, func.attrs)
 
 
 def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
@@ -57,6 +156,9 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         formats = require_attr(func, "tt.data_formats", "AttachTensorAccessorTT")
         layouts = require_attr(func, "tt.layout_desc", "AttachTensorAccessorTT")
+        orders = _storage_orders(func)
+        if orders:
+            func = _store_in_order(func, orders)
         modes, first_loc = _access_modes(func)
         accessors = []
         declared = get_attr(func, "tt.declared_shapes", {})
@@ -75,7 +177,8 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     loc,
                     f"tensor {name} has shape {tuple(shape)}; tensors of 2 or more dimensions are supported",
                 )
-            view = tile_view_shape(shape)
+            order = storage_order(buf)
+            view = tile_view_shape(stored_shape(shape, order))
             mode = modes.get(name, set())
             access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
             accessors.append(
@@ -93,6 +196,7 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     "memory": layouts[name]["memory"],
                     "layout": layouts[name]["layout"],
                     "access": access,
+                    "dim_order": order,
                 }
             )
         return func.with_attr("tt.tensor_accessors", accessors)

@@ -15,7 +15,9 @@ Input expectations
 Output guarantees
     The function is unchanged. For every region of every tile operator and every dimension d,
     ``0 <= min_d < shape_d`` holds for all values of the enclosing launch-grid and loop variables, and on
-    the rows (dimension -2) of a tensor of 3 or more dimensions ``min_d + extent_d <= ceil32(shape_d)``;
+    the rows of a tensor of 3 or more dimensions (the dimension stored next to the last, ``dim_order`` of
+    AttachTensorAccessorTT: -2, or S of a (B, S, H, D) tensor tiled along S) ``min_d + extent_d <=
+    ceil32(shape_d)``; regions are checked in the declared dimension order;
     otherwise TTCompileError on the operator's DSL line naming the buffer, the dimension, the index range
     reached, the loop values that reach it and the buffer's size.
 Example
@@ -35,7 +37,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, op_name, padded_to_tile, region
+from ..ir_utils import collect_vars, op_name, padded_to_tile, region, storage_order
 
 # What each tile operator does to its regions, in argument order (for the message).
 _VERBS = {
@@ -69,10 +71,11 @@ def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
 
 def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
     rank = len(reg.extents)
+    row = storage_order(reg.buffer)[-2]  # the dimension stored as the tile view's rows
     for d, (start, extent) in enumerate(zip(reg.mins, reg.extents, strict=True)):
         size = reg.shape[d]
         # Rows of an N-D tensor end at its slice's padded rows; other dimensions only need a start inside.
-        end = padded_to_tile(size) if rank > 2 and d == rank - 2 else None
+        end = padded_to_tile(size) if rank > 2 and d == row else None
         if (
             analyzer.can_prove(start >= 0)
             and analyzer.can_prove(start < size)
@@ -102,7 +105,7 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
                 f"there give zeros, writes are dropped) but must start inside it"
             )
         else:
-            piece = ", ".join(["i"] * (rank - 2) + [":", ":"])
+            piece = ", ".join(":" if i in (d, rank - 1) else "i" for i in range(rank))
             problem = (
                 f"past row {end} of one {reg.name}[{piece}] slice {shape}: each slice is padded only to "
                 f"whole tiles ({size} → {end} rows) and the rows after it are the next slice's; choose a "

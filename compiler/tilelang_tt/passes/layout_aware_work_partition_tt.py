@@ -5,7 +5,9 @@ Input expectations
     (and ``blockIdx.y``, ``blockIdx.z``) thread extents; one ``tl.copy`` stores a tile to a global tensor.
     The output block each grid point owns is read off that store's start indices on the tensor's 2-D tile
     view (``C[by * bM, bx * bN]``: rows are driven by ``by``; ``C[bz, by * bM, bx * bN]`` of a (B, M, N)
-    tensor: view rows ``bz * ceil32(M) + by * bM``, driven by ``bz`` and ``by``), never from names. Each view
+    tensor: view rows ``bz * ceil32(M) + by * bM``, driven by ``bz`` and ``by``; ``O[bz, bx * bM, by, :]`` of
+    a (B, S, H, D) tensor stored as (B, H, S, D), AttachTensorAccessorTT's ``dim_order``: view rows
+    ``(bz * H + by) * ceil32(S) + bx * bM``), never from names. Each view
     dimension's block index must be a mixed-radix number of grid indices (coefficients 1, extent, ...) so
     that the grid covers every block once. A ``tl.gemm`` inside serial loops that do not index its
     accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).

@@ -63,7 +63,7 @@ def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
         for name, d in desc.items():
             out[name] = d if d.get("layout") == "cb" and d.get("memory") == "L1" else _checked(name, d)
         for site in find_ops(func.body, ("tl.copy",)):
-            src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
+            src, dst = (region(site.call.args[i], site.loc, tile_view=False) for i in (0, 1))
             if is_global(src.buffer) != is_global(dst.buffer):
                 glob, tile = (src, dst) if is_global(src.buffer) else (dst, src)
                 out[tile.name] = {**out[tile.name], "peer": glob.name}
