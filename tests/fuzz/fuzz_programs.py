@@ -282,14 +282,14 @@ def _m_non_constant_extent(rng, p, c):
     return "copy_a"
 
 
-def _m_unsupported_parallel(rng, p, c):
-    # Indented like the K loop, so it follows that loop.
+def _m_transposed_parallel_index(rng, p, c):
+    # Indented like the K loop, so it follows that loop; an element-wise transpose is not lowered yet.
     p.insert_after("gemm", "parallel", "        for i, j in T.Parallel(block_M, block_N):")
-    p.insert_after("parallel", "parallel_body", "            C_local[i, j] = C_local[i, j] * 2")
+    p.insert_after("parallel", "parallel_body", "            C_local[i, j] = C_local[j, i] * 2")
     return "parallel"
 
 
-def _m_unsupported_reduce(rng, p, c):
+def _m_reduce_into_a_tile(rng, p, c):
     p.insert_after(
         "gemm", "reduce", f"        T.{rng.choice(('reduce_sum', 'reduce_max'))}(C_local, C_local, dim=1)"
     )
@@ -369,14 +369,8 @@ EXPECTED = {
         r"shape mismatch in T\.copy: A\(\d+, \d+\) → A_shared",
     ),
     "non_constant_extent": ("TTCompileError", r"tile extents must be constants, got ko \+ 1 for A"),
-    "unsupported_parallel": (
-        "TTCompileError",
-        r"T\.Parallel is TileLang surface that TileLang-TT does not support",
-    ),
-    "unsupported_reduce": (
-        "TTCompileError",
-        r"T\.reduce_\w+ is TileLang surface that TileLang-TT does not support",
-    ),
+    "transposed_parallel_index": ("TTCompileError", r"by the T\.Parallel variables in order"),
+    "reduce_into_a_tile": ("TTCompileError", r"T\.reduce_\w+ over dim 1 of C_local\(\d+, \d+\) gives \d+ values"),
     "scalar_parameter": ("TTCompileError", r"parameter alpha is a scalar"),
     "no_store": ("TTCompileError", r"the kernel stores nothing to a global tensor"),
     "gemm_operand_mismatch": (
