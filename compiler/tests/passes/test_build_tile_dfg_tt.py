@@ -1,5 +1,8 @@
 """BuildTileDFGTT: nodes per kernel, CB edges, DST subblocks."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_DFG, persistent_intrinsics
+from tilelang_tt.passes import BuildTileDFGTT
 import pytest
 import tilelang_tt.language as T
 from programs import attr, gemm, lower
@@ -63,3 +66,8 @@ def unused_load(
 def test_loaded_but_unused_buffer_is_rejected():
     with pytest.raises(TTCompileError, match="X_s is written but never read"):
         lower(unused_load, "BuildTileDFGTT")
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the dataflow graph of the intrinsics and the accumulator's 1x1 DST subblock; the body is unchanged."""
+    assert_pass(BuildTileDFGTT(), persistent_intrinsics(AFTER_CBS), persistent_intrinsics(AFTER_DFG))

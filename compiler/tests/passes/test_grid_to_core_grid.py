@@ -1,5 +1,8 @@
 """GridToCoreGrid: the launch grid becomes a persistent loop over tt.work_count()."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_GRID, AFTER_PARTITION, launched, persistent
+from tilelang_tt.passes import GridToCoreGrid
 import tilelang_tt.language as T
 from programs import gemm, lower
 from tilelang_tt import ops
@@ -36,3 +39,11 @@ def test_a_third_grid_axis_is_rebound_too():
     body = lower(batched_copy, "GridToCoreGrid")["gemm"].body
     binds = [s for s in body.body.seq if isinstance(s, tirx.Bind)]
     assert [(b.var.name, int(b.value.args[1])) for b in binds] == [("bx", 0), ("by", 1), ("bz", 2)]
+
+
+# Before/Expected on the shared GEMM (gemm_stages.py).
+
+
+def test_gemm_before_expected():
+    """the launch grid becomes the persistent loop over tt.work_count() rebinding bx, by to the work item."""
+    assert_pass(GridToCoreGrid(), launched(AFTER_PARTITION), persistent(AFTER_GRID))

@@ -1,5 +1,8 @@
 """InferTTLayout: default descriptors, normalised hints, name validation."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_INFER, DEFAULTS, launched
+from tilelang_tt.passes import InferTTLayout
 import pytest
 import tilelang_tt.language as T
 from programs import attr, gemm, lower
@@ -58,3 +61,11 @@ def reused_name(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat
 def test_buffer_names_must_be_unique():
     with pytest.raises(TTCompileError, match="S is used more than once"):
         lower(reused_name, "InferTTLayout")
+
+
+# Before/Expected on the shared GEMM (gemm_stages.py).
+
+
+def test_gemm_before_expected():
+    """tensors default to DRAM, interleaved, row-major tile ids; tile buffers are L1 circular buffers."""
+    assert_pass(InferTTLayout(), launched(DEFAULTS), launched(AFTER_INFER))

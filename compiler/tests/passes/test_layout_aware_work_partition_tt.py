@@ -1,5 +1,8 @@
 """LayoutAwareWorkPartitionTT: every block assigned once per strategy; grid ↔ output from dataflow."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
+from tilelang_tt.passes import LayoutAwareWorkPartitionTT
 import pytest
 import tilelang_tt.language as T
 from programs import attr, gemm, lower
@@ -103,3 +106,11 @@ def diagonal(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16"
 def test_one_grid_axis_for_rows_and_columns_is_rejected():
     with pytest.raises(TTCompileError, match=r"blockIdx.x selects both the row and the column"):
         lower(diagonal, "LayoutAwareWorkPartitionTT")
+
+
+# Before/Expected on the shared GEMM (gemm_stages.py).
+
+
+def test_gemm_before_expected():
+    """row_major: the four output blocks go to cores (0..3, 0) one each, by rows and bx columns, len_k 2."""
+    assert_pass(LayoutAwareWorkPartitionTT(), launched(AFTER_ACCESSORS), launched(AFTER_PARTITION))

@@ -1,5 +1,8 @@
 """LowerSharedToCB: CB roles from dataflow, depths from num_stages, spill CBs, resource errors."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_GRID, persistent, persistent_on_cbs
+from tilelang_tt.passes import LowerSharedToCB
 import pytest
 import tvm_ffi
 from programs import attr, gemm, lower
@@ -66,3 +69,8 @@ def test_l1_overflow_names_the_buffer():
     with pytest.raises(TTResourceError, match="largest is A_s") as err:
         lower(gemm(M=512, N=64, K=1024, bM=512, bN=64, bK=512, stages=4, dtype="float32"), "LowerSharedToCB")
     assert err.value.lineno is not None
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the tile buffers become the CBs of CB_TABLE (allocations removed), C_f a DST-resident accumulator."""
+    assert_pass(LowerSharedToCB(), persistent(AFTER_GRID), persistent_on_cbs(AFTER_CBS))

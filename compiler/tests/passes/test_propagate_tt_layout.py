@@ -1,5 +1,8 @@
 """PropagateTTLayout: validation with warning + fallback, and tile buffers tied to their tensors."""
 
+from before_after import assert_pass
+from gemm_stages import AFTER_INFER, AFTER_PROPAGATE, launched
+from tilelang_tt.passes import PropagateTTLayout
 import pytest
 from programs import attr, gemm, lower
 
@@ -28,3 +31,11 @@ def test_column_major_tile_order_falls_back():
     with pytest.warns(UserWarning, match="tile_id_order 'column_major' is not implemented"):
         desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
     assert desc["B"]["tile_id_order"] == "row_major"
+
+
+# Before/Expected on the shared GEMM (gemm_stages.py).
+
+
+def test_gemm_before_expected():
+    """valid layouts stay; each tile buffer gets the tensor it is copied from or to as its peer."""
+    assert_pass(PropagateTTLayout(), launched(AFTER_INFER), launched(AFTER_PROPAGATE))
