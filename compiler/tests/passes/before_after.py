@@ -111,15 +111,27 @@ def _free_scalars(func: tirx.PrimFunc) -> list:
 
 def assert_pass(pass_, before, expected) -> tvm.IRModule:
     """Apply ``pass_`` alone to ``before`` (a PrimFunc, as module function "main", or an IRModule) and assert
-    the result is structurally equal to ``expected``, attributes included; on a mismatch the message shows
-    both sides as TVMScript. Returns the result for further checks."""
-    got = pass_(_as_module(before))
-    want = _as_module(expected)
-    try:
-        tvm.ir.assert_structural_equal(_normalized(got), _normalized(want), map_free_vars=True)
-    except ValueError as err:
+    the result is structurally equal to ``expected``, attributes included: the same function names, each
+    function compared on its own (passes may share a variable between the kernels they split), and the
+    same module attributes. On a mismatch the message shows both sides as TVMScript. Returns the result."""
+    got = _normalized(pass_(_as_module(before)))
+    want = _normalized(_as_module(expected))
+
+    def fail(reason):
         raise AssertionError(
-            f"{pass_.info.name} did not produce the expected IR: {err}\n"
+            f"{pass_.info.name} did not produce the expected IR: {reason}\n"
             f"--- got ---\n{got.script(show_meta=False)}\n--- expected ---\n{want.script(show_meta=False)}"
-        ) from None
+        )
+
+    got_names = sorted(gv.name_hint for gv in got.get_global_vars())
+    want_names = sorted(gv.name_hint for gv in want.get_global_vars())
+    if got_names != want_names:
+        fail(f"functions {got_names}, expected {want_names}")
+    for name in got_names:
+        try:
+            tvm.ir.assert_structural_equal(got[name], want[name], map_free_vars=True)
+        except ValueError as err:
+            fail(f"in {name}: {err}")
+    if not tvm_ffi.structural_equal(got.attrs, want.attrs):
+        fail(f"module attributes {got.attrs}, expected {want.attrs}")
     return got

@@ -1,8 +1,13 @@
 """SplitDeviceKernel: one program → reader/compute/writer, each with only its ops."""
 
+import tvm
+from before_after import assert_pass
+from gemm_kernels import compute_intrinsics, kernel_attrs, reader_intrinsics, writer_intrinsics
+from gemm_stages import AFTER_DFG, persistent_intrinsics
 from programs import gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops, get_attr
+from tilelang_tt.passes import SplitDeviceKernel
 
 
 def _ops(func):
@@ -33,3 +38,17 @@ def test_compute_drops_unused_grid_bindings():
 def test_writer_has_no_reduction_loop():
     text = lower(gemm(), "SplitDeviceKernel")["gemm_writer"].script()
     assert "pipelined" not in text and "write_from_cb" in text
+
+
+def test_gemm_before_expected():
+    """The GEMM of gemm_stages.py splits into a reader (grid indices, k loop of reads), a compute kernel
+    (zero, k loop of mma, pack: it needs no grid index) and a writer (grid indices, write)."""
+    before = tvm.IRModule({"gemm": persistent_intrinsics(AFTER_DFG)})
+    expected = tvm.IRModule(
+        {
+            "gemm_reader": reader_intrinsics(kernel_attrs("reader")),
+            "gemm_compute": compute_intrinsics(kernel_attrs("compute")),
+            "gemm_writer": writer_intrinsics(kernel_attrs("writer")),
+        }
+    )
+    assert_pass(SplitDeviceKernel(), before, expected)

@@ -87,3 +87,35 @@ def store_row_means_staged(Mean: T.Buffer((64, 1), "float32")):
 def test_a_column_store_is_staged_with_a_one_wide_tile():
     """The docstring's example: Mean[bx * 32 + i, 0] is stored through a (32, 1) Mean_tile."""
     assert_pass(StageElementGlobalsTT(), store_row_means, store_row_means_staged)
+
+
+@T.prim_func(private=True)
+def square(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    ones = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.fill(ones[0:32, 0:32], T.float32(1), "p.py:3:4")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+            C[i, j] = A[i, j] * A[i, j] + ones[i, j]
+
+
+@T.prim_func(private=True)
+def square_staged(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    ones = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.fill(ones[0:32, 0:32], T.float32(1), "p.py:3:4")
+    A_tile = T.alloc_buffer((32, 32), scope="local.fragment")
+    C_tile = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[0:32, 0:32], A_tile[0:32, 0:32], "p.py:4:16")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+            C_tile[i, j] = A_tile[i, j] * A_tile[i, j] + ones[i, j]
+    T.tl.copy(C_tile[0:32, 0:32], C[0:32, 0:32], "p.py:4:16")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AttributeError,
+    reason="bug: a second read of the same tensor compares regions with tvm.ir.structural_equal, which TVM "
+    "0.27 does not have (tvm_ffi.structural_equal): AttributeError instead of one shared tile",
+)
+def test_two_reads_of_one_tensor_share_its_tile():
+    assert_pass(StageElementGlobalsTT(), square, square_staged)
