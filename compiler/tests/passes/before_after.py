@@ -25,7 +25,7 @@ from tvm import tirx
 from tvm.script import tirx as T
 from tvm.tirx.script.builder.ir import register_script_namespace
 
-__all__ = ["T", "assert_pass", "WORMHOLE", "DEFAULT_OPTIONS"]
+__all__ = ["T", "assert_pass", "module_of", "WORMHOLE", "DEFAULT_OPTIONS"]
 
 # The printed form of a call does not carry its return dtype; these are the tl./tt. operators that return
 # a value (the passes build them with these dtypes), every other one is a void statement.
@@ -63,6 +63,11 @@ def _as_module(func_or_mod) -> tvm.IRModule:
     return tvm.IRModule({"main": func_or_mod})
 
 
+def module_of(*funcs) -> tvm.IRModule:
+    """An IRModule of PrimFuncs, each under its ``global_symbol`` (split kernels: gemm_reader, ...)."""
+    return tvm.IRModule({str(f.attrs["global_symbol"]): f for f in funcs})
+
+
 def _fresh_loop_vars(stmt):
     """``stmt`` with every loop binding a variable of its own: passes may reuse one variable for several
     loops (``for tile`` twice), which TVMScript cannot write."""
@@ -87,10 +92,16 @@ def _normalized(mod: tvm.IRModule) -> tvm.IRModule:
             out[gv] = func
             continue
         canonical = {}
-        free = {var: canonical.setdefault(str(var.name), tirx.Var(str(var.name), var.ty.dtype)) for var in _free_scalars(func)}
-        body = tvm_ffi.structural_map(_fresh_loop_vars(func.body), (tvm.ir.Var, lambda v: free.get(v, v)))
-        out[gv] = func.with_body(body)
+        free = {
+            var: canonical.setdefault(str(var.name), tirx.Var(str(var.name), var.ty.dtype))
+            for var in _free_scalars(func)
+        }
+        out[gv] = func.with_body(_substitute(_fresh_loop_vars(func.body), free))
     return tvm.IRModule(out, attrs=mod.attrs)
+
+
+def _substitute(stmt, vmap: dict):
+    return tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: vmap.get(v, v)))
 
 
 def _free_scalars(func: tirx.PrimFunc) -> list:

@@ -1,6 +1,6 @@
 """The reader, compute and writer kernels of the GEMM of gemm_stages.py, from SplitDeviceKernel on, at the
 stage each later pass leaves them, written out by hand: the Before/Expected tests of SplitDeviceKernel …
-FinalizePersistentSignatureTT share them. Scalars such as ``cb_in0``, ``a`` and ``a_tile_bytes`` are free:
+VerifyTTIR share them. Scalars such as ``cb_in0``, ``a`` and ``a_tile_bytes`` are free:
 named constants the kernel's C++ header declares (compared by name, see before_after.py)."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from before_after import T
 from gemm_stages import AFTER_DFG
 
 
-def kernel_attrs(role: str, **more) -> dict:
-    """SplitDeviceKernel: every tt.* attribute of the program, plus the kernel's role and program name."""
-    return {**AFTER_DFG, "tt.kernel_role": role, "tt.program": "gemm", **more}
+def kernel_attrs(role: str, more: dict | None = None) -> dict:
+    """SplitDeviceKernel: every tt.* attribute of the program, plus the kernel's role and program name (and
+    ``more``, what later passes add)."""
+    return {**AFTER_DFG, "tt.kernel_role": role, "tt.program": "gemm", **(more or {})}
 
 
 def _accessor_args(param, tensor, cb, ct_offset):
@@ -51,17 +52,22 @@ def compute_intrinsics(attrs: dict):
     return gemm_compute
 
 
+@T.macro
+def compute_init():
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    cb_out0 = T.int32()
+    T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
+    T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
+
+
 def compute_initialised(attrs: dict):
     """InsertComputeInitTT: mm_init(in0, in1, out, transpose_B = 0) before the work loop."""
 
     @T.prim_func(check_well_formed=False)
     def gemm_compute():
         T.func_attr(attrs)
-        cb_in0 = T.int32()
-        cb_in1 = T.int32()
-        cb_out0 = T.int32()
-        T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
-        T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
+        compute_init()
         for block in range(T.tt.work_count()):
             T.tt.fpu.zero(0, "g.py:8:8")
             for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
@@ -132,3 +138,175 @@ def writer_on_accessors(attrs: dict):
             T.tt.write_from_cb(16, c, by, bx, 1, 1, "g.py:13:8")
 
     return gemm_writer
+
+
+# InsertComputeInitTT: the accumulator is float32, so DST accumulates in fp32.
+COMPUTE_CONFIG = {
+    "tt.compute_config": {
+        "math_fidelity": "HiFi4",
+        "fp32_dest_acc_en": True,
+        "dst_full_sync_en": False,
+        "math_approx_mode": False,
+    }
+}
+
+
+@T.macro
+def reader_block(bx, by, k):
+    """LowerCBIntrinsics, one k step of the reader (prefetch: both blocks reserved, both read, one barrier,
+    both pushed); tile ids row * 2 + col on the 2×2-tile tensors."""
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    a = T.int32()
+    b = T.int32()
+    T.tt.comment("g.py:10: ")
+    T.tt.comment("g.py:11: ")
+    T.call_extern("void", "cb_reserve_back", cb_in0, 1)
+    T.call_extern("void", "cb_reserve_back", cb_in1, 1)
+    l1_write_addr_in0: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in0)
+    a_tile: T.let[T.int32] = by * 2 + k
+    T.call_extern("void", "noc_async_read_tile", a_tile, a, l1_write_addr_in0)
+    l1_write_addr_in1: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in1)
+    b_tile: T.let[T.int32] = k * 2 + bx
+    T.call_extern("void", "noc_async_read_tile", b_tile, b, l1_write_addr_in1)
+    T.call_extern("void", "noc_async_read_barrier")
+    T.call_extern("void", "cb_push_back", cb_in0, 1)
+    T.call_extern("void", "cb_push_back", cb_in1, 1)
+
+
+@T.macro
+def writer_block(bx, by):
+    """LowerCBIntrinsics, the writer: wait for C's packed tile, write tile by * 2 + bx, pop it."""
+    cb_out0 = T.int32()
+    c = T.int32()
+    T.tt.comment("g.py:13: ")
+    T.call_extern("void", "cb_wait_front", cb_out0, 1)
+    l1_read_addr_out0: T.let[T.int32] = T.call_extern("int32", "get_read_ptr", cb_out0)
+    c_tile: T.let[T.int32] = by * 2 + bx
+    T.call_extern("void", "noc_async_write_tile", c_tile, c, l1_read_addr_out0)
+    T.call_extern("void", "noc_async_write_barrier")
+    T.call_extern("void", "cb_pop_front", cb_out0, 1)
+
+
+@T.macro
+def compute_block():
+    """InsertDSTManagementTT, the DST-resident accumulator: acquire (zeroes DST), per k step wait for A's
+    and B's tiles, matmul_tiles into DST 0, pop them; then commit, wait, pack into C's CB, release."""
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    cb_out0 = T.int32()
+    T.tt.comment("g.py:12: ")
+    T.call_extern("void", "tile_regs_acquire")
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.call_extern("void", "cb_wait_front", cb_in0, 1)
+        T.call_extern("void", "cb_wait_front", cb_in1, 1)
+        T.call_extern("void", "matmul_tiles", cb_in0, cb_in1, 0, 0, 0)
+        T.call_extern("void", "cb_pop_front", cb_in0, 1)
+        T.call_extern("void", "cb_pop_front", cb_in1, 1)
+    T.call_extern("void", "tile_regs_commit")
+    T.call_extern("void", "tile_regs_wait")
+    T.tt.comment("g.py:13: ")
+    T.call_extern("void", "cb_reserve_back", cb_out0, 1)
+    T.call_extern("void", "pack_tile", 0, cb_out0)
+    T.call_extern("void", "cb_push_back", cb_out0, 1)
+    T.call_extern("void", "tile_regs_release")
+
+
+def reader_lowered(attrs: dict):
+    @T.prim_func(check_well_formed=False)
+    def gemm_reader():
+        T.func_attr(attrs)
+        for block in range(T.tt.work_count()):
+            bx: T.let[T.int32] = T.tt.work_block(block, 0)
+            by: T.let[T.int32] = T.tt.work_block(block, 1)
+            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+                reader_block(bx, by, k)
+
+    return gemm_reader
+
+
+def writer_lowered(attrs: dict):
+    @T.prim_func(check_well_formed=False)
+    def gemm_writer():
+        T.func_attr(attrs)
+        for block in range(T.tt.work_count()):
+            bx: T.let[T.int32] = T.tt.work_block(block, 0)
+            by: T.let[T.int32] = T.tt.work_block(block, 1)
+            writer_block(bx, by)
+
+    return gemm_writer
+
+
+def compute_lowered(attrs: dict):
+    @T.prim_func(check_well_formed=False)
+    def gemm_compute():
+        T.func_attr(attrs)
+        compute_init()
+        for block in range(T.tt.work_count()):
+            compute_block()
+
+    return gemm_compute
+
+
+# FinalizePersistentSignatureTT (range_row_major): the data-movement kernels take their tensors' addresses,
+# then block_start and num_blocks; compute only num_blocks. Core (b, 0) starts at block b and has one.
+def _runtime_args(tensors):
+    addrs = [{"name": f"{t.lower()}_addr", "kind": "addr", "tensor": t} for t in tensors]
+    work = [{"name": "block_start", "kind": "work_start", "tensor": ""}] if tensors else []
+    return {
+        "tt.runtime_args": addrs + work + [{"name": "num_blocks", "kind": "work_count", "tensor": ""}],
+        "tt.core_runtime_args": [
+            {"core": [b, 0], "values": [f"addr:{t}" for t in tensors] + ([b] if tensors else []) + [1]}
+            for b in range(4)
+        ],
+    }
+
+
+READER_RUNTIME_ARGS = _runtime_args(["A", "B"])
+WRITER_RUNTIME_ARGS = _runtime_args(["C"])
+COMPUTE_RUNTIME_ARGS = _runtime_args([])
+
+
+def reader_final(attrs: dict):
+    """The work item's block id is block_start + block; bx its column (block_id % 2), by its row."""
+
+    @T.prim_func(check_well_formed=False)
+    def gemm_reader():
+        T.func_attr(attrs)
+        num_blocks = T.int32()
+        block_start = T.int32()
+        for block in range(num_blocks):
+            block_id: T.let[T.int32] = block_start + block
+            bx: T.let[T.int32] = block_id % 2
+            by: T.let[T.int32] = block_id // 2
+            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+                reader_block(bx, by, k)
+
+    return gemm_reader
+
+
+def writer_final(attrs: dict):
+    @T.prim_func(check_well_formed=False)
+    def gemm_writer():
+        T.func_attr(attrs)
+        num_blocks = T.int32()
+        block_start = T.int32()
+        for block in range(num_blocks):
+            block_id: T.let[T.int32] = block_start + block
+            bx: T.let[T.int32] = block_id % 2
+            by: T.let[T.int32] = block_id // 2
+            writer_block(bx, by)
+
+    return gemm_writer
+
+
+def compute_final(attrs: dict):
+    @T.prim_func(check_well_formed=False)
+    def gemm_compute():
+        T.func_attr(attrs)
+        num_blocks = T.int32()
+        compute_init()
+        for block in range(num_blocks):
+            compute_block()
+
+    return gemm_compute

@@ -100,10 +100,14 @@ AFTER_GRID = {**AFTER_PARTITION, "tt.persistent": True}
 
 
 def launched(attrs: dict):
-    """The GEMM as the DSL gives it: a 2×2 launch grid around the tile ops, with function attributes ``attrs``."""
+    """The GEMM as the DSL gives it: a 2×2 launch grid around the tile ops, function attributes ``attrs``."""
 
     @T.prim_func
-    def gemm(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
+    def gemm(
+        A: T.Buffer((64, 64), "bfloat16"),
+        B: T.Buffer((64, 64), "bfloat16"),
+        C: T.Buffer((64, 64), "bfloat16"),
+    ):
         T.func_attr(attrs)
         bx = T.launch_thread("blockIdx.x", 2)
         by = T.launch_thread("blockIdx.y", 2)
@@ -116,7 +120,11 @@ def persistent(attrs: dict):
     """The GEMM after GridToCoreGrid: a loop over the core's work items rebinding bx, by."""
 
     @T.prim_func
-    def gemm(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
+    def gemm(
+        A: T.Buffer((64, 64), "bfloat16"),
+        B: T.Buffer((64, 64), "bfloat16"),
+        C: T.Buffer((64, 64), "bfloat16"),
+    ):
         T.func_attr(attrs)
         for block in range(T.tt.work_count()):
             bx: T.let[T.int32] = T.tt.work_block(block, 0)
@@ -167,11 +175,39 @@ AFTER_CBS = {**AFTER_GRID, "tt.cb_table": CB_TABLE, "tt.accumulators": [ACCUMULA
 TILE_DFG = {
     "nodes": [
         {"id": 0, "op": "tt.fpu.zero", "kernel": "compute", "cbs_in": [], "cbs_out": [], "loc": "g.py:8:8"},
-        {"id": 1, "op": "tt.read_to_cb", "kernel": "reader", "cbs_in": [], "cbs_out": [0], "loc": "g.py:10:12"},
-        {"id": 2, "op": "tt.read_to_cb", "kernel": "reader", "cbs_in": [], "cbs_out": [1], "loc": "g.py:11:12"},
-        {"id": 3, "op": "tt.mm.mma", "kernel": "compute", "cbs_in": [0, 1], "cbs_out": [], "loc": "g.py:12:12"},
+        {
+            "id": 1,
+            "op": "tt.read_to_cb",
+            "kernel": "reader",
+            "cbs_in": [],
+            "cbs_out": [0],
+            "loc": "g.py:10:12",
+        },
+        {
+            "id": 2,
+            "op": "tt.read_to_cb",
+            "kernel": "reader",
+            "cbs_in": [],
+            "cbs_out": [1],
+            "loc": "g.py:11:12",
+        },
+        {
+            "id": 3,
+            "op": "tt.mm.mma",
+            "kernel": "compute",
+            "cbs_in": [0, 1],
+            "cbs_out": [],
+            "loc": "g.py:12:12",
+        },
         {"id": 4, "op": "tt.pack", "kernel": "compute", "cbs_in": [], "cbs_out": [16], "loc": "g.py:13:8"},
-        {"id": 5, "op": "tt.write_from_cb", "kernel": "writer", "cbs_in": [16], "cbs_out": [], "loc": "g.py:13:8"},
+        {
+            "id": 5,
+            "op": "tt.write_from_cb",
+            "kernel": "writer",
+            "cbs_in": [16],
+            "cbs_out": [],
+            "loc": "g.py:13:8",
+        },
     ],
     "edges": [{"src": 1, "dst": 3, "cb": 0}, {"src": 2, "dst": 3, "cb": 1}, {"src": 4, "dst": 5, "cb": 16}],
 }
@@ -211,7 +247,11 @@ def gemm_tile_intrinsics(bx, by):
 
 def persistent_on_cbs(attrs: dict):
     @T.prim_func(check_well_formed=False)  # the tile buffers are CBs now: used, not allocated
-    def gemm(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
+    def gemm(
+        A: T.Buffer((64, 64), "bfloat16"),
+        B: T.Buffer((64, 64), "bfloat16"),
+        C: T.Buffer((64, 64), "bfloat16"),
+    ):
         T.func_attr(attrs)
         for block in range(T.tt.work_count()):
             bx: T.let[T.int32] = T.tt.work_block(block, 0)
@@ -223,7 +263,11 @@ def persistent_on_cbs(attrs: dict):
 
 def persistent_intrinsics(attrs: dict):
     @T.prim_func
-    def gemm(A: T.Buffer((64, 64), "bfloat16"), B: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "bfloat16")):
+    def gemm(
+        A: T.Buffer((64, 64), "bfloat16"),
+        B: T.Buffer((64, 64), "bfloat16"),
+        C: T.Buffer((64, 64), "bfloat16"),
+    ):
         T.func_attr(attrs)
         for block in range(T.tt.work_count()):
             bx: T.let[T.int32] = T.tt.work_block(block, 0)

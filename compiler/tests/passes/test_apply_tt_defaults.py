@@ -1,10 +1,10 @@
 """ApplyTTDefaults: target facts, options and data formats become function attributes."""
 
-from before_after import assert_pass
-from gemm_stages import DEFAULTS, launched
 import pytest
 import tilelang_tt.language as T
 import tvm
+from before_after import assert_pass
+from gemm_stages import DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import ApplyTTDefaults
@@ -83,5 +83,6 @@ def test_symbolic_dimension_is_a_located_error():
 
 
 def test_gemm_before_expected():
-    """a bfloat16 GEMM gets the wormhole facts, the default options and each buffer's tile format (the fp32 accumulator Float32)."""
+    """Before/Expected on the GEMM of gemm_stages.py: the wormhole facts, the default options and each
+    buffer's tile format (the fp32 accumulator Float32)."""
     assert_pass(ApplyTTDefaults(), launched({}), launched(DEFAULTS))

@@ -1,10 +1,10 @@
 """AttachTensorAccessorTT: one accessor per tensor with tiles, page size and access from the copies."""
 
+import tilelang_tt.language as T
 from before_after import assert_pass
 from gemm_stages import AFTER_ACCESSORS, AFTER_PROPAGATE, launched
-from tilelang_tt.passes import AttachTensorAccessorTT
-import tilelang_tt.language as T
 from programs import attr, gemm, lower
+from tilelang_tt.passes import AttachTensorAccessorTT
 
 
 def test_accessor_shapes_and_pages():
@@ -40,9 +40,7 @@ def test_views_are_padded_to_whole_tiles_per_leading_index():
     assert (c["shape"], c["view"], c["tiles"]) == ([2, 3, 100, 40], [768, 64], [24, 2])
 
 
-# Before/Expected on the shared GEMM (gemm_stages.py).
-
-
 def test_gemm_before_expected():
-    """one accessor per parameter: 2x2 tiles of 2048 bytes; A and B read, C written."""
+    """Before/Expected on the GEMM of gemm_stages.py: one accessor per parameter: 2x2 tiles of 2048 bytes; A
+    and B read, C written."""
     assert_pass(AttachTensorAccessorTT(), launched(AFTER_PROPAGATE), launched(AFTER_ACCESSORS))

@@ -1,12 +1,12 @@
 """BuildTileDFGTT: nodes per kernel, CB edges, DST subblocks."""
 
-from before_after import assert_pass
-from gemm_stages import AFTER_CBS, AFTER_DFG, persistent_intrinsics
-from tilelang_tt.passes import BuildTileDFGTT
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_DFG, persistent_intrinsics
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import BuildTileDFGTT
 from tilelang_tt.passes.build_tile_dfg_tt import choose_subblock
 
 
@@ -69,5 +69,6 @@ def test_loaded_but_unused_buffer_is_rejected():
 
 
 def test_gemm_before_expected():
-    """Before/Expected on the GEMM of gemm_stages.py: the dataflow graph of the intrinsics and the accumulator's 1x1 DST subblock; the body is unchanged."""
+    """Before/Expected on the GEMM of gemm_stages.py: the dataflow graph of the intrinsics and the
+    accumulator's 1x1 DST subblock; the body is unchanged."""
     assert_pass(BuildTileDFGTT(), persistent_intrinsics(AFTER_CBS), persistent_intrinsics(AFTER_DFG))

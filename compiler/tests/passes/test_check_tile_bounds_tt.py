@@ -1,14 +1,14 @@
 """CheckTileBoundsTT: a tile region that can start outside its tensor (or reach into the next slice of an N-D
 tensor) is a located error; one that only reaches past the end is legal (edge tiles); no change either way."""
-from before_after import assert_pass
-from gemm_stages import AFTER_ACCESSORS, launched
-from tilelang_tt.passes import CheckTileBoundsTT
 
 import pytest
 import tilelang_tt.language as T
 import tvm
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, launched
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import CheckTileBoundsTT
 
 
 def test_in_bounds_program_is_unchanged():
@@ -88,9 +88,7 @@ def test_rows_past_an_nd_slice_padding_are_located():
         lower(into_the_next_slice, "CheckTileBoundsTT")
 
 
-# Before/Expected on the shared GEMM (gemm_stages.py).
-
-
 def test_gemm_before_expected():
-    """every region starts inside its tensor: the function is unchanged."""
+    """Before/Expected on the GEMM of gemm_stages.py: every region starts inside its tensor: the function is
+    unchanged."""
     assert_pass(CheckTileBoundsTT(), launched(AFTER_ACCESSORS), launched(AFTER_ACCESSORS))

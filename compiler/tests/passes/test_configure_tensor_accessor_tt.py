@@ -1,7 +1,18 @@
 """ConfigureTensorAccessorTT: accessors bound to compile-time and runtime argument slots."""
 
+from before_after import assert_pass
+from gemm_kernels import (
+    READER_ACCESSORS,
+    WRITER_ACCESSORS,
+    kernel_attrs,
+    reader_intrinsics,
+    reader_on_accessors,
+    writer_intrinsics,
+    writer_on_accessors,
+)
 from programs import attr, gemm, lower
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import ConfigureTensorAccessorTT
 
 
 def test_reader_accessors_chain_compile_time_args():
@@ -24,3 +35,18 @@ def test_param_index_replaced_by_accessor_var():
 
 def test_compute_is_untouched():
     assert attr(lower(gemm(), "ConfigureTensorAccessorTT"), "tt.accessor_args", "gemm_compute") is None
+
+
+def test_gemm_reader_before_expected():
+    """The reader's tensors A, B become accessors a, b (compile-time args at 0 and 1, page size from their
+    CBs 0 and 1), replacing the parameter indices of its reads."""
+    before = reader_intrinsics(kernel_attrs("reader"))
+    expected = reader_on_accessors(kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS}))
+    assert_pass(ConfigureTensorAccessorTT(), before, expected)
+
+
+def test_gemm_writer_before_expected():
+    """The writer's C becomes accessor c, its compile-time args from 0, its page size from CB 16."""
+    before = writer_intrinsics(kernel_attrs("writer"))
+    expected = writer_on_accessors(kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS}))
+    assert_pass(ConfigureTensorAccessorTT(), before, expected)

@@ -1,12 +1,12 @@
 """InferTTLayout: default descriptors, normalised hints, name validation."""
 
-from before_after import assert_pass
-from gemm_stages import AFTER_INFER, DEFAULTS, launched
-from tilelang_tt.passes import InferTTLayout
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_INFER, DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import InferTTLayout
 
 
 def test_globals_default_to_dram_interleaved():
@@ -63,9 +63,7 @@ def test_buffer_names_must_be_unique():
         lower(reused_name, "InferTTLayout")
 
 
-# Before/Expected on the shared GEMM (gemm_stages.py).
-
-
 def test_gemm_before_expected():
-    """tensors default to DRAM, interleaved, row-major tile ids; tile buffers are L1 circular buffers."""
+    """Before/Expected on the GEMM of gemm_stages.py: tensors default to DRAM, interleaved, row-major tile
+    ids; tile buffers are L1 circular buffers."""
     assert_pass(InferTTLayout(), launched(DEFAULTS), launched(AFTER_INFER))

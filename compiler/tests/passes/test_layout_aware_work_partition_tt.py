@@ -1,12 +1,12 @@
 """LayoutAwareWorkPartitionTT: every block assigned once per strategy; grid ↔ output from dataflow."""
 
-from before_after import assert_pass
-from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
-from tilelang_tt.passes import LayoutAwareWorkPartitionTT
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import LayoutAwareWorkPartitionTT
 from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_ranges
 
 
@@ -108,9 +108,7 @@ def test_one_grid_axis_for_rows_and_columns_is_rejected():
         lower(diagonal, "LayoutAwareWorkPartitionTT")
 
 
-# Before/Expected on the shared GEMM (gemm_stages.py).
-
-
 def test_gemm_before_expected():
-    """row_major: the four output blocks go to cores (0..3, 0) one each, by rows and bx columns, len_k 2."""
+    """Before/Expected on the GEMM of gemm_stages.py: row_major: the four output blocks go to cores (0..3, 0)
+    one each, by rows and bx columns, len_k 2."""
     assert_pass(LayoutAwareWorkPartitionTT(), launched(AFTER_ACCESSORS), launched(AFTER_PARTITION))

@@ -1,12 +1,12 @@
 """LowerSharedToCB: CB roles from dataflow, depths from num_stages, spill CBs, resource errors."""
 
-from before_after import assert_pass
-from gemm_stages import AFTER_CBS, AFTER_GRID, persistent, persistent_on_cbs
-from tilelang_tt.passes import LowerSharedToCB
 import pytest
 import tvm_ffi
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_GRID, persistent, persistent_on_cbs
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
+from tilelang_tt.passes import LowerSharedToCB
 from tvm import tirx
 
 
@@ -72,5 +72,6 @@ def test_l1_overflow_names_the_buffer():
 
 
 def test_gemm_before_expected():
-    """Before/Expected on the GEMM of gemm_stages.py: the tile buffers become the CBs of CB_TABLE (allocations removed), C_f a DST-resident accumulator."""
+    """Before/Expected on the GEMM of gemm_stages.py: the tile buffers become the CBs of CB_TABLE (allocations
+    removed), C_f a DST-resident accumulator."""
     assert_pass(LowerSharedToCB(), persistent(AFTER_GRID), persistent_on_cbs(AFTER_CBS))

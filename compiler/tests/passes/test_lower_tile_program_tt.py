@@ -42,7 +42,9 @@ def softmax_numerator_lowered(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64,
         T.tt.tile.wait_input(0, "p.py:8:8")
         # src, dst, kind, dim, clear, scaler CB, scratch CB (-1: the reduction reads the source itself)
         T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
-        T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20")
+        T.tt.tile.eltwise(
+            25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
+        )
         T.tt.tile.copy(25, 16, "p.py:12:8")
         T.tt.write_from_cb(16, 1, bx, 0, 1, 2, "p.py:12:8")
 

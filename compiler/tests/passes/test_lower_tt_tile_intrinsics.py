@@ -1,14 +1,14 @@
 """LowerTTTileIntrinsics: tl ops → tt tile intrinsics, with DSL-located shape errors."""
 
-from before_after import assert_pass
-from gemm_stages import AFTER_CBS, persistent_intrinsics, persistent_on_cbs
-from tilelang_tt.passes import LowerTTTileIntrinsics
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, persistent_intrinsics, persistent_on_cbs
 from programs import gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import LowerTTTileIntrinsics
 
 
 def _ops(mod):
@@ -104,5 +104,6 @@ def test_transpose_a_keeps_tile_counts():
 
 
 def test_gemm_before_expected():
-    """Before/Expected on the GEMM of gemm_stages.py: copies, fill and gemm become reads, writes, zero, mma and pack on CB ids and tile positions."""
+    """Before/Expected on the GEMM of gemm_stages.py: copies, fill and gemm become reads, writes, zero, mma
+    and pack on CB ids and tile positions."""
     assert_pass(LowerTTTileIntrinsics(), persistent_on_cbs(AFTER_CBS), persistent_intrinsics(AFTER_CBS))

@@ -1,10 +1,10 @@
 """PropagateTTLayout: validation with warning + fallback, and tile buffers tied to their tensors."""
 
+import pytest
 from before_after import assert_pass
 from gemm_stages import AFTER_INFER, AFTER_PROPAGATE, launched
-from tilelang_tt.passes import PropagateTTLayout
-import pytest
 from programs import attr, gemm, lower
+from tilelang_tt.passes import PropagateTTLayout
 
 
 def test_tile_buffers_know_their_tensor():
@@ -33,9 +33,7 @@ def test_column_major_tile_order_falls_back():
     assert desc["B"]["tile_id_order"] == "row_major"
 
 
-# Before/Expected on the shared GEMM (gemm_stages.py).
-
-
 def test_gemm_before_expected():
-    """valid layouts stay; each tile buffer gets the tensor it is copied from or to as its peer."""
+    """Before/Expected on the GEMM of gemm_stages.py: valid layouts stay; each tile buffer gets the tensor it
+    is copied from or to as its peer."""
     assert_pass(PropagateTTLayout(), launched(AFTER_INFER), launched(AFTER_PROPAGATE))

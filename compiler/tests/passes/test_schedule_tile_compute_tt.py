@@ -28,7 +28,9 @@ def softmax_numerator_compute():
     for block in range(T.tt.work_count()):
         T.tt.tile.wait_input(0, "p.py:8:8")
         T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
-        T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20")
+        T.tt.tile.eltwise(
+            25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
+        )
         T.tt.tile.copy(25, 16, "p.py:12:8")
 
 
@@ -60,10 +62,18 @@ def softmax_numerator_scheduled():
         T.tt.comment("p.py:9: ")
         T.call_extern("void", "cb_reserve_back", cb_m, 1)
         T.call_extern("void", "tile_regs_acquire")
-        T.call_extern("void", "reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>", cb_A_s, cb_reduce_scaler, cb_m)
+        T.call_extern(
+            "void", "reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>", cb_A_s, cb_reduce_scaler, cb_m
+        )
         for ct in range(2):
             T.call_extern(
-                "void", "reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>", cb_A_s, cb_reduce_scaler, T.Mul(0, 2) + ct, 0, 0
+                "void",
+                "reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>",
+                cb_A_s,
+                cb_reduce_scaler,
+                T.Mul(0, 2) + ct,
+                0,
+                0,
             )
         T.call_extern("void", "reduce_uninit")
         T.call_extern("void", "tile_regs_commit")
