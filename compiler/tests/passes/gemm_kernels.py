@@ -5,7 +5,8 @@ named constants the kernel's C++ header declares (compared by name, see before_a
 
 from __future__ import annotations
 
-from before_after import T
+import tvm
+from before_after import T, module_of
 from gemm_stages import AFTER_DFG
 
 
@@ -37,109 +38,6 @@ READER_ACCESSORS = [_accessor_args(0, "A", 0, 0), _accessor_args(1, "B", 1, 1)]
 WRITER_ACCESSORS = [_accessor_args(2, "C", 16, 0)]
 
 
-def compute_intrinsics(attrs: dict):
-    """SplitDeviceKernel's compute kernel: zero, the k loop of mma, pack; no grid indices needed."""
-
-    @T.prim_func
-    def gemm_compute():
-        T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            T.tt.fpu.zero(0, "g.py:8:8")
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                T.tt.mm.mma(0, 1, 0, 1, 1, 1, 0, 0, "g.py:12:12")
-            T.tt.pack(0, 16, "g.py:13:8")
-
-    return gemm_compute
-
-
-@T.macro
-def compute_init():
-    cb_in0 = T.int32()
-    cb_in1 = T.int32()
-    cb_out0 = T.int32()
-    T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
-    T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
-
-
-def compute_initialised(attrs: dict):
-    """InsertComputeInitTT: mm_init(in0, in1, out, transpose_B = 0) before the work loop."""
-
-    @T.prim_func(check_well_formed=False)
-    def gemm_compute():
-        T.func_attr(attrs)
-        compute_init()
-        for block in range(T.tt.work_count()):
-            T.tt.fpu.zero(0, "g.py:8:8")
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                T.tt.mm.mma(0, 1, 0, 1, 1, 1, 0, 0, "g.py:12:12")
-            T.tt.pack(0, 16, "g.py:13:8")
-
-    return gemm_compute
-
-
-def reader_intrinsics(attrs: dict):
-    """SplitDeviceKernel's reader: the grid indices and the k loop of reads (parameters by index)."""
-
-    @T.prim_func
-    def gemm_reader():
-        T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                T.tt.read_to_cb(0, 0, by, k, 1, 1, "g.py:10:12")
-                T.tt.read_to_cb(1, 1, k, bx, 1, 1, "g.py:11:12")
-
-    return gemm_reader
-
-
-def reader_on_accessors(attrs: dict):
-    """ConfigureTensorAccessorTT: the parameter indices became the accessors a and b."""
-
-    @T.prim_func(check_well_formed=False)
-    def gemm_reader():
-        T.func_attr(attrs)
-        a = T.int32()
-        b = T.int32()
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                T.tt.read_to_cb(0, a, by, k, 1, 1, "g.py:10:12")
-                T.tt.read_to_cb(1, b, k, bx, 1, 1, "g.py:11:12")
-
-    return gemm_reader
-
-
-def writer_intrinsics(attrs: dict):
-    """SplitDeviceKernel's writer: the grid indices and the write of C's block (parameter 2)."""
-
-    @T.prim_func
-    def gemm_writer():
-        T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            T.tt.write_from_cb(16, 2, by, bx, 1, 1, "g.py:13:8")
-
-    return gemm_writer
-
-
-def writer_on_accessors(attrs: dict):
-    """ConfigureTensorAccessorTT: parameter 2 became the accessor c."""
-
-    @T.prim_func(check_well_formed=False)
-    def gemm_writer():
-        T.func_attr(attrs)
-        c = T.int32()
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            T.tt.write_from_cb(16, c, by, bx, 1, 1, "g.py:13:8")
-
-    return gemm_writer
-
-
 # InsertComputeInitTT: the accumulator is float32, so DST accumulates in fp32.
 COMPUTE_CONFIG = {
     "tt.compute_config": {
@@ -149,6 +47,27 @@ COMPUTE_CONFIG = {
         "math_approx_mode": False,
     }
 }
+
+
+# ---- kernel bodies, one macro per stage ---------------------------------------------------------------
+
+
+@T.macro
+def reads_by_param(bx, by):
+    """SplitDeviceKernel: the k loop of reads, tensors named by parameter index (A 0, B 1)."""
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.tt.read_to_cb(0, 0, by, k, 1, 1, "g.py:10:12")
+        T.tt.read_to_cb(1, 1, k, bx, 1, 1, "g.py:11:12")
+
+
+@T.macro
+def reads_by_accessor(bx, by):
+    """ConfigureTensorAccessorTT: the parameter indices became the accessors a and b."""
+    a = T.int32()
+    b = T.int32()
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.tt.read_to_cb(0, a, by, k, 1, 1, "g.py:10:12")
+        T.tt.read_to_cb(1, b, k, bx, 1, 1, "g.py:11:12")
 
 
 @T.macro
@@ -175,6 +94,25 @@ def reader_block(bx, by, k):
 
 
 @T.macro
+def reads_on_noc(bx, by):
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        reader_block(bx, by, k)
+
+
+@T.macro
+def write_by_param(bx, by):
+    """SplitDeviceKernel: the write of C's block (parameter 2)."""
+    T.tt.write_from_cb(16, 2, by, bx, 1, 1, "g.py:13:8")
+
+
+@T.macro
+def write_by_accessor(bx, by):
+    """ConfigureTensorAccessorTT: parameter 2 became the accessor c."""
+    c = T.int32()
+    T.tt.write_from_cb(16, c, by, bx, 1, 1, "g.py:13:8")
+
+
+@T.macro
 def writer_block(bx, by):
     """LowerCBIntrinsics, the writer: wait for C's packed tile, write tile by * 2 + bx, pop it."""
     cb_out0 = T.int32()
@@ -186,6 +124,15 @@ def writer_block(bx, by):
     T.call_extern("void", "noc_async_write_tile", c_tile, c, l1_read_addr_out0)
     T.call_extern("void", "noc_async_write_barrier")
     T.call_extern("void", "cb_pop_front", cb_out0, 1)
+
+
+@T.macro
+def mma_intrinsics():
+    """SplitDeviceKernel's compute: zero, the k loop of mma, pack."""
+    T.tt.fpu.zero(0, "g.py:8:8")
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.tt.mm.mma(0, 1, 0, 1, 1, 1, 0, 0, "g.py:12:12")
+    T.tt.pack(0, 16, "g.py:13:8")
 
 
 @T.macro
@@ -212,37 +159,80 @@ def compute_block():
     T.call_extern("void", "tile_regs_release")
 
 
-def reader_lowered(attrs: dict):
+@T.macro
+def compute_init():
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    cb_out0 = T.int32()
+    T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
+    T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
+
+
+# ---- kernels -----------------------------------------------------------------------------------------
+
+
+def data_movement_kernel(role: str, attrs: dict, block_body):
+    """The reader or writer before FinalizePersistentSignatureTT: the work loop rebinds bx, by from the
+    work item, around ``block_body(bx, by)``."""
+
     @T.prim_func(check_well_formed=False)
-    def gemm_reader():
+    def kernel():
         T.func_attr(attrs)
         for block in range(T.tt.work_count()):
             bx: T.let[T.int32] = T.tt.work_block(block, 0)
             by: T.let[T.int32] = T.tt.work_block(block, 1)
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                reader_block(bx, by, k)
+            block_body(bx, by)
 
-    return gemm_reader
+    return kernel.with_attr("global_symbol", f"gemm_{role}")
 
 
-def writer_lowered(attrs: dict):
+def data_movement_final(role: str, attrs: dict, block_body):
+    """FinalizePersistentSignatureTT: the work item's block id is block_start + block; bx its column
+    (block_id % 2), by its row."""
+
     @T.prim_func(check_well_formed=False)
-    def gemm_writer():
+    def kernel():
         T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            writer_block(bx, by)
+        num_blocks = T.int32()
+        block_start = T.int32()
+        for block in range(num_blocks):
+            block_id: T.let[T.int32] = block_start + block
+            bx: T.let[T.int32] = block_id % 2
+            by: T.let[T.int32] = block_id // 2
+            block_body(bx, by)
 
-    return gemm_writer
+    return kernel.with_attr("global_symbol", f"gemm_{role}")
 
 
-def compute_lowered(attrs: dict):
+def compute_kernel(attrs: dict, block_body, initialised: bool = True):
+    """The compute kernel before FinalizePersistentSignatureTT: (mm_init, from InsertComputeInitTT on)
+    then the work loop around ``block_body()``; it needs no grid index."""
+
     @T.prim_func(check_well_formed=False)
-    def gemm_compute():
+    def with_init():
         T.func_attr(attrs)
         compute_init()
         for block in range(T.tt.work_count()):
+            block_body()
+
+    @T.prim_func(check_well_formed=False)
+    def without_init():
+        T.func_attr(attrs)
+        for block in range(T.tt.work_count()):
+            block_body()
+
+    return (with_init if initialised else without_init).with_attr("global_symbol", "gemm_compute")
+
+
+def compute_final(attrs: dict):
+    """FinalizePersistentSignatureTT: the work loop runs num_blocks times."""
+
+    @T.prim_func(check_well_formed=False)
+    def gemm_compute():
+        T.func_attr(attrs)
+        num_blocks = T.int32()
+        compute_init()
+        for block in range(num_blocks):
             compute_block()
 
     return gemm_compute
@@ -267,46 +257,26 @@ WRITER_RUNTIME_ARGS = _runtime_args(["C"])
 COMPUTE_RUNTIME_ARGS = _runtime_args([])
 
 
-def reader_final(attrs: dict):
-    """The work item's block id is block_start + block; bx its column (block_id % 2), by its row."""
+# ---- the whole program at the last two stages ----------------------------------------------------------
 
-    @T.prim_func(check_well_formed=False)
-    def gemm_reader():
-        T.func_attr(attrs)
-        num_blocks = T.int32()
-        block_start = T.int32()
-        for block in range(num_blocks):
-            block_id: T.let[T.int32] = block_start + block
-            bx: T.let[T.int32] = block_id % 2
-            by: T.let[T.int32] = block_id // 2
-            for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
-                reader_block(bx, by, k)
-
-    return gemm_reader
+_READER = kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS})
+_WRITER = kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS})
+_COMPUTE = kernel_attrs("compute", COMPUTE_CONFIG)
 
 
-def writer_final(attrs: dict):
-    @T.prim_func(check_well_formed=False)
-    def gemm_writer():
-        T.func_attr(attrs)
-        num_blocks = T.int32()
-        block_start = T.int32()
-        for block in range(num_blocks):
-            block_id: T.let[T.int32] = block_start + block
-            bx: T.let[T.int32] = block_id % 2
-            by: T.let[T.int32] = block_id // 2
-            writer_block(bx, by)
-
-    return gemm_writer
+def lowered_kernels() -> tvm.IRModule:
+    """The three kernels after InsertDSTManagementTT (the input of FinalizePersistentSignatureTT)."""
+    return module_of(
+        data_movement_kernel("reader", _READER, reads_on_noc),
+        compute_kernel(_COMPUTE, compute_block),
+        data_movement_kernel("writer", _WRITER, writer_block),
+    )
 
 
-def compute_final(attrs: dict):
-    @T.prim_func(check_well_formed=False)
-    def gemm_compute():
-        T.func_attr(attrs)
-        num_blocks = T.int32()
-        compute_init()
-        for block in range(num_blocks):
-            compute_block()
-
-    return gemm_compute
+def final_kernels() -> tvm.IRModule:
+    """The three kernels after FinalizePersistentSignatureTT: the module VerifyTTIR checks."""
+    return module_of(
+        data_movement_final("reader", {**_READER, **READER_RUNTIME_ARGS}, reads_on_noc),
+        compute_final({**_COMPUTE, **COMPUTE_RUNTIME_ARGS}),
+        data_movement_final("writer", {**_WRITER, **WRITER_RUNTIME_ARGS}, writer_block),
+    )

@@ -116,10 +116,12 @@ def launched(attrs: dict):
     return gemm
 
 
-def persistent(attrs: dict):
-    """The GEMM after GridToCoreGrid: a loop over the core's work items rebinding bx, by."""
+def _persistent_program(attrs: dict, tile_ops):
+    """The GEMM after GridToCoreGrid: a loop over the core's work items rebinding bx, by, around
+    ``tile_ops(A, B, C, bx, by)`` (a macro: the body at some stage). Not checked for well-formedness: from
+    LowerSharedToCB on, tile buffers are CBs, used but not allocated."""
 
-    @T.prim_func
+    @T.prim_func(check_well_formed=False)
     def gemm(
         A: T.Buffer((64, 64), "bfloat16"),
         B: T.Buffer((64, 64), "bfloat16"),
@@ -129,9 +131,13 @@ def persistent(attrs: dict):
         for block in range(T.tt.work_count()):
             bx: T.let[T.int32] = T.tt.work_block(block, 0)
             by: T.let[T.int32] = T.tt.work_block(block, 1)
-            gemm_tile_ops(A, B, C, bx, by)
+            tile_ops(A, B, C, bx, by)
 
     return gemm
+
+
+def persistent(attrs: dict):
+    return _persistent_program(attrs, gemm_tile_ops)
 
 
 # LowerSharedToCB: A_s and B_s are input CBs of one tile, double-buffered (max(2, num_stages) blocks); the
@@ -234,7 +240,7 @@ def gemm_tile_ops_on_cbs(A, B, C, bx, by):
 
 
 @T.macro
-def gemm_tile_intrinsics(bx, by):
+def gemm_tile_intrinsics(A, B, C, bx, by):
     """LowerTTTileIntrinsics: positions in tiles; accumulator 0; parameters A 0, B 1, C 2."""
     T.tt.fpu.zero(0, "g.py:8:8")
     for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
@@ -246,32 +252,8 @@ def gemm_tile_intrinsics(bx, by):
 
 
 def persistent_on_cbs(attrs: dict):
-    @T.prim_func(check_well_formed=False)  # the tile buffers are CBs now: used, not allocated
-    def gemm(
-        A: T.Buffer((64, 64), "bfloat16"),
-        B: T.Buffer((64, 64), "bfloat16"),
-        C: T.Buffer((64, 64), "bfloat16"),
-    ):
-        T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            gemm_tile_ops_on_cbs(A, B, C, bx, by)
-
-    return gemm
+    return _persistent_program(attrs, gemm_tile_ops_on_cbs)
 
 
 def persistent_intrinsics(attrs: dict):
-    @T.prim_func
-    def gemm(
-        A: T.Buffer((64, 64), "bfloat16"),
-        B: T.Buffer((64, 64), "bfloat16"),
-        C: T.Buffer((64, 64), "bfloat16"),
-    ):
-        T.func_attr(attrs)
-        for block in range(T.tt.work_count()):
-            bx: T.let[T.int32] = T.tt.work_block(block, 0)
-            by: T.let[T.int32] = T.tt.work_block(block, 1)
-            gemm_tile_intrinsics(bx, by)
-
-    return gemm
+    return _persistent_program(attrs, gemm_tile_intrinsics)

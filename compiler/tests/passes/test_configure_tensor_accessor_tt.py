@@ -4,11 +4,12 @@ from before_after import assert_pass
 from gemm_kernels import (
     READER_ACCESSORS,
     WRITER_ACCESSORS,
+    data_movement_kernel,
     kernel_attrs,
-    reader_intrinsics,
-    reader_on_accessors,
-    writer_intrinsics,
-    writer_on_accessors,
+    reads_by_accessor,
+    reads_by_param,
+    write_by_accessor,
+    write_by_param,
 )
 from programs import attr, gemm, lower
 from tilelang_tt.ir_utils import find_ops
@@ -40,13 +41,17 @@ def test_compute_is_untouched():
 def test_gemm_reader_before_expected():
     """The reader's tensors A, B become accessors a, b (compile-time args at 0 and 1, page size from their
     CBs 0 and 1), replacing the parameter indices of its reads."""
-    before = reader_intrinsics(kernel_attrs("reader"))
-    expected = reader_on_accessors(kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS}))
+    before = data_movement_kernel("reader", kernel_attrs("reader"), reads_by_param)
+    expected = data_movement_kernel(
+        "reader", kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS}), reads_by_accessor
+    )
     assert_pass(ConfigureTensorAccessorTT(), before, expected)
 
 
 def test_gemm_writer_before_expected():
     """The writer's C becomes accessor c, its compile-time args from 0, its page size from CB 16."""
-    before = writer_intrinsics(kernel_attrs("writer"))
-    expected = writer_on_accessors(kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS}))
+    before = data_movement_kernel("writer", kernel_attrs("writer"), write_by_param)
+    expected = data_movement_kernel(
+        "writer", kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS}), write_by_accessor
+    )
     assert_pass(ConfigureTensorAccessorTT(), before, expected)

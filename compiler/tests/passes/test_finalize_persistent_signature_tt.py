@@ -4,22 +4,8 @@ import pytest
 import tilelang_tt.language as T
 import tvm
 import tvm_ffi
-from before_after import assert_pass, module_of
-from gemm_kernels import (
-    COMPUTE_CONFIG,
-    COMPUTE_RUNTIME_ARGS,
-    READER_ACCESSORS,
-    READER_RUNTIME_ARGS,
-    WRITER_ACCESSORS,
-    WRITER_RUNTIME_ARGS,
-    compute_final,
-    compute_lowered,
-    kernel_attrs,
-    reader_final,
-    reader_lowered,
-    writer_final,
-    writer_lowered,
-)
+from before_after import assert_pass
+from gemm_kernels import final_kernels, lowered_kernels
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTResourceError
 from tilelang_tt.passes import FinalizePersistentSignatureTT
@@ -119,14 +105,5 @@ def _grid_index(func, block_id: int) -> tuple[int, ...]:
 def test_gemm_kernels_before_expected():
     """range_row_major: each kernel loops num_blocks times over block_id = block_start + block, split
     into bx = block_id % 2, by = block_id // 2 where it uses them; per-core values: tensor addresses,
-    block b's start and a count of 1."""
-    reader = kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS})
-    writer = kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS})
-    compute = kernel_attrs("compute", COMPUTE_CONFIG)
-    before = module_of(reader_lowered(reader), compute_lowered(compute), writer_lowered(writer))
-    expected = module_of(
-        reader_final({**reader, **READER_RUNTIME_ARGS}),
-        compute_final({**compute, **COMPUTE_RUNTIME_ARGS}),
-        writer_final({**writer, **WRITER_RUNTIME_ARGS}),
-    )
-    assert_pass(FinalizePersistentSignatureTT(), before, expected)
+    block b's start and a count of 1 (gemm_kernels.py)."""
+    assert_pass(FinalizePersistentSignatureTT(), lowered_kernels(), final_kernels())

@@ -1,7 +1,7 @@
 """InsertDSTManagementTT: DST lifecycle, subblocks, spills."""
 
 from before_after import assert_pass
-from gemm_kernels import COMPUTE_CONFIG, compute_initialised, compute_lowered, kernel_attrs
+from gemm_kernels import COMPUTE_CONFIG, compute_block, compute_kernel, kernel_attrs, mma_intrinsics
 from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import InsertDSTManagementTT
@@ -51,4 +51,6 @@ def test_gemm_compute_before_expected():
     """The DST-resident accumulator: one acquire around the k loop, matmul_tiles per step between the CB
     waits and pops, then commit / wait / reserve / pack / push / release."""
     attrs = kernel_attrs("compute", COMPUTE_CONFIG)
-    assert_pass(InsertDSTManagementTT(), compute_initialised(attrs), compute_lowered(attrs))
+    assert_pass(
+        InsertDSTManagementTT(), compute_kernel(attrs, mma_intrinsics), compute_kernel(attrs, compute_block)
+    )

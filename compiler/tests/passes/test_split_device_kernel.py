@@ -2,7 +2,14 @@
 
 import tvm
 from before_after import assert_pass
-from gemm_kernels import compute_intrinsics, kernel_attrs, reader_intrinsics, writer_intrinsics
+from gemm_kernels import (
+    compute_kernel,
+    data_movement_kernel,
+    kernel_attrs,
+    mma_intrinsics,
+    reads_by_param,
+    write_by_param,
+)
 from gemm_stages import AFTER_DFG, persistent_intrinsics
 from programs import gemm, lower
 from tilelang_tt import ops
@@ -46,9 +53,9 @@ def test_gemm_before_expected():
     before = tvm.IRModule({"gemm": persistent_intrinsics(AFTER_DFG)})
     expected = tvm.IRModule(
         {
-            "gemm_reader": reader_intrinsics(kernel_attrs("reader")),
-            "gemm_compute": compute_intrinsics(kernel_attrs("compute")),
-            "gemm_writer": writer_intrinsics(kernel_attrs("writer")),
+            "gemm_reader": data_movement_kernel("reader", kernel_attrs("reader"), reads_by_param),
+            "gemm_compute": compute_kernel(kernel_attrs("compute"), mma_intrinsics, initialised=False),
+            "gemm_writer": data_movement_kernel("writer", kernel_attrs("writer"), write_by_param),
         }
     )
     assert_pass(SplitDeviceKernel(), before, expected)

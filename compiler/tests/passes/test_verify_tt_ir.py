@@ -1,19 +1,8 @@
 """VerifyTTIR: invariants and resource limits of the final module."""
 
 import pytest
-from before_after import assert_pass, module_of
-from gemm_kernels import (
-    COMPUTE_CONFIG,
-    COMPUTE_RUNTIME_ARGS,
-    READER_ACCESSORS,
-    READER_RUNTIME_ARGS,
-    WRITER_ACCESSORS,
-    WRITER_RUNTIME_ARGS,
-    compute_final,
-    kernel_attrs,
-    reader_final,
-    writer_final,
-)
+from before_after import assert_pass
+from gemm_kernels import final_kernels
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
 from tilelang_tt.passes import VerifyTTIR, verify_module
@@ -49,9 +38,4 @@ def test_missing_kernel_is_reported():
 
 def test_final_gemm_kernels_are_returned_unchanged():
     """The GEMM's final reader, compute and writer kernels satisfy every invariant and limit."""
-    final = module_of(
-        reader_final(kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS, **READER_RUNTIME_ARGS})),
-        compute_final(kernel_attrs("compute", {**COMPUTE_CONFIG, **COMPUTE_RUNTIME_ARGS})),
-        writer_final(kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS, **WRITER_RUNTIME_ARGS})),
-    )
-    assert_pass(VerifyTTIR(), final, final)
+    assert_pass(VerifyTTIR(), final_kernels(), final_kernels())
