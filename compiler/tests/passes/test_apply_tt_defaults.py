@@ -3,6 +3,8 @@
 import pytest
 import tilelang_tt.language as T
 import tvm
+from before_after import assert_pass
+from gemm_stages import DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import ApplyTTDefaults
@@ -75,3 +77,12 @@ def test_symbolic_dimension_is_a_located_error():
     with pytest.raises(TTCompileError, match=r"buffer A has a symbolic dimension m") as err:
         lower(symbolic_rows, "ApplyTTDefaults")
     assert err.value.lineno and "T.copy(A[0, 0], A_s)" in str(err.value)
+
+
+# Before/Expected on the shared GEMM (gemm_stages.py).
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the wormhole facts, the default options and each
+    buffer's tile format (the fp32 accumulator Float32)."""
+    assert_pass(ApplyTTDefaults(), launched({}), launched(DEFAULTS))

@@ -3,9 +3,12 @@
 import pytest
 import tilelang_tt.language as T
 import tvm
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, AFTER_PROPAGATE, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import collect_vars, find_ops, get_attr, is_global, region, simplify
+from tilelang_tt.passes import AttachTensorAccessorTT
 
 
 def test_accessor_shapes_and_pages():
@@ -111,3 +114,9 @@ def test_region_spanning_two_dimensions_besides_the_last_is_a_located_error():
         lower(two_leading_dimensions, "AttachTensorAccessorTT")
     assert "this tile region of Q spans 64 entries of dimension 1 and 2 of dimension 2 of 4" in str(err.value)
     assert (err.value.filename, err.value.lineno) == (__file__, _line_of("T.copy(Q[0, 0:64, 0:2, :], Q_s)"))
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: one accessor per parameter: 2x2 tiles of 2048 bytes; A
+    and B read, C written."""
+    assert_pass(AttachTensorAccessorTT(), launched(AFTER_PROPAGATE), launched(AFTER_ACCESSORS))

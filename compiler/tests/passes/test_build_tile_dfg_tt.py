@@ -2,8 +2,11 @@
 
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_DFG, persistent_intrinsics
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import BuildTileDFGTT
 from tilelang_tt.passes.build_tile_dfg_tt import choose_subblock
 
 
@@ -63,3 +66,9 @@ def unused_load(
 def test_loaded_but_unused_buffer_is_rejected():
     with pytest.raises(TTCompileError, match="X_s is written but never read"):
         lower(unused_load, "BuildTileDFGTT")
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the dataflow graph of the intrinsics and the
+    accumulator's 1x1 DST subblock; the body is unchanged."""
+    assert_pass(BuildTileDFGTT(), persistent_intrinsics(AFTER_CBS), persistent_intrinsics(AFTER_DFG))

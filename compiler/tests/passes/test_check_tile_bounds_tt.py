@@ -4,8 +4,11 @@ tensor) is a located error; one that only reaches past the end is legal (edge ti
 import pytest
 import tilelang_tt.language as T
 import tvm
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, launched
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import CheckTileBoundsTT
 
 
 def test_in_bounds_program_is_unchanged():
@@ -102,3 +105,9 @@ def test_rows_of_a_tensor_stored_in_another_order_end_at_its_stored_slice():
         match=r"reads Q\[:, 96:192, :, :\] when bx = 1, past row 128 of one Q\[i, :, i, :\] slice",
     ):
         lower(bshd_into_the_next_slice, "CheckTileBoundsTT")
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: every region starts inside its tensor: the function is
+    unchanged."""
+    assert_pass(CheckTileBoundsTT(), launched(AFTER_ACCESSORS), launched(AFTER_ACCESSORS))

@@ -1,7 +1,19 @@
 """ConfigureTensorAccessorTT: accessors bound to compile-time and runtime argument slots."""
 
+from before_after import assert_pass
+from gemm_kernels import (
+    READER_ACCESSORS,
+    WRITER_ACCESSORS,
+    data_movement_kernel,
+    kernel_attrs,
+    reads_by_accessor,
+    reads_by_param,
+    write_by_accessor,
+    write_by_param,
+)
 from programs import attr, gemm, lower
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import ConfigureTensorAccessorTT
 
 
 def test_reader_accessors_chain_compile_time_args():
@@ -24,3 +36,22 @@ def test_param_index_replaced_by_accessor_var():
 
 def test_compute_is_untouched():
     assert attr(lower(gemm(), "ConfigureTensorAccessorTT"), "tt.accessor_args", "gemm_compute") is None
+
+
+def test_gemm_reader_before_expected():
+    """The reader's tensors A, B become accessors a, b (compile-time args at 0 and 1, page size from their
+    CBs 0 and 1), replacing the parameter indices of its reads."""
+    before = data_movement_kernel("reader", kernel_attrs("reader"), reads_by_param)
+    expected = data_movement_kernel(
+        "reader", kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS}), reads_by_accessor
+    )
+    assert_pass(ConfigureTensorAccessorTT(), before, expected)
+
+
+def test_gemm_writer_before_expected():
+    """The writer's C becomes accessor c, its compile-time args from 0, its page size from CB 16."""
+    before = data_movement_kernel("writer", kernel_attrs("writer"), write_by_param)
+    expected = data_movement_kernel(
+        "writer", kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS}), write_by_accessor
+    )
+    assert_pass(ConfigureTensorAccessorTT(), before, expected)

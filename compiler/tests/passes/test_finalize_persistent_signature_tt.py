@@ -4,8 +4,11 @@ import pytest
 import tilelang_tt.language as T
 import tvm
 import tvm_ffi
+from before_after import assert_pass
+from gemm_kernels import final_kernels, lowered_kernels
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTResourceError
+from tilelang_tt.passes import FinalizePersistentSignatureTT
 from tvm import tirx
 
 
@@ -97,3 +100,10 @@ def _grid_index(func, block_id: int) -> tuple[int, ...]:
 
     tvm_ffi.structural_walk(func.body, (tirx.Bind, visit))
     return tuple(found.get(name, 0) for name in ("bx", "by", "bz"))
+
+
+def test_gemm_kernels_before_expected():
+    """range_row_major: each kernel loops num_blocks times over block_id = block_start + block, split
+    into bx = block_id % 2, by = block_id // 2 where it uses them; per-core values: tensor addresses,
+    block b's start and a count of 1 (gemm_kernels.py)."""
+    assert_pass(FinalizePersistentSignatureTT(), lowered_kernels(), final_kernels())

@@ -1,8 +1,11 @@
 """GridToCoreGrid: the launch grid becomes a persistent loop over tt.work_count()."""
 
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_GRID, AFTER_PARTITION, launched, persistent
 from programs import gemm, lower
 from tilelang_tt import ops
+from tilelang_tt.passes import GridToCoreGrid
 from tvm import tirx
 
 
@@ -36,3 +39,9 @@ def test_a_third_grid_axis_is_rebound_too():
     body = lower(batched_copy, "GridToCoreGrid")["gemm"].body
     binds = [s for s in body.body.seq if isinstance(s, tirx.Bind)]
     assert [(b.var.name, int(b.value.args[1])) for b in binds] == [("bx", 0), ("by", 1), ("bz", 2)]
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the launch grid becomes the persistent loop over
+    tt.work_count() rebinding bx, by to the work item."""
+    assert_pass(GridToCoreGrid(), launched(AFTER_PARTITION), persistent(AFTER_GRID))

@@ -2,8 +2,11 @@
 
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_INFER, DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import InferTTLayout
 
 
 def test_globals_default_to_dram_interleaved():
@@ -58,3 +61,9 @@ def reused_name(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat
 def test_buffer_names_must_be_unique():
     with pytest.raises(TTCompileError, match="S is used more than once"):
         lower(reused_name, "InferTTLayout")
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: tensors default to DRAM, interleaved, row-major tile
+    ids; tile buffers are L1 circular buffers."""
+    assert_pass(InferTTLayout(), launched(DEFAULTS), launched(AFTER_INFER))

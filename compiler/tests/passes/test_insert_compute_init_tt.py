@@ -1,7 +1,10 @@
 """InsertComputeInitTT: mm_init first, compute config from the accumulator."""
 
+from before_after import assert_pass
+from gemm_kernels import COMPUTE_CONFIG, compute_kernel, kernel_attrs, mma_intrinsics
 from programs import attr, gemm, lower
 from tilelang_tt import ops
+from tilelang_tt.passes import InsertComputeInitTT
 from tvm import tirx
 
 
@@ -38,3 +41,10 @@ def test_bf16_accumulation_keeps_16bit_dest():
 def test_data_movement_kernels_untouched():
     mod = lower(gemm(), "InsertComputeInitTT")
     assert not isinstance(mod["gemm_reader"].body, tirx.SeqStmt) or _first_extern(mod["gemm_reader"]) is None
+
+
+def test_gemm_compute_before_expected():
+    """mm_init(cb_in0, cb_in1, cb_out0, 0) starts the compute kernel; fp32 accumulation is configured."""
+    before = compute_kernel(kernel_attrs("compute"), mma_intrinsics, initialised=False)
+    expected = compute_kernel(kernel_attrs("compute", COMPUTE_CONFIG), mma_intrinsics)
+    assert_pass(InsertComputeInitTT(), before, expected)

@@ -1,7 +1,10 @@
 """InsertDSTManagementTT: DST lifecycle, subblocks, spills."""
 
+from before_after import assert_pass
+from gemm_kernels import COMPUTE_CONFIG, compute_block, compute_kernel, kernel_attrs, mma_intrinsics
 from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import InsertDSTManagementTT
 
 
 def test_dst_resident_accumulation_acquires_once_per_block():
@@ -42,3 +45,12 @@ def test_transpose_b_indexes_b_by_n_then_k():
 
 def test_no_math_intrinsics_left():
     assert not find_ops(lower(gemm(), "InsertDSTManagementTT")["gemm_compute"].body, ("tt.mm.mma", "tt.pack"))
+
+
+def test_gemm_compute_before_expected():
+    """The DST-resident accumulator: one acquire around the k loop, matmul_tiles per step between the CB
+    waits and pops, then commit / wait / reserve / pack / push / release."""
+    attrs = kernel_attrs("compute", COMPUTE_CONFIG)
+    assert_pass(
+        InsertDSTManagementTT(), compute_kernel(attrs, mma_intrinsics), compute_kernel(attrs, compute_block)
+    )

@@ -2,8 +2,11 @@
 
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import LayoutAwareWorkPartitionTT
 from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_ranges
 
 
@@ -103,3 +106,9 @@ def diagonal(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16"
 def test_one_grid_axis_for_rows_and_columns_is_rejected():
     with pytest.raises(TTCompileError, match=r"blockIdx.x selects both the row and the column"):
         lower(diagonal, "LayoutAwareWorkPartitionTT")
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: row_major: the four output blocks go to cores (0..3, 0)
+    one each, by rows and bx columns, len_k 2."""
+    assert_pass(LayoutAwareWorkPartitionTT(), launched(AFTER_ACCESSORS), launched(AFTER_PARTITION))

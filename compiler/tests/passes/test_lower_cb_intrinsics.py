@@ -1,8 +1,20 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
 import tvm_ffi
+from before_after import assert_pass
+from gemm_kernels import (
+    READER_ACCESSORS,
+    WRITER_ACCESSORS,
+    data_movement_kernel,
+    kernel_attrs,
+    reads_by_accessor,
+    reads_on_noc,
+    write_by_accessor,
+    writer_block,
+)
 from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import LowerCBIntrinsics
 from tvm import tirx
 
 
@@ -83,3 +95,24 @@ def test_writer_skips_tiles_past_the_grid_but_pops_every_page():
         "noc_async_write_barrier",
         "cb_pop_front",
     ]
+
+
+def test_gemm_reader_before_expected():
+    """Each k step: reserve A's and B's CB pages, read tile by * 2 + k of A and k * 2 + bx of B, one
+    barrier (prefetch), push both; the GEMM is tile-aligned, so no edge test is emitted."""
+    attrs = kernel_attrs("reader", {"tt.accessor_args": READER_ACCESSORS})
+    assert_pass(
+        LowerCBIntrinsics(),
+        data_movement_kernel("reader", attrs, reads_by_accessor),
+        data_movement_kernel("reader", attrs, reads_on_noc),
+    )
+
+
+def test_gemm_writer_before_expected():
+    """Wait for C's packed tile, write it to tile by * 2 + bx, barrier, pop."""
+    attrs = kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS})
+    assert_pass(
+        LowerCBIntrinsics(),
+        data_movement_kernel("writer", attrs, write_by_accessor),
+        data_movement_kernel("writer", attrs, writer_block),
+    )

@@ -2,8 +2,11 @@
 
 import pytest
 import tvm_ffi
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, AFTER_GRID, persistent, persistent_on_cbs
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
+from tilelang_tt.passes import LowerSharedToCB
 from tvm import tirx
 
 
@@ -66,3 +69,9 @@ def test_l1_overflow_names_the_buffer():
     with pytest.raises(TTResourceError, match="largest is A_s") as err:
         lower(gemm(M=512, N=64, K=1024, bM=512, bN=64, bK=512, stages=4, dtype="float32"), "LowerSharedToCB")
     assert err.value.lineno is not None
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: the tile buffers become the CBs of CB_TABLE (allocations
+    removed), C_f a DST-resident accumulator."""
+    assert_pass(LowerSharedToCB(), persistent(AFTER_GRID), persistent_on_cbs(AFTER_CBS))

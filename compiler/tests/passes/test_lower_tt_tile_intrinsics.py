@@ -2,10 +2,13 @@
 
 import pytest
 import tilelang_tt.language as T
+from before_after import assert_pass
+from gemm_stages import AFTER_CBS, persistent_intrinsics, persistent_on_cbs
 from programs import gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import find_ops
+from tilelang_tt.passes import LowerTTTileIntrinsics
 
 
 def _ops(mod):
@@ -98,3 +101,9 @@ def test_transpose_a_keeps_tile_counts():
 
     (site,) = find_ops(lower(gemm_ta, "LowerTTTileIntrinsics")["gemm"].body, ("tt.mm.mma",))
     assert [int(a.value) for a in site.call.args[3:8]] == [3, 1, 2, 1, 0]
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: copies, fill and gemm become reads, writes, zero, mma
+    and pack on CB ids and tile positions."""
+    assert_pass(LowerTTTileIntrinsics(), persistent_on_cbs(AFTER_CBS), persistent_intrinsics(AFTER_CBS))

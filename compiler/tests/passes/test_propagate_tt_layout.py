@@ -1,7 +1,10 @@
 """PropagateTTLayout: validation with warning + fallback, and tile buffers tied to their tensors."""
 
 import pytest
+from before_after import assert_pass
+from gemm_stages import AFTER_INFER, AFTER_PROPAGATE, launched
 from programs import attr, gemm, lower
+from tilelang_tt.passes import PropagateTTLayout
 
 
 def test_tile_buffers_know_their_tensor():
@@ -28,3 +31,9 @@ def test_column_major_tile_order_falls_back():
     with pytest.warns(UserWarning, match="tile_id_order 'column_major' is not implemented"):
         desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
     assert desc["B"]["tile_id_order"] == "row_major"
+
+
+def test_gemm_before_expected():
+    """Before/Expected on the GEMM of gemm_stages.py: valid layouts stay; each tile buffer gets the tensor it
+    is copied from or to as its peer."""
+    assert_pass(PropagateTTLayout(), launched(AFTER_INFER), launched(AFTER_PROPAGATE))

@@ -1,8 +1,20 @@
 """SplitDeviceKernel: one program → reader/compute/writer, each with only its ops."""
 
+import tvm
+from before_after import assert_pass
+from gemm_kernels import (
+    compute_kernel,
+    data_movement_kernel,
+    kernel_attrs,
+    mma_intrinsics,
+    reads_by_param,
+    write_by_param,
+)
+from gemm_stages import AFTER_DFG, persistent_intrinsics
 from programs import gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops, get_attr
+from tilelang_tt.passes import SplitDeviceKernel
 
 
 def _ops(func):
@@ -33,3 +45,17 @@ def test_compute_drops_unused_grid_bindings():
 def test_writer_has_no_reduction_loop():
     text = lower(gemm(), "SplitDeviceKernel")["gemm_writer"].script()
     assert "pipelined" not in text and "write_from_cb" in text
+
+
+def test_gemm_before_expected():
+    """The GEMM of gemm_stages.py splits into a reader (grid indices, k loop of reads), a compute kernel
+    (zero, k loop of mma, pack: it needs no grid index) and a writer (grid indices, write)."""
+    before = tvm.IRModule({"gemm": persistent_intrinsics(AFTER_DFG)})
+    expected = tvm.IRModule(
+        {
+            "gemm_reader": data_movement_kernel("reader", kernel_attrs("reader"), reads_by_param),
+            "gemm_compute": compute_kernel(kernel_attrs("compute"), mma_intrinsics, initialised=False),
+            "gemm_writer": data_movement_kernel("writer", kernel_attrs("writer"), write_by_param),
+        }
+    )
+    assert_pass(SplitDeviceKernel(), before, expected)

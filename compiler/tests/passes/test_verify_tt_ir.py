@@ -1,6 +1,8 @@
 """VerifyTTIR: invariants and resource limits of the final module."""
 
 import pytest
+from before_after import assert_pass
+from gemm_kernels import final_kernels
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
 from tilelang_tt.passes import VerifyTTIR, verify_module
@@ -32,3 +34,8 @@ def test_missing_kernel_is_reported():
     mod = lower(gemm(), "FinalizePersistentSignatureTT")
     del mod["gemm_writer"]
     assert any("lacks writer" in e for e in verify_module(mod)[1])
+
+
+def test_final_gemm_kernels_are_returned_unchanged():
+    """The GEMM's final reader, compute and writer kernels satisfy every invariant and limit."""
+    assert_pass(VerifyTTIR(), final_kernels(), final_kernels())

@@ -1,0 +1,58 @@
+"""LegalizeVectorsTT: every 1-D buffer becomes the (L, 1) column or (1, L) row its tiles hold."""
+
+from before_after import T, assert_pass
+from tilelang_tt.passes import LegalizeVectorsTT
+
+
+@T.prim_func(private=True)
+def row_max_and_scale(
+    A: T.Buffer((64, 64), "float32"), w: T.Buffer((64,), "float32"), B: T.Buffer((64, 64), "float32")
+):
+    bx = T.launch_thread("blockIdx.x", 2)
+    A_s = T.alloc_shared((32, 64))
+    w_s = T.alloc_shared((64,))
+    m = T.alloc_buffer((32,), scope="local.fragment")
+    S = T.alloc_buffer((32, 64), scope="local.fragment")
+    T.tl.copy(A[bx * 32 : bx * 32 + 32, 0:64], A_s[0:32, 0:64], "p.py:8:8")
+    T.tl.copy(w[0:64], w_s[0:64], "p.py:9:8")
+    T.tl.reduce(A_s[0:32, 0:64], m[0:32], "max", 1, 1, "p.py:10:8")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:11:20"}):
+        for j in T.serial(64, annotations={"tl.loc": "p.py:11:20"}):
+            S[i, j] = T.exp(A_s[i, j] - m[i]) * w_s[j]
+    T.tl.copy(S[0:32, 0:64], B[bx * 32 : bx * 32 + 32, 0:64], "p.py:13:8")
+
+
+@T.prim_func(private=True)
+def row_max_and_scale_legalized(
+    A: T.Buffer((64, 64), "float32"), w: T.Buffer((1, 64), "float32"), B: T.Buffer((64, 64), "float32")
+):
+    T.func_attr({"tt.declared_shapes": {"w": [64]}})
+    bx = T.launch_thread("blockIdx.x", 2)
+    A_s = T.alloc_shared((32, 64))
+    w_s = T.alloc_shared((1, 64))
+    m = T.alloc_buffer((32, 1), scope="local.fragment")
+    S = T.alloc_buffer((32, 64), scope="local.fragment")
+    T.tl.copy(A[bx * 32 : bx * 32 + 32, 0:64], A_s[0:32, 0:64], "p.py:8:8")
+    T.tl.copy(w[0:1, 0:64], w_s[0:1, 0:64], "p.py:9:8")
+    T.tl.reduce(A_s[0:32, 0:64], m[0:32, 0:1], "max", 1, 1, "p.py:10:8")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:11:20"}):
+        for j in T.serial(64, annotations={"tl.loc": "p.py:11:20"}):
+            S[i, j] = T.exp(A_s[i, j] - m[i, 0]) * w_s[0, j]
+    T.tl.copy(S[0:32, 0:64], B[bx * 32 : bx * 32 + 32, 0:64], "p.py:13:8")
+
+
+def test_reduce_target_becomes_a_column_and_a_column_indexed_weight_a_row():
+    """m (the reduce_max over dim 1) is one value per row: (32, 1); w, read as w[j] in the 2-D
+    T.Parallel and copied to w_s, is one value per column: (1, 64), the parameter's 1-D shape recorded."""
+    assert_pass(LegalizeVectorsTT(), row_max_and_scale, row_max_and_scale_legalized)
+
+
+@T.prim_func(private=True)
+def no_vectors(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    A_s = T.alloc_shared((32, 32))
+    T.tl.copy(A[0:32, 0:32], A_s[0:32, 0:32], "p.py:3:4")
+    T.tl.copy(A_s[0:32, 0:32], B[0:32, 0:32], "p.py:4:4")
+
+
+def test_a_program_without_vectors_is_unchanged():
+    assert_pass(LegalizeVectorsTT(), no_vectors, no_vectors)

@@ -1,0 +1,56 @@
+"""LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
+
+from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
+from softmax_tiles import CB_TABLE, TILE_DFG
+from tilelang_tt.passes import LowerTileProgramTT
+
+ACCESSORS = [{"name": "A", "param_index": 0}, {"name": "B", "param_index": 1}]
+
+
+@T.prim_func(private=True)
+def softmax_numerator(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
+    T.func_attr({"tt.target": WORMHOLE, "tt.options": DEFAULT_OPTIONS, "tt.tensor_accessors": ACCESSORS})
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        A_s = T.alloc_shared((32, 64))
+        m = T.alloc_buffer((32, 1), scope="local.fragment")
+        S = T.alloc_buffer((32, 64), scope="local.fragment")
+        T.tl.copy(A[bx * 32 : bx * 32 + 32, 0:64], A_s[0:32, 0:64], "p.py:8:8")
+        T.tl.reduce(A_s[0:32, 0:64], m[0:32, 0:1], "max", 1, 1, "p.py:9:8")
+        for i in T.serial(32, annotations={"tl.loc": "p.py:10:20"}):
+            for j in T.serial(64, annotations={"tl.loc": "p.py:10:20"}):
+                S[i, j] = T.exp(A_s[i, j] - m[i, 0])
+        T.tl.copy(S[0:32, 0:64], B[bx * 32 : bx * 32 + 32, 0:64], "p.py:12:8")
+
+
+@T.prim_func(private=True)
+def softmax_numerator_lowered(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
+    T.func_attr(
+        {
+            "tt.target": WORMHOLE,
+            "tt.options": DEFAULT_OPTIONS,
+            "tt.tensor_accessors": ACCESSORS,
+            "tt.compute_schedule": "tile_program",
+            "tt.cb_table": CB_TABLE,
+            "tt.accumulators": [],
+            "tt.tile_dfg": TILE_DFG,
+        }
+    )
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        T.tt.read_to_cb(0, 0, bx, 0, 1, 2, "p.py:8:8")
+        T.tt.tile.wait_input(0, "p.py:8:8")
+        # src, dst, kind, dim, clear, scaler CB, scratch CB (-1: the reduction reads the source itself)
+        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
+        T.tt.tile.eltwise(
+            25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
+        )
+        T.tt.tile.copy(25, 16, "p.py:12:8")
+        T.tt.write_from_cb(16, 1, bx, 0, 1, 2, "p.py:12:8")
+
+
+def test_softmax_numerator_becomes_cbs_and_tile_ops():
+    """Copy in, reduce_max over rows, exp(A_s - m) with m broadcast along columns, copy out: the reader
+    reads block row bx (1×2 tiles) into A_s's CB, compute waits for it, reduces into m, evaluates the
+    expression tile-wise into S and copies S to the output CB the writer drains."""
+    assert_pass(LowerTileProgramTT(), softmax_numerator, softmax_numerator_lowered)

@@ -1,0 +1,126 @@
+"""ScheduleTileComputeTT: a tile program's compute kernel becomes compute-API calls (engines, DST, CBs)."""
+
+from before_after import WORMHOLE, T, assert_pass
+from softmax_tiles import CB_TABLE
+from tilelang_tt.passes import ScheduleTileComputeTT
+
+COMPUTE_KERNEL = {
+    "tt.kernel_role": "compute",
+    "tt.compute_schedule": "tile_program",
+    "tt.target": WORMHOLE,
+    "tt.cb_table": CB_TABLE,
+}
+# what the pass adds: the CBs hold float32, so DST keeps fp32
+SCHEDULED = {
+    **COMPUTE_KERNEL,
+    "tt.compute_config": {
+        "math_fidelity": "HiFi4",
+        "fp32_dest_acc_en": True,
+        "dst_full_sync_en": False,
+        "math_approx_mode": False,
+    },
+}
+
+
+@T.prim_func(private=True)
+def softmax_numerator_compute():
+    T.func_attr(COMPUTE_KERNEL)
+    for block in range(T.tt.work_count()):
+        T.tt.tile.wait_input(0, "p.py:8:8")
+        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
+        T.tt.tile.eltwise(
+            25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
+        )
+        T.tt.tile.copy(25, 16, "p.py:12:8")
+
+
+@T.prim_func(private=True, check_well_formed=False)  # cb_* are free: constants the kernel header declares
+def softmax_numerator_scheduled():
+    T.func_attr(SCHEDULED)
+    cb_A_s = T.int32()
+    cb_S_out = T.int32()
+    cb_reduce_scaler = T.int32()
+    cb_m = T.int32()
+    cb_S = T.int32()
+    T.tt.comment("Configure the unpacker, math engines and packer")
+    T.call_extern("void", "compute_kernel_hw_startup", cb_A_s, cb_A_s, cb_S_out)
+    T.tt.comment("The reduce scaler: a tile of ones, filled once")
+    T.call_extern("void", "cb_reserve_back", cb_reduce_scaler, 1)
+    T.call_extern("void", "tile_regs_acquire")
+    T.call_extern("void", "fill_tile_init")
+    T.call_extern("void", "fill_tile", 0, T.float32(1.0))
+    T.call_extern("void", "tile_regs_commit")
+    T.call_extern("void", "tile_regs_wait")
+    T.call_extern("void", "pack_tile", 0, cb_reduce_scaler)
+    T.call_extern("void", "tile_regs_release")
+    T.call_extern("void", "cb_push_back", cb_reduce_scaler, 1)
+    T.call_extern("void", "cb_wait_front", cb_reduce_scaler, 1)
+    for block in range(T.tt.work_count()):
+        # the input block A_s, where its T.copy was
+        T.call_extern("void", "cb_wait_front", cb_A_s, 2)
+        # m = rowmax(A_s): reduce both tiles of the row into one column tile
+        T.tt.comment("p.py:9: ")
+        T.call_extern("void", "cb_reserve_back", cb_m, 1)
+        T.call_extern("void", "tile_regs_acquire")
+        T.call_extern(
+            "void", "reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>", cb_A_s, cb_reduce_scaler, cb_m
+        )
+        for ct in range(2):
+            T.call_extern(
+                "void",
+                "reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>",
+                cb_A_s,
+                cb_reduce_scaler,
+                T.Mul(0, 2) + ct,
+                0,
+                0,
+            )
+        T.call_extern("void", "reduce_uninit")
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        T.call_extern("void", "pack_tile", 0, cb_m)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_m, 1)
+        T.call_extern("void", "cb_wait_front", cb_m, 1)
+        # S = exp(A_s - m) on the SFPU (fp32): the tree needs 2 DST slots, so both output tiles (4 slots)
+        # fit one acquire; m's tile is broadcast along the columns into the second slot
+        T.tt.comment("p.py:10: ")
+        T.call_extern("void", "cb_reserve_back", cb_S, 2)
+        T.call_extern("void", "tile_regs_acquire")
+        for tile in range(2):
+            T.call_extern("void", "copy_tile_to_dst_init_short", cb_A_s)
+            T.call_extern("void", "copy_tile", cb_A_s, tile, tile * 2)
+            T.call_extern("void", "unary_bcast_init<BroadcastType::COL>", cb_m, cb_S)
+            T.call_extern("void", "unary_bcast<BroadcastType::COL>", cb_m, tile // 2, tile * 2 + 1)
+            T.call_extern("void", "sub_binary_tile_init")
+            T.call_extern("void", "sub_binary_tile", tile * 2, tile * 2 + 1, tile * 2)
+            T.call_extern("void", "exp_tile_init")
+            T.call_extern("void", "exp_tile", tile * 2)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        for tile in range(2):
+            T.call_extern("void", "pack_tile", tile * 2, cb_S)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_S, 2)
+        T.call_extern("void", "cb_wait_front", cb_S, 2)
+        # S → S_out for the writer
+        T.tt.comment("p.py:12: ")
+        T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
+        T.call_extern("void", "tile_regs_acquire")
+        for tile in range(2):
+            T.call_extern("void", "copy_tile_to_dst_init_short", cb_S)
+            T.call_extern("void", "copy_tile", cb_S, tile, tile)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        for tile in range(2):
+            T.call_extern("void", "pack_tile", tile, cb_S_out)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_S_out, 2)
+        # values that became live in this loop body die at its end
+        T.call_extern("void", "cb_pop_front", cb_A_s, 2)
+        T.call_extern("void", "cb_pop_front", cb_m, 1)
+        T.call_extern("void", "cb_pop_front", cb_S, 2)
+
+
+def test_softmax_numerator_compute_kernel():
+    assert_pass(ScheduleTileComputeTT(), softmax_numerator_compute, softmax_numerator_scheduled)
