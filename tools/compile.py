@@ -116,6 +116,8 @@ def _needs_arguments(item) -> str | None:
         for n, p in item.signature.parameters.items()
         if p.default is inspect.Parameter.empty and n not in skip
     ]
+    if isinstance(item, EagerKernelFactory) and not missing:
+        missing = item.const_names()  # sizes only tensors or --args give
     return ", ".join(missing) or None
 
 

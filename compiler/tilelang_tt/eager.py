@@ -290,6 +290,11 @@ class EagerKernelFactory(KernelFactory):
             _TRACE.reset(token)
         return trace, namespace
 
+    def const_names(self) -> list[str]:
+        """The ``T.const`` sizes (given by a call's tensors, or by name to ``.compile``), for the defaults."""
+        bound, _ = self._split((), {})
+        return list(self._template(bound).consts)
+
     def _template(self, bound: inspect.BoundArguments) -> _Template:
         key = self._static_key(bound)
         if key not in self._templates:

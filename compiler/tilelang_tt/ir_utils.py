@@ -57,6 +57,10 @@ def simplify(expr):
     return _ANALYZER.simplify(expr)
 
 
+def provably_equal(a, b) -> bool:
+    return _ANALYZER.can_prove_equal(a, b)
+
+
 def is_zero_mod(expr, modulus: int) -> bool:
     return _ANALYZER.can_prove_equal(tirx.floormod(expr, modulus), 0)
 

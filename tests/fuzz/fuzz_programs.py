@@ -370,7 +370,10 @@ EXPECTED = {
     ),
     "non_constant_extent": ("TTCompileError", r"tile extents must be constants, got ko \+ 1 for A"),
     "transposed_parallel_index": ("TTCompileError", r"by the T\.Parallel variables in order"),
-    "reduce_into_a_tile": ("TTCompileError", r"T\.reduce_\w+ over dim 1 of C_local\(\d+, \d+\) gives \d+ values"),
+    "reduce_into_a_tile": (
+        "TTCompileError",
+        r"T\.reduce_\w+ over dim 1 of C_local\(\d+, \d+\) gives \d+ values",
+    ),
     "scalar_parameter": ("TTCompileError", r"parameter alpha is a scalar"),
     "no_store": ("TTCompileError", r"the kernel stores nothing to a global tensor"),
     "gemm_operand_mismatch": (

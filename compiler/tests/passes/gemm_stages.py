@@ -57,6 +57,7 @@ def _accessor(name, index, access):
         "page_size": 2048,
         "shape": [64, 64],
         "declared_shape": [64, 64],
+        "dim_order": [0, 1],
         "view": [64, 64],
         "tiles": [2, 2],
         "memory": "DRAM",

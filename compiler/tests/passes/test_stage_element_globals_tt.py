@@ -1,6 +1,5 @@
 """StageElementGlobalsTT: element-wise statements reach global tensors only through staged tiles."""
 
-import pytest
 from before_after import T, assert_pass
 from tilelang_tt.passes import StageElementGlobalsTT
 
@@ -55,11 +54,6 @@ def scale_rows_staged(A: T.Buffer((64, 64), "bfloat16"), C: T.Buffer((64, 64), "
     T.tl.copy(C_tile[0:32, 0:64], C[by * 32 : by * 32 + 32, 0:64], "p.py:5:20")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a T.Parallel nest that is a kernel's whole body (under T.launch_thread, in no SeqStmt) is "
-    "not staged, so the program later fails with 'the kernel stores nothing to a global tensor'",
-)
 def test_a_nest_that_is_the_whole_kernel_body_is_staged_too():
     assert_pass(StageElementGlobalsTT(), scale_rows, scale_rows_staged)
 
@@ -111,11 +105,5 @@ def square_staged(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float
     T.tl.copy(C_tile[0:32, 0:32], C[0:32, 0:32], "p.py:4:16")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AttributeError,
-    reason="bug: a second read of the same tensor compares regions with tvm.ir.structural_equal, which TVM "
-    "0.27 does not have (tvm_ffi.structural_equal): AttributeError instead of one shared tile",
-)
 def test_two_reads_of_one_tensor_share_its_tile():
     assert_pass(StageElementGlobalsTT(), square, square_staged)

@@ -32,7 +32,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import is_global, parallel_loc, simplify
+from ..ir_utils import is_global, parallel_loc, provably_equal, simplify, with_loop_body
 
 
 def _nest(stmt: tirx.For):
@@ -76,10 +76,7 @@ class _Stager:
         name = str(buf.name)
         if name in self.tiles:
             tile, old_mins, _ = self.tiles[name]
-            if any(
-                not tvm.ir.structural_equal(simplify(a - b), tirx.const(0, "int32"))
-                for a, b in zip(old_mins, mins, strict=True)
-            ):
+            if not all(provably_equal(a, b) for a, b in zip(old_mins, mins, strict=True)):
                 raise TTCompileError.at(
                     self.loc, f"this T.Parallel body reads {name} at two different places; use one region"
                 )
@@ -161,36 +158,37 @@ def StageElementGlobalsTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         globals_by_name = {str(p.name): p for p in func.params if hasattr(p.ty, "shape")}
 
+        def staged(stmt) -> list:
+            return _Stager(stmt).staged(globals_by_name) if parallel_loc(stmt) else [stmt]
+
+        def as_stmt(stmts: list):
+            return tirx.SeqStmt(stmts) if len(stmts) > 1 else stmts[0]
+
         def block(s: tirx.SeqStmt):
-            out = []
-            for stmt in s.seq:
-                if isinstance(stmt, tirx.For) and stmt.annotations and "tl.loc" in stmt.annotations:
-                    out += _Stager(stmt).staged(globals_by_name)
-                else:
-                    out.append(stmt)
-            return tirx.SeqStmt(out) if len(out) > 1 else out[0]
+            return as_stmt([x for stmt in s.seq for x in staged(stmt)])
 
-        def single(f: tirx.For):
-            # a nest that is a loop's whole body (not inside a SeqStmt)
-            if (
-                isinstance(f.body, tirx.For)
-                and f.body.annotations
-                and "tl.loc" in f.body.annotations
-                and not (f.annotations and "tl.loc" in f.annotations)
-            ):
-                staged = _Stager(f.body).staged(globals_by_name)
-                return tirx.For(
-                    f.loop_var,
-                    f.min,
-                    f.extent,
-                    f.kind,
-                    tirx.SeqStmt(staged) if len(staged) > 1 else staged[0],
-                    f.thread_binding,
-                    f.annotations,
-                )
-            return f
+        # A nest that is the whole body of a loop, a launch or a branch is in no sequence: stage it there.
+        def loop(f: tirx.For):
+            if parallel_loc(f) or not parallel_loc(f.body):
+                return f
+            return with_loop_body(f, as_stmt(staged(f.body)))
 
-        body = tvm_ffi.structural_map(func.body, [(tirx.SeqStmt, block), (tirx.For, single)], order="post")
-        return func.with_body(body)
+        def attr(a: tirx.AttrStmt):
+            return (
+                a
+                if not parallel_loc(a.body)
+                else tirx.AttrStmt(a.node, a.attr_key, a.value, as_stmt(staged(a.body)))
+            )
+
+        def branch(b: tirx.IfThenElse):
+            then, other = (None if x is None else as_stmt(staged(x)) for x in (b.then_case, b.else_case))
+            return tirx.IfThenElse(b.condition, then, other)
+
+        body = tvm_ffi.structural_map(
+            func.body,
+            [(tirx.SeqStmt, block), (tirx.For, loop), (tirx.AttrStmt, attr), (tirx.IfThenElse, branch)],
+            order="post",
+        )
+        return func.with_body(as_stmt(staged(body)))
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="StageElementGlobalsTT")
