@@ -71,7 +71,7 @@ def softmax_numerator_scheduled():
                 "reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>",
                 cb_A_s,
                 cb_reduce_scaler,
-                T.Mul(0, 2) + ct,
+                ct,
                 0,
                 0,
             )

@@ -7,7 +7,8 @@ Output guarantees
     ``tt.cb_table``: one entry per CB {cb, buffer, role ∈ input | output | intermediate, dtype, format,
     page_size, tiles (per block), depth (pages), total_bytes, dims, loc}. Roles come from dataflow: a tile
     buffer filled from a global tensor is an input CB (c_0…), one stored to a global tensor is an output CB
-    (c_16…); a fragment stored straight to global gets its own output CB; a gemm accumulator larger than
+    (c_16…); a fragment stored straight to global gets its own output CB (``packs``: the fragment it
+    receives); a gemm accumulator larger than
     DST whose reduction loop runs more than once spills partial sums to an intermediate CB (c_24…).
     ``dims`` names each buffer dimension m / n / k by its gemm operand role; with transpose_A an
     intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold

@@ -27,8 +27,10 @@ Output guarantees
       cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] and the
       compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
       ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
-      col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)``, ``tt.tile.reduce(src, dst, kind, dim, clear,
-      scaler)`` — each with the DSL location last. ``tt.cb_table`` entries add ``name`` (the C++ constant)
+      col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
+      into a scratch CB first), ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch)`` (scratch: the
+      CB of |x| or -x for abs/min reductions, -1 otherwise), ``tt.tile.transpose(src, dst)`` — each with the
+      DSL location last. ``tt.cb_table`` entries add ``name`` (the C++ constant)
       and ``tile_shape`` [rows, cols]; ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
     Unsupported forms are TTCompileErrors at the DSL line naming the construct.
 Example

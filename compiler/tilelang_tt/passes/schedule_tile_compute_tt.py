@@ -43,7 +43,6 @@ from __future__ import annotations
 import struct
 
 import tvm
-import tvm_ffi
 from tvm import tirx
 
 from .. import ops
@@ -308,34 +307,34 @@ class _Scheduler:
                 f"{'fp32 ' if self.fp32 else ''}tiles; split the expression into several statements",
             )
         per_acquire = max(d for d in range(1, n + 1) if n % d == 0 and d * need <= self.capacity)
-        chunk, sub = tirx.Var("chunk", "int32"), tirx.Var("tile", "int32")
-        t = simplify(chunk * per_acquire + sub) if per_acquire < n else sub
-        slot = simplify(sub * need)
+        chunks = n // per_acquire
+        chunk, sub, packed = (tirx.Var(name, "int32") for name in ("chunk", "tile", "tile"))
+        # A loop of one iteration is not emitted: its variable is 0 in the expressions built from it.
+        chunk_e = chunk if chunks > 1 else tirx.const(0, "int32")
+
+        def tile_of(var):
+            return var if per_acquire > 1 else tirx.const(0, "int32")
 
         def loop(var, extent, body):
             return body if extent == 1 else tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body)
 
-        zero = {chunk: tirx.const(0, "int32"), sub: tirx.const(0, "int32")}
-        compute_body = seq(per_tile(t, slot))
-        pack_body = extern("pack_tile", slot, self.cb_var(dst))
-        if per_acquire == 1:
-            compute_body, pack_body = (_substitute(x, {sub: zero[sub]}) for x in (compute_body, pack_body))
-        if n // per_acquire == 1:
-            compute_body = _substitute(compute_body, {chunk: zero[chunk]})
+        t = simplify(chunk_e * per_acquire + tile_of(sub))
+        compute_body = seq(per_tile(t, simplify(tile_of(sub) * need)))
+        pack_body = extern("pack_tile", simplify(tile_of(packed) * need), self.cb_var(dst))
         one_acquire = seq(
             [
                 extern("tile_regs_acquire"),
                 loop(sub, per_acquire, compute_body),
                 extern("tile_regs_commit"),
                 extern("tile_regs_wait"),
-                loop(sub, per_acquire, pack_body),
+                loop(packed, per_acquire, pack_body),
                 extern("tile_regs_release"),
             ]
         )
         out = [
             dsl_comment(loc),
             extern("cb_reserve_back", self.cb_var(dst), n),
-            loop(chunk, n // per_acquire, one_acquire),
+            loop(chunk, chunks, one_acquire),
         ]
         if entry["role"] == "output":
             return out + [extern("cb_push_back", self.cb_var(dst), n)]
@@ -530,10 +529,6 @@ class _Scheduler:
                 "",
             )
         return out
-
-
-def _substitute(stmt, vmap):
-    return tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: vmap.get(v, v)))
 
 
 _HANDLERS = {
