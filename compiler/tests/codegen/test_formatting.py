@@ -7,7 +7,13 @@ import pytest
 import tilelang_tt
 import tilelang_tt.language as T
 from programs import gemm
-from tilelang_tt.codegen.formatting import COLUMN_LIMIT, STYLE_FILE, clang_format, format_sources, wrap_comment
+from tilelang_tt.codegen.formatting import (
+    COLUMN_LIMIT,
+    STYLE_FILE,
+    clang_format,
+    format_sources,
+    wrap_comment,
+)
 
 SOURCES = ("reader.cpp", "compute.cpp", "writer.cpp", "main.cpp")
 
@@ -58,11 +64,15 @@ def test_clang_format_leaves_the_artifacts_unchanged(program):
     sources = {name: kernel.artifacts[name] for name in SOURCES}
     formatted = clang_format(sources)
     for name in SOURCES:
-        assert formatted[name] == sources[name], f"{program}/{name} is not in the repository's clang-format style"
+        assert formatted[name] == sources[name], (
+            f"{program}/{name} is not in the repository's clang-format style"
+        )
 
 
 def test_style_is_the_repository_clang_format():
-    assert os.path.isfile(STYLE_FILE), f"{STYLE_FILE} is missing: the package must ship the repo's .clang-format"
+    assert os.path.isfile(STYLE_FILE), (
+        f"{STYLE_FILE} is missing: the package must ship the repo's .clang-format"
+    )
     assert COLUMN_LIMIT == 120
 
 

@@ -261,13 +261,17 @@ def render_host(plan: dict) -> str:
             f"const uint32_t {n}_addr = static_cast<uint32_t>({n}_buffer->address());",
         ]
     L += ["", "// Cores that compute output blocks.", "std::vector<CoreRange> core_ranges;"]
-    L += [f"core_ranges.push_back(CoreRange({{{r[0]}, {r[1]}}}, {{{r[2]}, {r[3]}}}));" for r in plan["core_ranges"]]
+    L += [
+        f"core_ranges.push_back(CoreRange({{{r[0]}, {r[1]}}}, {{{r[2]}, {r[3]}}}));"
+        for r in plan["core_ranges"]
+    ]
     L += ["const CoreRangeSet cores(core_ranges);", "", "// Circular buffers (same layout on every core)."]
     for cb in plan["circular_buffers"]:
         c = f"c_{cb['cb']}"
         L += [
             f"// {c}: {cb['buffer']}, {cb['role']}, {cb['depth']} pages of {cb['page_size']} bytes",
-            f"CircularBufferConfig {c}_config({cb['total_bytes']}, {{{{CBIndex::{c}, DataFormat::{cb['format']}}}}});",
+            f"CircularBufferConfig {c}_config({cb['total_bytes']}, "
+            f"{{{{CBIndex::{c}, DataFormat::{cb['format']}}}}});",
             f"{c}_config.set_page_size(CBIndex::{c}, {cb['page_size']});",
             f"CreateCircularBuffer(program, cores, {c}_config);",
         ]
@@ -285,7 +289,8 @@ def render_host(plan: dict) -> str:
             f"{role}_config.processor = DataMovementProcessor::{k['processor']};",
             f"{role}_config.noc = NOC::{k['noc']};",
             f"{role}_config.compile_args = {role}_compile_args;",
-            f'KernelHandle {role}_kernel = CreateKernel(program, kernel_dir + "/{k["file"]}", cores, {role}_config);',
+            f'KernelHandle {role}_kernel = CreateKernel(program, kernel_dir + "/{k["file"]}", cores, '
+            f"{role}_config);",
         ]
     cfg = kernels["compute"]["compute_config"]
     L += [

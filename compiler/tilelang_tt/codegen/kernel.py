@@ -200,9 +200,7 @@ def _evaluate(s, emit):
         return
     elif _arguments(s.value)[0]:
         callee, args = _arguments(s.value)
-        _fitted(
-            emit, args, _call_names(callee, len(args)), lambda texts: f"{callee}({', '.join(texts)});"
-        )
+        _fitted(emit, args, _call_names(callee, len(args)), lambda texts: f"{callee}({', '.join(texts)});")
     else:
         emit(f"{expr(s.value)};")
 

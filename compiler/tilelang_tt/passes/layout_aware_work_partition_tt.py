@@ -18,7 +18,8 @@ Output guarantees
     ``range_column_major`` = the core's blocks are ``count`` consecutive ids from ``start`` in that order,
     ``list`` = count + ids); ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` {len_k,
     tile_order} (an output block's row and column are ``output_block(tt.grid, id)``). Nothing here grows
-    with the number of blocks beyond the per-core table. Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
+    with the number of blocks beyond the per-core table.
+    Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
     (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
     → TTCompileError at the store (blocks reaching past its end are legal: CheckTileBoundsTT).
