@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:34s} {statistics.median(values) * 1000:8.2f} ms")
     rest = kernels[1:] or kernels
     print(
-        f"  {'codegen (render + clang-format)':34s} "
+        f"  {'codegen (render, plan)':34s} "
         f"{statistics.median(k.codegen_seconds for k in rest) * 1000:8.2f} ms"
     )
     print(f"  {'total (median)':34s} {statistics.median(k.compile_seconds for k in rest) * 1000:8.2f} ms")

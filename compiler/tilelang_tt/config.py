@@ -18,6 +18,13 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 CACHE_DIR_VARIABLE = "TILELANG_TT_CACHE_DIR"
+# Set to 1 to validate every tt.plan.json against plan.schema.json while compiling (a debugging aid: the
+# compiler's tests validate plans of every kind of program; a normal compile skips the cost).
+CHECK_PLAN_VARIABLE = "TILELANG_TT_CHECK_PLAN"
+
+
+def check_plan() -> bool:
+    return os.environ.get(CHECK_PLAN_VARIABLE, "") not in ("", "0")
 
 
 def cache_root() -> str:

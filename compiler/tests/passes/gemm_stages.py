@@ -80,10 +80,8 @@ GRID = {
     "block_shape": [32, 32],
     "num_blocks": 4,
 }
-CORE_WORK = [{"core": [b, 0], "start": b, "count": 1, "blocks": [b]} for b in range(4)]
-WORK_PARTITION = {
-    f"({b},0)": [{"io": b // 2, "jo": b % 2, "len_k": 2, "tile_order": "row_major"}] for b in range(4)
-}
+CORE_WORK = [{"core": [b, 0], "start": b, "count": 1} for b in range(4)]
+WORK_PARTITION = {"len_k": 2, "tile_order": "row_major"}
 PARTITION = {
     "tt.grid": GRID,
     "tt.core_work": CORE_WORK,

@@ -7,13 +7,16 @@ from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import LayoutAwareWorkPartitionTT
-from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_ranges
+from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges, output_block
 
 
-@pytest.mark.parametrize("strategy", ["row_major", "column_major", "block"])
-def test_every_block_exactly_once(strategy):
+@pytest.mark.parametrize(
+    "strategy, encoding",
+    [("row_major", "range_row_major"), ("column_major", "range_column_major"), ("block", "list")],
+)
+def test_every_block_exactly_once(strategy, encoding):
     work = assign(strategy, 7, 5, 3, 4)
-    assert sorted(b for w in work for b in w["blocks"]) == list(range(35))
+    assert sorted(b for w in work for b in core_blocks(encoding, 7, 5, w)) == list(range(35))
 
 
 def test_row_major_gives_first_cores_the_extra_blocks():
@@ -21,7 +24,7 @@ def test_row_major_gives_first_cores_the_extra_blocks():
 
 
 def test_column_major_walks_blocks_down_columns():
-    assert assign("column_major", 2, 2, 8, 8)[1]["blocks"] == [2]
+    assert core_blocks("range_column_major", 2, 2, assign("column_major", 2, 2, 8, 8)[1]) == [2]
 
 
 def test_block_strategy_gives_rectangles():
@@ -44,9 +47,19 @@ def test_row_axis_read_from_the_store():
     )
 
 
-def test_work_partition_records_io_jo_len_k():
+def test_work_partition_records_len_k_and_order_once():
     part = attr(lower(gemm(M=128, N=128, K=256), "LayoutAwareWorkPartitionTT"), "tt.work_partition")
-    assert part["(1,0)"] == [{"io": 0, "jo": 1, "len_k": 8, "tile_order": "row_major"}]
+    assert part == {"len_k": 8, "tile_order": "row_major"}
+
+
+def test_range_work_lists_no_blocks_and_the_grid_gives_each_block_its_tile():
+    mod = lower(gemm(M=128, N=128, K=256), "LayoutAwareWorkPartitionTT")
+    work, grid = attr(mod, "tt.core_work"), attr(mod, "tt.grid")
+    assert work[1] == {"core": [1, 0], "start": 1, "count": 1} and output_block(grid, 1) == (0, 1)
+
+
+def test_column_major_ranges_count_down_the_columns():
+    assert core_blocks("range_column_major", 3, 2, {"start": 1, "count": 3}) == [3, 1, 4]
 
 
 def test_core_ranges_merge_rows():
@@ -78,8 +91,8 @@ def test_batch_axis_and_rows_form_one_row_index():
     mod = lower(batched_copy, "LayoutAwareWorkPartitionTT", partition_strategy="block")
     grid = attr(mod, "tt.grid")
     assert grid["row_axes"] == [["blockIdx.y", 1], ["blockIdx.z", 2]] and grid["num_blocks"] == 6
-    blocks = sorted(b["io"] for w in attr(mod, "tt.work_partition").values() for b in w)
-    assert blocks == list(range(6))
+    ids = [b for w in attr(mod, "tt.core_work") for b in core_blocks("list", 1, 6, w)]
+    assert sorted(output_block(grid, b)[0] for b in ids) == list(range(6))
 
 
 @T.prim_func

@@ -9,6 +9,8 @@ kernels' ``get_arg_val`` indices were generated from.
 
 from __future__ import annotations
 
+from .formatting import INDENT, wrap_comment
+
 ELEMENT_TYPE = {"bfloat16": "uint16_t", "float16": "uint16_t", "float32": "float"}
 BUFFER_TYPE = {"DRAM": "BufferType::DRAM", "L1": "BufferType::L1"}
 
@@ -53,12 +55,13 @@ _PADDING_HELPERS = [
     "// them as 0).",
     "template <typename T>",
     "std::vector<T> pad_to_tile_view(const T* tensor, uint32_t slices, uint32_t rows, uint32_t cols, "
-    "uint32_t padded_rows, uint32_t padded_cols) {",
+    "uint32_t padded_rows,",
+    "                                uint32_t padded_cols) {",
     "std::vector<T> view(static_cast<size_t>(slices) * padded_rows * padded_cols, T{0});",
     "for (uint32_t s = 0; s < slices; ++s) {",
     "for (uint32_t r = 0; r < rows; ++r) {",
-    "std::memcpy(&view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols], "
-    "&tensor[(static_cast<size_t>(s) * rows + r) * cols], cols * sizeof(T));",
+    "std::memcpy(&view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols],",
+    "            &tensor[(static_cast<size_t>(s) * rows + r) * cols], cols * sizeof(T));",
     "}",
     "}",
     "return view;",
@@ -67,11 +70,12 @@ _PADDING_HELPERS = [
     "// The inverse: the tensor's elements out of its tile view (writes into the padding are dropped).",
     "template <typename T>",
     "void crop_tile_view(const std::vector<T>& view, T* tensor, uint32_t slices, uint32_t rows, "
-    "uint32_t cols, uint32_t padded_rows, uint32_t padded_cols) {",
+    "uint32_t cols,",
+    "                    uint32_t padded_rows, uint32_t padded_cols) {",
     "for (uint32_t s = 0; s < slices; ++s) {",
     "for (uint32_t r = 0; r < rows; ++r) {",
-    "std::memcpy(&tensor[(static_cast<size_t>(s) * rows + r) * cols], "
-    "&view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols], cols * sizeof(T));",
+    "std::memcpy(&tensor[(static_cast<size_t>(s) * rows + r) * cols],",
+    "            &view[(static_cast<size_t>(s) * padded_rows + r) * padded_cols], cols * sizeof(T));",
     "}",
     "}",
     "}",
@@ -137,9 +141,10 @@ def _offsets(t: dict) -> str:
 
 
 def _core_work_table(plan: dict) -> list[str]:
-    lines = [
+    lines = wrap_comment(
         '// Output blocks of each core (tt.plan.json "core_work"): start + count in the '
-        f"{plan['work_encoding']} order, and the explicit block ids.",
+        f"{plan['work_encoding']} order, and the explicit block ids."[3:]
+    ) + [
         "struct CoreWork {",
         "uint32_t x;",
         "uint32_t y;",
@@ -148,13 +153,15 @@ def _core_work_table(plan: dict) -> list[str]:
         "std::vector<uint32_t> blocks;",
         "};",
         "",
+        "// One core per row (a table, not bin-packed).",
+        "// clang-format off",
         "const std::vector<CoreWork> kCoreWork = {",
     ]
     with_ids = plan["work_encoding"] == "list"
     for w in plan["core_work"]:
         ids = ", ".join(str(b) for b in w["blocks"]) if with_ids else ""
         lines.append(f"{{{w['core'][0]}, {w['core'][1]}, {w['start']}, {w['count']}, {{{ids}}}}},")
-    return lines + ["};"]
+    return lines + ["};", "// clang-format on"]
 
 
 def _runtime_args(kernel: dict, tensors: dict) -> list[str]:
@@ -162,7 +169,7 @@ def _runtime_args(kernel: dict, tensors: dict) -> list[str]:
     fixed, tail = [], []
     for a in kernel["runtime_args"]:
         if a["kind"] == "addr":
-            fixed.append(f"static_cast<uint32_t>({_ident(a['tensor'])}_buffer->address())")
+            fixed.append(f"{_ident(a['tensor'])}_addr")
         elif a["kind"] == "work_start":
             fixed.append("w.start")
         elif a["kind"] == "work_count":
@@ -248,24 +255,25 @@ def render_host(plan: dict) -> str:
         L += [
             f"distributed::DeviceLocalBufferConfig {n}_config{{.page_size = {t['page_size']}, "
             f".buffer_type = {BUFFER_TYPE[t['memory']]}}};",
-            f"auto {n}_buffer = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{{.size = "
-            f"{t['page_size'] * t['tiles'][0] * t['tiles'][1]}}}, {n}_config, mesh_device.get());",
+            f"distributed::ReplicatedBufferConfig {n}_size{{.size = "
+            f"{t['page_size'] * t['tiles'][0] * t['tiles'][1]}}};",
+            f"auto {n}_buffer = distributed::MeshBuffer::create({n}_size, {n}_config, mesh_device.get());",
+            f"const uint32_t {n}_addr = static_cast<uint32_t>({n}_buffer->address());",
         ]
-    ranges = ", ".join(f"CoreRange({{{r[0]}, {r[1]}}}, {{{r[2]}, {r[3]}}})" for r in plan["core_ranges"])
+    L += ["", "// Cores that compute output blocks.", "std::vector<CoreRange> core_ranges;"]
     L += [
-        "",
-        "// Cores that compute output blocks.",
-        f"const CoreRangeSet cores(std::vector<CoreRange>{{{ranges}}});",
-        "",
-        "// Circular buffers (same layout on every core).",
+        f"core_ranges.push_back(CoreRange({{{r[0]}, {r[1]}}}, {{{r[2]}, {r[3]}}}));"
+        for r in plan["core_ranges"]
     ]
+    L += ["const CoreRangeSet cores(core_ranges);", "", "// Circular buffers (same layout on every core)."]
     for cb in plan["circular_buffers"]:
+        c = f"c_{cb['cb']}"
         L += [
-            f"// c_{cb['cb']}: {cb['buffer']}, {cb['role']}, {cb['depth']} pages of {cb['page_size']} bytes",
-            f"CreateCircularBuffer(program, cores, CircularBufferConfig({cb['total_bytes']}, "
-            f"{{{{CBIndex::c_{cb['cb']}, DataFormat::{cb['format']}}}}})"
-            f".set_page_size(CBIndex::c_{cb['cb']}, "
-            f"{cb['page_size']}));",
+            f"// {c}: {cb['buffer']}, {cb['role']}, {cb['depth']} pages of {cb['page_size']} bytes",
+            f"CircularBufferConfig {c}_config({cb['total_bytes']}, "
+            f"{{{{CBIndex::{c}, DataFormat::{cb['format']}}}}});",
+            f"{c}_config.set_page_size(CBIndex::{c}, {cb['page_size']});",
+            f"CreateCircularBuffer(program, cores, {c}_config);",
         ]
     L += [
         "",
@@ -276,19 +284,24 @@ def render_host(plan: dict) -> str:
         L.append(f"std::vector<uint32_t> {role}_compile_args;")
         for a in k["compile_time_args"]:
             L.append(f"TensorAccessorArgs(*{_ident(a['tensor'])}_buffer).append_to({role}_compile_args);")
-        L.append(
+        L += [
+            f"DataMovementConfig {role}_config;",
+            f"{role}_config.processor = DataMovementProcessor::{k['processor']};",
+            f"{role}_config.noc = NOC::{k['noc']};",
+            f"{role}_config.compile_args = {role}_compile_args;",
             f'KernelHandle {role}_kernel = CreateKernel(program, kernel_dir + "/{k["file"]}", cores, '
-            f"DataMovementConfig{{.processor = DataMovementProcessor::{k['processor']}, "
-            f".noc = NOC::{k['noc']}, "
-            f".compile_args = {role}_compile_args}});"
-        )
+            f"{role}_config);",
+        ]
     cfg = kernels["compute"]["compute_config"]
     L += [
+        "ComputeConfig compute_config;",
+        f"compute_config.math_fidelity = MathFidelity::{cfg['math_fidelity']};",
+        *(
+            f"compute_config.{flag} = {'true' if cfg[flag] else 'false'};"
+            for flag in ("fp32_dest_acc_en", "dst_full_sync_en", "math_approx_mode")
+        ),
         f'KernelHandle compute_kernel = CreateKernel(program, kernel_dir + "/{kernels["compute"]["file"]}", '
-        f"cores, ComputeConfig{{.math_fidelity = MathFidelity::{cfg['math_fidelity']}, .fp32_dest_acc_en = "
-        f"{'true' if cfg['fp32_dest_acc_en'] else 'false'}, .dst_full_sync_en = "
-        f"{'true' if cfg['dst_full_sync_en'] else 'false'}, .math_approx_mode = "
-        f"{'true' if cfg['math_approx_mode'] else 'false'}}});",
+        "cores, compute_config);",
         "",
         '// Runtime arguments, in the order of each kernel\'s argument schema (tt.plan.json "runtime_args").',
         "for (const CoreWork& w : kCoreWork) {",
@@ -305,13 +318,14 @@ def render_host(plan: dict) -> str:
         if _is_permuted(t):
             L += [_offsets(t), f"const std::vector<{ty}> {n}_stored = to_stored_order({host}, {n}_offsets);"]
             host = f"{n}_stored.data()"
+        L.append(f"const auto* {n}_host = {host};")
         if _is_padded(t):
-            view = f"pad_to_tile_view({host}, {', '.join(str(v) for v in _slices(t))})"
+            view = f"pad_to_tile_view({n}_host, {', '.join(str(v) for v in _slices(t))})"
         else:
             view = f"std::vector<{ty}>({n}_host, {n}_host + {rows * cols})"
-            L.append(f"const auto* {n}_host = {host};")
         L += [
-            f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({view}, {rows}, {cols});",
+            f"const std::vector<{ty}> {n}_view = {view};",
+            f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({n}_view, {rows}, {cols});",
             f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);",
         ]
     L += [
@@ -387,4 +401,16 @@ def render_host(plan: dict) -> str:
             f"static_cast<std::streamsize>(data[{i}].size()));"
         ]
     L += ["return 0;", "}", ""]
-    return "\n".join(L)
+    return "\n".join(_indented(L))
+
+
+def _indented(lines: list[str]) -> list[str]:
+    """Lines indented by their brace depth (a namespace's body is not indented, as in the style)."""
+    out, depth = [], 0
+    for line in lines:
+        if line.startswith("}") and not line.startswith("}  // namespace"):
+            depth -= 1
+        out.append(INDENT * depth + line if line else "")
+        if line.endswith("{") and not line.startswith("namespace"):
+            depth += 1
+    return out

@@ -5,6 +5,10 @@ emit loop walks the statement tree tracking indentation. The IR is fully legalis
 here decides anything. The header (argument and CB comments, argument reads, CB ids, accessors) is
 produced from the same tables the host program is generated from (``tt.runtime_args``,
 ``tt.accessor_args``, ``tt.cb_table``), declaring only the names the body uses.
+
+The text is already in the repository's clang-format style (``formatting``): comments are wrapped at the
+column limit, and a statement that would be longer first binds its call's arguments (longest first) to
+``const auto`` temporaries named after the API's parameters (``ARG_NAMES``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from tvm import tirx
 from .. import ops, tile_ops
 from ..errors import TTError
 from ..ir_utils import cb_name, get_attr
+from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
 
 INCLUDES = {
     "reader": ["<cstdint>", '"api/dataflow/dataflow_api.h"'],
@@ -36,6 +41,15 @@ COMPUTE_HEADERS = {
     "transpose_wh_init_short": "compute_kernel_api/transpose_wh.h",
     "transpose_wh_tile": "compute_kernel_api/transpose_wh.h",
     **tile_ops.HEADERS,
+}
+
+# Names of the arguments of the calls whose statements can outgrow a line (the API's parameter names);
+# any other call's argument i is named <callee>_arg<i>.
+ARG_NAMES = {
+    "noc_async_read_tile": ("tile_id", "accessor", "l1_write_addr"),
+    "noc_async_write_tile": ("tile_id", "accessor", "l1_read_addr"),
+    "reduce_tile": ("icb", "icb_scaler", "itile", "itile_scaler", "idst"),
+    "reinterpret_cast<volatile tt_l1_ptr uint32_t*>": ("l1_addr",),
 }
 
 _BINARY = {
@@ -110,10 +124,53 @@ def _for(s, emit):
     emit("}", -1)
 
 
+def _arguments(e) -> tuple[str, list]:
+    """(callee, argument expressions) of an extern call; ("", []) for any other expression."""
+    if isinstance(e, tvm.ir.Call) and ops.is_extern(tirx.Evaluate(e)):
+        return str(e.args[0].value), list(e.args)[1:]
+    return "", []
+
+
+def _fitted(emit, args: list, names: list[str], line, target: str = "") -> None:
+    """Emit ``target = line(rendered args);`` (``line(...);`` without a target); while that is longer
+    than the column limit, bind the longest argument that is not a plain name or number to a
+    ``const auto`` temporary (emitted first) and use its name. An assignment still too long breaks after
+    its ``=``, as clang-format does."""
+    texts = [expr(a) for a in args]
+    movable = [i for i, a in enumerate(args) if not isinstance(a, tvm.ir.Var | tirx.IntImm | tirx.FloatImm)]
+    prefix = f"{target} = " if target else ""
+    while emit.too_long(prefix + line(texts)) and movable:
+        i = max(movable, key=lambda j: len(texts[j]))
+        movable.remove(i)
+        name = emit.fresh(names[i])
+        emit(f"const auto {name} = {texts[i]};")
+        texts[i] = name
+    if target and emit.too_long(prefix + line(texts)):
+        emit(f"{target} =")
+        emit(INDENT + line(texts))
+    else:
+        emit(prefix + line(texts))
+
+
+def _call_names(callee: str, count: int) -> list[str]:
+    names = ARG_NAMES.get(callee, ARG_NAMES.get(callee.split("<")[0], ()))
+    return [names[i] if i < len(names) else f"{callee.split('<')[0]}_arg{i}" for i in range(count)]
+
+
 def _bind(s, emit):
     # A pointer is an L1 address seen as words (the reader's zero fill); every other value is a word.
     ctype = "volatile tt_l1_ptr uint32_t*" if isinstance(s.var.ty, tvm.ir.PointerType) else "uint32_t"
-    emit(f"{ctype} {s.var.name} = {expr(s.value)};")
+    callee, args = _arguments(s.value)
+    if not callee:
+        emit(f"{ctype} {s.var.name} = {expr(s.value)};")
+        return
+    _fitted(
+        emit,
+        args,
+        _call_names(callee, len(args)),
+        lambda texts: f"{callee}({', '.join(texts)});",
+        f"{ctype} {s.var.name}",
+    )
 
 
 def _store(s, emit):
@@ -131,12 +188,19 @@ def _if(s, emit):
 
 def _evaluate(s, emit):
     if ops.is_op(s, "tt.comment"):
-        emit(f"// {s.value.args[0].value}", comment=True)
+        emit.comment(str(s.value.args[0].value))
     elif ops.is_op(s, "tt.l1_store_f32"):
-        address, value = s.value.args
-        emit(f"*reinterpret_cast<volatile tt_l1_ptr float*>({expr(address)}) = {expr(value)};")
+        _fitted(
+            emit,
+            list(s.value.args),
+            ["l1_addr", "value"],
+            lambda t: f"*reinterpret_cast<volatile tt_l1_ptr float*>({t[0]}) = {t[1]};",
+        )
     elif isinstance(s.value, tirx.IntImm):
         return
+    elif _arguments(s.value)[0]:
+        callee, args = _arguments(s.value)
+        _fitted(emit, args, _call_names(callee, len(args)), lambda texts: f"{callee}({', '.join(texts)});")
     else:
         emit(f"{expr(s.value)};")
 
@@ -164,11 +228,13 @@ def emit_stmt(s, emit) -> None:
 
 
 class _Emitter:
-    """Collects lines at the current indentation; a comment after code gets a blank line before it."""
+    """Collects lines at the current indentation; a comment after code gets a blank line before it.
+    ``fresh`` names temporaries apart from the kernel's own names (``taken``) and from each other."""
 
-    def __init__(self, depth: int = 1):
+    def __init__(self, taken: set[str], depth: int = 1):
         self.lines: list[str] = []
         self.depth = depth
+        self.taken = set(taken)
         self._last_was_comment = True
 
     def __call__(self, text: str, delta: int = 0, comment: bool = False) -> None:
@@ -176,10 +242,25 @@ class _Emitter:
             self.depth -= 1
         if comment and not self._last_was_comment and self.lines and not self.lines[-1].endswith("{"):
             self.lines.append("")
-        self.lines.append("    " * self.depth + text)
+        self.lines.append(INDENT * self.depth + text)
         if delta > 0 or (delta == 0 and text.endswith("{")):
             self.depth += 1
         self._last_was_comment = comment
+
+    def comment(self, text: str) -> None:
+        indent = INDENT * self.depth
+        for line in wrap_comment(text, indent):
+            self(line[len(indent) :], comment=True)
+
+    def too_long(self, text: str) -> bool:
+        return len(INDENT * self.depth + text) > COLUMN_LIMIT
+
+    def fresh(self, name: str) -> str:
+        unique, n = name, 1
+        while unique in self.taken:
+            unique, n = f"{name}_{n}", n + 1
+        self.taken.add(unique)
+        return unique
 
 
 def includes(func, role: str) -> list[str]:
@@ -273,11 +354,12 @@ def render_kernel(func) -> str:
     program = get_attr(func, "tt.program")
     locs = [e["loc"] for e in get_attr(func, "tt.cb_table", []) if e.get("loc")]
     source = os.path.basename(locs[0].rsplit(":", 2)[0]) if locs else "a TileLang-TT program"
-    comments, decls = _header(func, role, program, source, used_names(func))
-    body = _Emitter()
+    used = used_names(func)
+    comments, decls = _header(func, role, program, source, used)
+    body = _Emitter(used)
     emit_stmt(func.body, body)
     lines = (
-        comments
+        [line for comment in comments for line in wrap_comment(comment[3:])]
         + [""]
         + _prelude(func, role)
         + [f"#include {inc}" for inc in includes(func, role)]

@@ -31,7 +31,7 @@ AXES = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
 
 def GridToCoreGrid() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
-        require_attr(func, "tt.core_work", "GridToCoreGrid")
+        require_attr(func, "tt.work_encoding", "GridToCoreGrid")  # small: proves the partition ran
         grid_vars, node = {}, func.body
         while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
             grid_vars[str(node.node.thread_tag)] = node.node.var

@@ -13,17 +13,20 @@ Input expectations
     accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
 Output guarantees
     ``tt.grid`` {x, y, z, row_axes, col_axes, block_shape, num_blocks}; ``tt.core_work`` one entry per used
-    core {core [x, y], start, count, blocks [linear ids (bz * gy + by) * gx + bx]}; ``tt.work_encoding`` (how
-    kernels receive
-    their work: ``range_row_major`` / ``range_column_major`` = start + count, ``list`` = count + ids);
-    ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` "(cx,cy)" → [{io, jo, len_k,
-    tile_order}]. Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
+    core {core [x, y], start, count} and, for the ``list`` encoding only, blocks [linear ids
+    (bz * gy + by) * gx + bx]; ``tt.work_encoding`` (how kernels receive their work: ``range_row_major`` /
+    ``range_column_major`` = the core's blocks are ``count`` consecutive ids from ``start`` in that order,
+    ``list`` = count + ids); ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` {len_k,
+    tile_order} (an output block's row and column are ``output_block(tt.grid, id)``). Nothing here grows
+    with the number of blocks beyond the per-core table.
+    Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
     (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
     → TTCompileError at the store (blocks reaching past its end are legal: CheckTileBoundsTT).
 Example
     before: T.launch_thread("blockIdx.x", 4); T.launch_thread("blockIdx.y", 2); ... C[by*64.., bx*64..]
-    after:  "tt.work_partition": {"(0,0)": [{"io": 0, "jo": 0, "len_k": 8, "tile_order": "row_major"}], ...}
+    after:  "tt.core_work": [{"core": [0, 0], "start": 0, "count": 1}, ...],
+            "tt.work_partition": {"len_k": 8, "tile_order": "row_major"}
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_layout_aware_work_partition_tt
@@ -118,13 +121,32 @@ def block_coordinate(terms: list[list], index: dict[str, int]) -> int:
     return sum(coefficient * index[tag] for tag, coefficient in terms)
 
 
+def output_block(grid: dict, block: int) -> tuple[int, int]:
+    """(row, column) of the output block that the grid point with linear id ``block`` computes."""
+    gx, gy = grid["x"], grid["y"]
+    index = {"blockIdx.x": block % gx, "blockIdx.y": block // gx % gy, "blockIdx.z": block // (gx * gy)}
+    return block_coordinate(grid["row_axes"], index), block_coordinate(grid["col_axes"], index)
+
+
+def core_blocks(encoding: str, gx: int, rows: int, work: dict) -> list[int]:
+    """The linear block ids one core computes, in order (``rows`` = gy * gz block rows)."""
+    if encoding == "list":
+        return work["blocks"]
+    ids = range(work["start"], work["start"] + work["count"])
+    if encoding == "range_row_major":
+        return list(ids)
+    return [i % rows * gx + i // rows for i in ids]
+
+
 def _split(units: int, workers: int) -> list[int]:
     base, extra = divmod(units, workers)
     return [base + 1] * extra + [base] * (workers - extra)
 
 
 def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[dict]:
-    """Blocks (linear id by * gx + bx; a 3-D grid passes gy * gz rows) → cores, for one strategy."""
+    """Blocks (linear id by * gx + bx; a 3-D grid passes gy * gz rows) → cores, for one strategy: a
+    rectangle of ids per core for ``block``, else ``count`` consecutive blocks from ``start`` in the
+    strategy's order (no per-block list)."""
     n_blocks = gx * gy
     work = []
     if strategy == "block":
@@ -142,15 +164,11 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
     n_cores = min(n_blocks, cores_x * cores_y)
     if strategy == "row_major":
         cores = [(x, y) for y in range(cores_y) for x in range(cores_x)][:n_cores]
-        order = list(range(n_blocks))
     else:
         cores = [(x, y) for x in range(cores_x) for y in range(cores_y)][:n_cores]
-        order = [by * gx + bx for bx in range(gx) for by in range(gy)]
     start = 0
     for core, count in zip(cores, _split(n_blocks, n_cores), strict=False):
-        work.append(
-            {"core": list(core), "start": start, "count": count, "blocks": order[start : start + count]}
-        )
+        work.append({"core": list(core), "start": start, "count": count})
         start += count
     return work
 
@@ -224,20 +242,6 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
         work = assign(strategy, gx, gy * gz, *target["grid"])
-        assert sorted(b for w in work for b in w["blocks"]) == list(range(gx * gy * gz))
-
-        def output_block(b: int) -> tuple[int, int]:
-            index = {"blockIdx.x": b % gx, "blockIdx.y": b // gx % gy, "blockIdx.z": b // (gx * gy)}
-            return block_coordinate(axes[0], index), block_coordinate(axes[1], index)
-
-        len_k = _len_k(func)
-        partition = {}
-        for w in work:
-            key = f"({w['core'][0]},{w['core'][1]})"
-            partition[key] = [
-                {"io": io, "jo": jo, "len_k": len_k, "tile_order": strategy}
-                for io, jo in map(output_block, w["blocks"])
-            ]
         encoding = "list" if strategy == "block" else f"range_{strategy}"
         return func.with_attrs(
             {
@@ -253,7 +257,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                 "tt.core_work": work,
                 "tt.work_encoding": encoding,
                 "tt.core_ranges": core_ranges([w["core"] for w in work]),
-                "tt.work_partition": partition,
+                "tt.work_partition": {"len_k": _len_k(func), "tile_order": strategy},
             }
         )
 
