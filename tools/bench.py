@@ -1,5 +1,9 @@
-"""`bazel run //tools:bench -- [--size 1024] [--block 128 128 32] [--repeat 5] [--no-run]`: compiler and
-simulator timings for a square GEMM.
+"""`bazel run //tools:bench -- [--size 1024] [--block 128 128 32] [--repeat 5] [--no-run] [--compile-table]`:
+compiler and simulator timings for a square GEMM.
+
+``--compile-table`` instead times compilation alone for 1024³ and 8192³ GEMMs with 32³ and 128×128×32
+blocks, repetitions alternated across the four so that machine load hits them alike (median of
+``--repeat``, at least 7), split into passes and codegen.
 
 Reports (never asserts): the time to import the compiler, each pass's median time and the total compile
 time (passes + codegen) after import, the host-program build cold (empty cache) and warm (cached), and the
@@ -37,6 +41,28 @@ def _gemm(T, size, bm, bn, bk):  # noqa: N803
     return gemm
 
 
+COMPILE_TABLE = [(1024, (32, 32, 32)), (8192, (32, 32, 32)), (1024, (128, 128, 32)), (8192, (128, 128, 32))]
+
+
+def compile_table(repeat: int, target: str) -> None:
+    """Median compile time per configuration, repetitions alternated (one of each per round)."""
+    import tilelang_tt
+    import tilelang_tt.language as T
+
+    rounds = max(7, repeat)
+    times: dict[tuple, list] = {config: [] for config in COMPILE_TABLE}
+    for _ in range(rounds):
+        for size, blocks in COMPILE_TABLE:
+            kernel = tilelang_tt.compile(_gemm(T, size, *blocks), out_idx=[-1], target=target)
+            passes = sum(seconds for _, seconds in kernel.pass_timings)
+            times[(size, blocks)].append((kernel.compile_seconds, passes, kernel.codegen_seconds))
+    print(f"compile time, median of {rounds} alternated repetitions ({target}):")
+    print(f"  {'GEMM':>8s} {'blocks':>12s} {'total ms':>9s} {'passes ms':>10s} {'codegen ms':>11s}")
+    for (size, (bm, bn, bk)), values in times.items():
+        total, passes, codegen = (statistics.median(v[i] for v in values) * 1000 for i in range(3))
+        print(f"  {size:>7d}³ {f'{bm}x{bn}x{bk}':>12s} {total:9.2f} {passes:10.2f} {codegen:11.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=1024)
@@ -44,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--target", default="wormhole")
     parser.add_argument("--no-run", action="store_true", help="skip the host build and the device run")
+    parser.add_argument("--compile-table", action="store_true", help="compile times of four GEMM shapes")
     args = parser.parse_args(argv)
+    if args.compile_table:
+        compile_table(args.repeat, args.target)
+        return 0
 
     start = time.perf_counter()
     import ml_dtypes
