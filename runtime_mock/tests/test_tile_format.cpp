@@ -63,34 +63,39 @@ uint16_t float_to_half(float value, DataFormat format) {
     return format == DataFormat::Float16_b ? float_to_bf16(value) : float_to_fp16(value);
 }
 
-}  // namespace
-
-TEST(unpack_of_16_bit_tiles_matches_the_element_definition) {
+// Calls check(format, seed, name) for both 16-bit formats and eight random tiles each.
+template <typename Check>
+void for_each_16_bit_case(Check check) {
     for (const DataFormat format : {DataFormat::Float16_b, DataFormat::Float16}) {
-        for (uint32_t seed = 0; seed < 8; seed++) {
-            const std::vector<uint16_t> tile = random_halves(seed);
-            std::vector<float> expected(kTileElements), actual(kTileElements);
-            for (uint32_t row = 0; row < kTileDim; row++)
-                for (uint32_t col = 0; col < kTileDim; col++)
-                    expected[row * kTileDim + col] = half_to_float(tile[l1_offset(row, col)], format);
-            unpack_tile(tile.data(), format, actual.data());
-            expect_same_bits(actual, expected, format == DataFormat::Float16_b ? "unpack Float16_b" : "unpack Float16");
-        }
+        for (uint32_t seed = 0; seed < 8; seed++)
+            check(format, seed, format == DataFormat::Float16_b ? "Float16_b" : "Float16");
     }
 }
 
+}  // namespace
+
+TEST(unpack_of_16_bit_tiles_matches_the_element_definition) {
+    for_each_16_bit_case([](DataFormat format, uint32_t seed, const std::string& name) {
+        const std::vector<uint16_t> tile = random_halves(seed);
+        std::vector<float> expected(kTileElements), actual(kTileElements);
+        for (uint32_t row = 0; row < kTileDim; row++)
+            for (uint32_t col = 0; col < kTileDim; col++)
+                expected[row * kTileDim + col] = half_to_float(tile[l1_offset(row, col)], format);
+        unpack_tile(tile.data(), format, actual.data());
+        expect_same_bits(actual, expected, ("unpack " + name).c_str());
+    });
+}
+
 TEST(pack_to_16_bit_tiles_matches_the_element_definition) {
-    for (const DataFormat format : {DataFormat::Float16_b, DataFormat::Float16}) {
-        for (uint32_t seed = 0; seed < 8; seed++) {
-            const std::vector<float> values = random_floats(seed);
-            std::vector<uint16_t> expected(kTileElements), actual(kTileElements);
-            for (uint32_t row = 0; row < kTileDim; row++)
-                for (uint32_t col = 0; col < kTileDim; col++)
-                    expected[l1_offset(row, col)] = float_to_half(values[row * kTileDim + col], format);
-            pack_tile_data(values.data(), format, actual.data());
-            expect_same_bits(actual, expected, format == DataFormat::Float16_b ? "pack Float16_b" : "pack Float16");
-        }
-    }
+    for_each_16_bit_case([](DataFormat format, uint32_t seed, const std::string& name) {
+        const std::vector<float> values = random_floats(seed);
+        std::vector<uint16_t> expected(kTileElements), actual(kTileElements);
+        for (uint32_t row = 0; row < kTileDim; row++)
+            for (uint32_t col = 0; col < kTileDim; col++)
+                expected[l1_offset(row, col)] = float_to_half(values[row * kTileDim + col], format);
+        pack_tile_data(values.data(), format, actual.data());
+        expect_same_bits(actual, expected, ("pack " + name).c_str());
+    });
 }
 
 TEST(fp32_tiles_unpack_and_pack_as_a_face_reordering) {

@@ -52,24 +52,16 @@ inline bool is_supported_tile_format(DataFormat format) {
 
 // Runs of `count` contiguous elements of one format, converted to or from fp32. Inlined with a constant
 // count (a face row in unpack_tile / pack_tile_data), each becomes a few vector instructions.
-inline void load_bf16(const uint16_t* src, float* dst, uint32_t count) {
+template <float (*kToFloat)(uint16_t)>
+inline void load_halves(const uint16_t* src, float* dst, uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
-        dst[i] = bf16_to_float(src[i]);
+        dst[i] = kToFloat(src[i]);
 }
 
-inline void load_fp16(const uint16_t* src, float* dst, uint32_t count) {
+template <uint16_t (*kFromFloat)(float)>
+inline void store_halves(const float* src, uint16_t* dst, uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
-        dst[i] = fp16_to_float(src[i]);
-}
-
-inline void store_bf16(const float* src, uint16_t* dst, uint32_t count) {
-    for (uint32_t i = 0; i < count; i++)
-        dst[i] = float_to_bf16(src[i]);
-}
-
-inline void store_fp16(const float* src, uint16_t* dst, uint32_t count) {
-    for (uint32_t i = 0; i < count; i++)
-        dst[i] = float_to_fp16(src[i]);
+        dst[i] = kFromFloat(src[i]);
 }
 
 // Converts `count` contiguous elements of `format` at `src` to fp32.
@@ -77,9 +69,9 @@ inline void load_elements(const void* src, DataFormat format, float* dst, uint32
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
-        load_bf16(static_cast<const uint16_t*>(src), dst, count);
+        load_halves<bf16_to_float>(static_cast<const uint16_t*>(src), dst, count);
     } else {
-        load_fp16(static_cast<const uint16_t*>(src), dst, count);
+        load_halves<fp16_to_float>(static_cast<const uint16_t*>(src), dst, count);
     }
 }
 
@@ -88,9 +80,9 @@ inline void store_elements(const float* src, DataFormat format, void* dst, uint3
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
-        store_bf16(src, static_cast<uint16_t*>(dst), count);
+        store_halves<float_to_bf16>(src, static_cast<uint16_t*>(dst), count);
     } else {
-        store_fp16(src, static_cast<uint16_t*>(dst), count);
+        store_halves<float_to_fp16>(src, static_cast<uint16_t*>(dst), count);
     }
 }
 
@@ -118,10 +110,14 @@ inline void unpack_tile(const void* tile, DataFormat format, float* out) {
         });
     } else if (format == DataFormat::Float16_b) {
         const uint16_t* src = static_cast<const uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) { load_bf16(src + face_at, out + row_at, kFaceDim); });
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            load_halves<bf16_to_float>(src + face_at, out + row_at, kFaceDim);
+        });
     } else {
         const uint16_t* src = static_cast<const uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) { load_fp16(src + face_at, out + row_at, kFaceDim); });
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            load_halves<fp16_to_float>(src + face_at, out + row_at, kFaceDim);
+        });
     }
 }
 
@@ -134,10 +130,14 @@ inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
         });
     } else if (format == DataFormat::Float16_b) {
         uint16_t* dst = static_cast<uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) { store_bf16(in + row_at, dst + face_at, kFaceDim); });
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            store_halves<float_to_bf16>(in + row_at, dst + face_at, kFaceDim);
+        });
     } else {
         uint16_t* dst = static_cast<uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) { store_fp16(in + row_at, dst + face_at, kFaceDim); });
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            store_halves<float_to_fp16>(in + row_at, dst + face_at, kFaceDim);
+        });
     }
 }
 
