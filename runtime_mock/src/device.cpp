@@ -140,6 +140,7 @@ void Device::Impl::run(const ProgramSpec& program) {
         c.semaphore_base = l1.address(created->l1_index, kL1SemaphoreBase);
         c.num_circular_buffers = arch.num_circular_buffers;
         CoreRun* raw = created.get();
+        created->position = run.cores.size();
         run.cores.push_back(std::move(created));
         return cores[logical] = raw;
     };

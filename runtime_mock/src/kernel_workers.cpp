@@ -17,7 +17,7 @@ struct KernelBatch::Worker {
     bool has_job = false;  // the three fields below are set: run the job
     KernelBatch::Job job;
     std::shared_ptr<KernelBatch> batch;
-    size_t index = 0;
+    size_t index = 0;        // of its job in the batch (kept after the job, for take())
     bool abandoned = false;  // under the pool's mutex: its job will not be waited for, end when it returns
 };
 
@@ -42,19 +42,34 @@ struct WorkerPool {
     }
     static WorkerPool& instance() { return *current(); }
 
-    // `n` workers: idle ones first, then new ones (started together, then waited for).
-    // When a thread cannot be created or set up, returns fewer and says why in `error`.
+    // `n` workers, the i-th for job i: idle ones first, each preferably for the job it ran last (a run
+    // like the previous one finds each kernel's worker where it left it: on that core's CPU,
+    // cpu_placement.hpp), then new ones (started together, then waited for). When a thread cannot be
+    // created or set up, returns fewer and says why in `error`.
     std::vector<Worker*> take(size_t n, std::string& error) {
-        std::vector<Worker*> workers;
+        std::vector<Worker*> workers(n, nullptr);
         {
             std::lock_guard<std::mutex> lock(mutex);
-            while (workers.size() < n && !idle.empty()) {
-                workers.push_back(idle.back());
-                idle.pop_back();
+            std::vector<Worker*> unmatched;
+            for (Worker* worker : idle) {
+                if (worker->index < n && workers[worker->index] == nullptr) {
+                    workers[worker->index] = worker;
+                } else {
+                    unmatched.push_back(worker);
+                }
             }
+            for (Worker*& slot : workers) {
+                if (slot == nullptr && !unmatched.empty()) {
+                    slot = unmatched.back();
+                    unmatched.pop_back();
+                }
+            }
+            idle = std::move(unmatched);
         }
-        std::vector<std::pair<Worker*, std::future<std::string>>> starting;
-        while (workers.size() + starting.size() < n) {
+        std::vector<std::pair<Worker**, std::future<std::string>>> starting;
+        for (Worker*& slot : workers) {
+            if (slot != nullptr)
+                continue;
             auto* worker = new Worker;
             std::promise<std::string> ready;  // empty, or why the worker could not set up its FaultGuard
             std::future<std::string> setup = ready.get_future();
@@ -67,18 +82,24 @@ struct WorkerPool {
                 error = std::string("cannot start a kernel thread: ") + e.what();
                 break;
             }
-            starting.emplace_back(worker, std::move(setup));
+            slot = worker;
+            starting.emplace_back(&slot, std::move(setup));
         }
-        for (auto& [worker, setup] : starting) {
+        for (auto& [slot, setup] : starting) {
             const std::string why = setup.get();
-            if (why.empty()) {
-                workers.push_back(worker);
-            } else {
-                delete worker;
+            if (!why.empty()) {
+                delete *slot;
+                *slot = nullptr;
                 error = "cannot start a kernel thread: " + why;
             }
         }
-        return workers;
+        // Without a worker for every job, the first jobs get the workers there are.
+        std::vector<Worker*> taken;
+        for (Worker* worker : workers) {
+            if (worker != nullptr)
+                taken.push_back(worker);
+        }
+        return taken;
     }
 
     void loop(Worker* worker, std::promise<std::string> ready) {

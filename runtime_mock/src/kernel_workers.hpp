@@ -2,11 +2,14 @@
 //
 // Model. A run needs one thread per (core, RISC) kernel, all at once (kernels block on each other).
 // Threads are taken from a process-wide pool and returned to it when their kernel ends, so a run
-// starts its kernels without creating threads (a run can have ~200, and creating them takes time). Each worker owns a
-// FaultGuard for its whole life (alternate signal stack, slot in the signal handlers' thread table). The pool grows to
-// the largest number of kernels running at once in the process and never shrinks; a worker whose
-// kernel never returned (abandoned by the scheduler after an abort) leaves the pool for good and ends
-// if its kernel ever returns. A process made by fork() starts with an empty pool and no fault guards.
+// starts its kernels without creating threads (a run can have ~200, and creating them takes time). A
+// worker takes, when it can, the job index it had in its last batch, so repeated runs of one program
+// keep each kernel on the worker already placed on its core's CPU (cpu_placement.hpp). Each worker
+// owns a FaultGuard for its whole life (alternate signal stack, slot in the signal handlers' thread
+// table). The pool grows to the largest number of kernels running at once in the process and never
+// shrinks; a worker whose kernel never returned (abandoned by the scheduler after an abort) leaves
+// the pool for good and ends if its kernel ever returns. A process made by fork() starts with an
+// empty pool and no fault guards.
 //
 // A Batch is one run's set of jobs: start() hands job i to its own worker, wait_returned(i) waits
 // until that job has returned and its worker no longer uses anything of the run, abandon(i) gives up

@@ -93,6 +93,7 @@ struct KernelThread {
 struct CoreRun {
     tt_mock_device::Core core{};
     uint32_t l1_index = 0;  // slot in the L1 pool
+    size_t position = 0;    // index in RunState::cores (which host CPU its kernels share, cpu_placement.hpp)
     // The thread blocked on each side of each CB: [cb][0 = consumer, 1 = producer].
     std::atomic<KernelThread*> cb_waiters[tt_mock_device::kMaxCircularBuffers][2] = {};
 };

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cpu_placement.hpp"
 #include "kernel_workers.hpp"
 #include "run_state.hpp"
 #include "tt_mock_device/circular_buffer.h"
@@ -232,6 +233,7 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
 // Runs one kernel on a worker thread whose FaultGuard is `guard`.
 void thread_main(KernelThread& thread, FaultGuard& guard) {
     RunState& run = *thread.run;
+    place_kernel_thread(thread.core->position, run.cores.size());
     std::string error;
     ErrorKind kind = ErrorKind::Protocol;
     try {

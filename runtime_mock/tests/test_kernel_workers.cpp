@@ -1,6 +1,6 @@
 // The kernel worker pool shared by all runs of the process: a batch's abandon() of a job that has returned
 // (its worker already serving another batch) must leave that other batch's job alone, so the other batch
-// still sees its job return.
+// still sees its job return; and a batch like the previous one gets each job the worker that ran it before.
 #include <chrono>
 #include <future>
 #include <thread>
@@ -58,6 +58,26 @@ TEST(abandoned_job_counts_as_returned_when_it_ends) {
     stuck->abandon(0);
     release.set_value();
     CHECK(returns_in_time(stuck, 0));
+}
+
+// Each worker keeps its job index across batches, so a kernel stays on the worker already placed on its
+// core's CPU (cpu_placement.hpp) and a run of the same program does not move threads between CPUs.
+TEST(workers_keep_their_job_index_across_batches) {
+    constexpr size_t kJobs = 6;
+    std::thread::id ran_on[2][kJobs];
+    for (auto& ids : ran_on) {
+        std::vector<KernelBatch::Job> jobs;
+        for (size_t i = 0; i < kJobs; i++)
+            jobs.push_back([&ids, i](FaultGuard&) { ids[i] = std::this_thread::get_id(); });
+        const std::shared_ptr<KernelBatch> batch = start(std::move(jobs));
+        for (size_t i = 0; i < kJobs; i++)
+            CHECK(returns_in_time(batch, i));
+    }
+    for (size_t i = 0; i < kJobs; i++) {
+        if (ran_on[0][i] != ran_on[1][i])
+            throw std::runtime_error("job " + std::to_string(i) +
+                                     " of the second batch ran on another worker than in the first batch");
+    }
 }
 
 int main() {

@@ -50,18 +50,28 @@ inline bool is_supported_tile_format(DataFormat format) {
     return format == DataFormat::Float16_b || format == DataFormat::Float16 || format == DataFormat::Float32;
 }
 
+// Runs of `count` contiguous elements of one format, converted to or from fp32. Inlined with a constant
+// count (a face row in unpack_tile / pack_tile_data), each becomes a few vector instructions.
+template <float (*kToFloat)(uint16_t)>
+inline void load_halves(const uint16_t* src, float* dst, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++)
+        dst[i] = kToFloat(src[i]);
+}
+
+template <uint16_t (*kFromFloat)(float)>
+inline void store_halves(const float* src, uint16_t* dst, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++)
+        dst[i] = kFromFloat(src[i]);
+}
+
 // Converts `count` contiguous elements of `format` at `src` to fp32.
 inline void load_elements(const void* src, DataFormat format, float* dst, uint32_t count) {
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
-        const uint16_t* s = static_cast<const uint16_t*>(src);
-        for (uint32_t i = 0; i < count; i++)
-            dst[i] = bf16_to_float(s[i]);
+        load_halves<bf16_to_float>(static_cast<const uint16_t*>(src), dst, count);
     } else {
-        const uint16_t* s = static_cast<const uint16_t*>(src);
-        for (uint32_t i = 0; i < count; i++)
-            dst[i] = fp16_to_float(s[i]);
+        load_halves<fp16_to_float>(static_cast<const uint16_t*>(src), dst, count);
     }
 }
 
@@ -70,13 +80,9 @@ inline void store_elements(const float* src, DataFormat format, void* dst, uint3
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
-        uint16_t* d = static_cast<uint16_t*>(dst);
-        for (uint32_t i = 0; i < count; i++)
-            d[i] = float_to_bf16(src[i]);
+        store_halves<float_to_bf16>(src, static_cast<uint16_t*>(dst), count);
     } else {
-        uint16_t* d = static_cast<uint16_t*>(dst);
-        for (uint32_t i = 0; i < count; i++)
-            d[i] = float_to_fp16(src[i]);
+        store_halves<float_to_fp16>(src, static_cast<uint16_t*>(dst), count);
     }
 }
 
@@ -84,29 +90,54 @@ inline uint32_t element_bytes(DataFormat format) {
     return format == DataFormat::Float32 ? 4 : 2;
 }
 
-// L1 tile (four faces) -> 1024 row-major fp32 values.
-inline void unpack_tile(const void* tile, DataFormat format, float* out) {
-    const uint8_t* bytes = static_cast<const uint8_t*>(tile);
-    const uint32_t eb = element_bytes(format);
+// The face layout: calls row(face_offset, row_major_offset) for each of a tile's 64 face rows of 16
+// elements, with the row's element offset in the L1 tile (four faces) and in the row-major tile.
+template <typename Row>
+inline void for_each_face_row(Row row) {
     for (uint32_t face = 0; face < 4; face++) {
         const uint32_t row0 = (face / 2) * kFaceDim, col0 = (face % 2) * kFaceDim;
-        for (uint32_t r = 0; r < kFaceDim; r++) {
-            const uint8_t* src = bytes + (face * 256 + r * kFaceDim) * eb;
-            load_elements(src, format, out + (row0 + r) * kTileDim + col0, kFaceDim);
-        }
+        for (uint32_t r = 0; r < kFaceDim; r++)
+            row(face * 256 + r * kFaceDim, (row0 + r) * kTileDim + col0);
+    }
+}
+
+// L1 tile (four faces) -> 1024 row-major fp32 values. The format is tested once per tile, not per row.
+inline void unpack_tile(const void* tile, DataFormat format, float* out) {
+    if (format == DataFormat::Float32) {
+        const float* src = static_cast<const float*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            std::memcpy(out + row_at, src + face_at, kFaceDim * sizeof(float));
+        });
+    } else if (format == DataFormat::Float16_b) {
+        const uint16_t* src = static_cast<const uint16_t*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            load_halves<bf16_to_float>(src + face_at, out + row_at, kFaceDim);
+        });
+    } else {
+        const uint16_t* src = static_cast<const uint16_t*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            load_halves<fp16_to_float>(src + face_at, out + row_at, kFaceDim);
+        });
     }
 }
 
 // 1024 row-major fp32 values -> L1 tile (four faces).
 inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
-    uint8_t* bytes = static_cast<uint8_t*>(tile);
-    const uint32_t eb = element_bytes(format);
-    for (uint32_t face = 0; face < 4; face++) {
-        const uint32_t row0 = (face / 2) * kFaceDim, col0 = (face % 2) * kFaceDim;
-        for (uint32_t r = 0; r < kFaceDim; r++) {
-            uint8_t* dst = bytes + (face * 256 + r * kFaceDim) * eb;
-            store_elements(in + (row0 + r) * kTileDim + col0, format, dst, kFaceDim);
-        }
+    if (format == DataFormat::Float32) {
+        float* dst = static_cast<float*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            std::memcpy(dst + face_at, in + row_at, kFaceDim * sizeof(float));
+        });
+    } else if (format == DataFormat::Float16_b) {
+        uint16_t* dst = static_cast<uint16_t*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            store_halves<float_to_bf16>(in + row_at, dst + face_at, kFaceDim);
+        });
+    } else {
+        uint16_t* dst = static_cast<uint16_t*>(tile);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+            store_halves<float_to_fp16>(in + row_at, dst + face_at, kFaceDim);
+        });
     }
 }
 

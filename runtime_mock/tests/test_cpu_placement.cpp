@@ -1,0 +1,105 @@
+// Placement of kernel threads on host CPUs (cpu_placement.hpp): in a run with at least as many cores as
+// usable CPUs, a core's kernels run on one CPU, cores dealt round-robin; in a smaller run, and after
+// one, they may run on every usable CPU again.
+#include <pthread.h>
+#include <sched.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../src/cpu_placement.hpp"
+#include "test_support.hpp"
+
+using namespace tt_mock;
+
+namespace {
+
+std::vector<int> cpus_of(const cpu_set_t& set) {
+    std::vector<int> cpus;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &set))
+            cpus.push_back(cpu);
+    }
+    return cpus;
+}
+
+std::vector<int> usable_cpus() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        throw std::runtime_error("sched_getaffinity failed");
+    return cpus_of(set);
+}
+
+std::vector<int> calling_thread_cpus() {
+    cpu_set_t set;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+        throw std::runtime_error("pthread_getaffinity_np failed");
+    return cpus_of(set);
+}
+
+std::string list(const std::vector<int>& cpus) {
+    std::string text;
+    for (const int cpu : cpus)
+        text += (text.empty() ? "" : ",") + std::to_string(cpu);
+    return "{" + text + "}";
+}
+
+void expect_cpus(const std::vector<int>& expected, const char* when) {
+    const std::vector<int> actual = calling_thread_cpus();
+    if (actual != expected)
+        throw std::runtime_error(std::string(when) + ": the thread may run on CPUs " + list(actual) + ", expected " +
+                                 list(expected));
+}
+
+// Runs `body` on a new thread (placement changes the calling thread's CPU set) and rethrows its failure.
+template <typename Body>
+void on_new_thread(Body body) {
+    std::string failure;
+    std::thread([&] {
+        try {
+            body();
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    }).join();
+    if (!failure.empty())
+        throw std::runtime_error(failure);
+}
+
+}  // namespace
+
+TEST(a_core_of_a_large_run_runs_on_one_cpu_dealt_round_robin) {
+    const std::vector<int> cpus = usable_cpus();
+    const size_t num_cores = 2 * cpus.size() + 1;
+    for (size_t core = 0; core < num_cores; core++) {
+        on_new_thread([&] {
+            place_kernel_thread(core, num_cores);
+            // With one usable CPU there is nothing to choose: the thread keeps it.
+            expect_cpus(cpus.size() > 1 ? std::vector<int>{cpus[core % cpus.size()]} : cpus,
+                        ("core " + std::to_string(core)).c_str());
+        });
+    }
+}
+
+TEST(a_run_with_fewer_cores_than_cpus_is_not_placed) {
+    const std::vector<int> cpus = usable_cpus();
+    on_new_thread([&] {
+        place_kernel_thread(0, cpus.size() - 1);
+        expect_cpus(cpus, "a run smaller than the CPU count");
+    });
+}
+
+TEST(a_placed_worker_is_released_by_a_smaller_run) {
+    const std::vector<int> cpus = usable_cpus();
+    on_new_thread([&] {
+        place_kernel_thread(1, cpus.size());
+        expect_cpus(cpus.size() > 1 ? std::vector<int>{cpus[1]} : cpus, "placed by a large run");
+        place_kernel_thread(0, 1);
+        expect_cpus(cpus, "then given a one-core run");
+    });
+}
+
+int main() {
+    return test::run_all();
+}
