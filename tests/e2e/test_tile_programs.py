@@ -123,6 +123,24 @@ def test_16_bit_tiles_use_the_fpu_and_match_numpy(dtype):
 
 
 @T.prim_func
+def clamp_below(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32")):
+    with T.Kernel(1, threads=128) as bx:
+        A_s = T.alloc_shared((64, 64), "float32")
+        C_f = T.alloc_fragment((64, 64), "float32")
+        T.copy(A[0, 0], A_s)
+        for i, j in T.Parallel(64, 64):
+            C_f[i, j] = T.min(A_s[i, j], 0.3)
+        T.copy(C_f, C[0, 0])
+
+
+def test_a_constant_operand_in_a_register_counts_against_dst():
+    # 4 fp32 tiles, DST holds 4: min with a constant needs 2 registers per tile, so 2 tiles per acquire.
+    kernel = tilelang.compile(clamp_below, out_idx=[-1])
+    a = RNG.standard_normal((64, 64)).astype(np.float32)
+    np.testing.assert_array_equal(kernel(a), np.minimum(a, np.float32(0.3)))
+
+
+@T.prim_func
 def broadcasts(
     X: T.Tensor((M, N), "float32"),
     w: T.Tensor((N,), "float32"),

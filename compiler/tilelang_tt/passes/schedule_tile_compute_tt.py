@@ -137,7 +137,9 @@ class _Expr:
             if self._fpu(kind, a, b) is not None:
                 return 1
             if _const(b) is not None or _const(a) is not None:
-                return self.need(a if _const(b) is not None else b)
+                x, c, scalar_first = (a, _const(b), False) if _const(b) is not None else (b, _const(a), True)
+                if (kind == "max" and c == 0.0) or (kind, scalar_first) in SCALAR_BINARY:
+                    return self.need(x)  # relu or a scalar op in place; else the constant takes a register
             na, nb = self.need(a), self.need(b)
             return max(na, nb + 1) if na >= nb else max(nb, na + 1)
         if isinstance(e, tvm.ir.Call):
