@@ -45,6 +45,7 @@ Test
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 import tvm
@@ -136,6 +137,44 @@ def _buffers_touched(stmt) -> list[str]:
         ],
     )
     return found
+
+
+# Functions of constants the arithmetic simplifier leaves alone (``T.tanh(1.5)``), folded here.
+_CONSTANT_FUNCTIONS = {
+    "exp": math.exp,
+    "exp2": lambda x: 2.0**x,
+    "log": math.log,
+    "log2": math.log2,
+    "sqrt": math.sqrt,
+    "rsqrt": lambda x: 1.0 / math.sqrt(x),
+    "tanh": math.tanh,
+    "sigmoid": lambda x: 1.0 / (1.0 + math.exp(-x)),
+    "fabs": abs,
+    "abs": abs,
+}
+
+
+def _fold_constant(value) -> float | None:
+    """The value of a scalar expression made of constants, else None (it changes at run time)."""
+    if isinstance(value, tvm.ir.Call) and str(value.op.name).split(".")[-1] in _CONSTANT_FUNCTIONS:
+        arg = _fold_constant(value.args[0])
+        if arg is None:
+            return None
+        try:
+            return float(_CONSTANT_FUNCTIONS[str(value.op.name).split(".")[-1]](arg))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return None
+    substituted = tvm_ffi.structural_map(
+        value,
+        (tvm.ir.Call, lambda c: tirx.const(v, "float32") if (v := _fold_constant_call(c)) is not None else c),
+    )
+    folded = simplify(tirx.Cast("float32", substituted))
+    return float(folded.value) if isinstance(folded, tirx.FloatImm | tirx.IntImm) else None
+
+
+def _fold_constant_call(c) -> float | None:
+    name = str(getattr(c.op, "name", "")).split(".")[-1]
+    return _fold_constant(c) if name in _CONSTANT_FUNCTIONS else None
 
 
 def _parallel_nests(stmt) -> list:
@@ -647,14 +686,14 @@ class _ElementStatement:
         if not self._has_load(value):
             if self._uses_position(value):
                 return self._generated(value, dst_axes, dst_shape)
-            folded = simplify(tirx.Cast("float32", value)) if value.ty.dtype != "float32" else simplify(value)
-            if not isinstance(folded, tirx.FloatImm | tirx.IntImm):
+            folded = _fold_constant(value)
+            if folded is None:
                 raise TTCompileError.at(
                     self.loc,
                     f"the scalar {value} changes at run time; element-wise statements on Tenstorrent take "
                     "constant scalars only (runtime scalars are not supported yet)",
                 )
-            return tirx.const(float(folded.value), "float32")
+            return tirx.const(folded, "float32")
         if isinstance(value, tirx.Cast):
             return self._operands(value.value, dst_axes, dst_shape, dst_dtype)
         if isinstance(value, tvm.ir.Call):

@@ -43,10 +43,11 @@ from __future__ import annotations
 import struct
 
 import tvm
+import tvm_ffi
 from tvm import tirx
 
 from .. import ops
-from ..errors import TTCompileError
+from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import (
     cb_var,
     comment,
@@ -58,7 +59,7 @@ from ..ir_utils import (
     simplify,
     with_loop_body,
 )
-from ..target import dst_capacity
+from ..target import DATA_FORMATS, dst_capacity
 from ..tile_ops import (
     COMPARE_SCALAR,
     COMPARE_ZERO,
@@ -95,6 +96,27 @@ def _select_parts(e):
     if isinstance(e, tvm.ir.Call) and str(getattr(e.op, "name", "")).endswith(".if_then_else"):
         return tuple(e.args)
     return None
+
+
+def _replace(expr, part, leaf):
+    """``expr`` with the sub-expression object ``part`` replaced by ``leaf``."""
+
+    def swap(node):
+        return leaf if getattr(node, "same_as", None) is not None and node.same_as(part) else node
+
+    return tvm_ffi.structural_map(expr, swap, order="pre")
+
+
+def _children(e) -> list:
+    """The operand sub-expressions of an element-wise expression node."""
+    parts = _select_parts(e)
+    if parts is not None:
+        return list(parts)
+    if hasattr(e, "a") and hasattr(e, "b"):
+        return [e.a, e.b]
+    if isinstance(e, tvm.ir.Call) and not _is_operand(e):
+        return list(e.args)
+    return []
 
 
 def _comparison(e):
@@ -281,6 +303,7 @@ class _Scheduler:
         target = require_attr(func, "tt.target", "ScheduleTileComputeTT")
         self.fp32 = any(e["dtype"] == "float32" for e in self.cbs.values())
         self.capacity = dst_capacity(target, self.fp32)
+        self.target = target
         self.live: set[int] = set()
 
     def cb_var(self, cb: int) -> tirx.Var:
@@ -375,7 +398,68 @@ class _Scheduler:
     def eltwise(self, c, loc):
         dst, expr = int(c.args[0].value), c.args[1]
         code = _Expr(self, self.cbs[dst], loc)
-        return self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr))
+        out, spills = [], []
+        # Where DST runs out, the heaviest sub-expression that fits goes through an intermediate CB first.
+        while code.need(expr) > self.capacity:
+            part = self._spill_candidate(code, expr, loc)
+            cb = self._scratch_cb(self.cbs[dst], loc)
+            out += self.produce(
+                cb, code.need(part), lambda t, s, e=part: code.emit(e, t, s), loc, operand_cbs(part)
+            )
+            leaf = ops.call("tt.tile.operand", cb, "none", dtype="float32")
+            expr = _replace(expr, part, leaf)
+            spills.append(cb)
+        out += self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr))
+        for cb in spills:
+            out.append(extern("cb_pop_front", self.cb_var(cb), self.n(cb)))
+            self.live.discard(cb)
+        return out
+
+    def _spill_candidate(self, code, expr, loc):
+        """The operand sub-expression needing the most registers, descending while it still needs more than
+        DST holds."""
+        node = expr
+        while True:
+            children = [x for x in _children(node) if not _is_operand(x) and _const(x) is None]
+            if not children:
+                raise TTCompileError.at(loc, f"internal error: no sub-expression of {node} to spill")
+            heaviest = max(children, key=code.need)
+            if code.need(heaviest) <= self.capacity:
+                return heaviest
+            node = heaviest
+
+    def _scratch_cb(self, like: dict, loc) -> int:
+        """A new intermediate CB shaped like ``like`` for one spilled sub-expression (one block)."""
+        used = set(self.cbs)
+        free = [cb for cb in range(self.target["num_circular_buffers"]) if cb not in used]
+        if not free:
+            raise TTResourceError.at(
+                loc,
+                f"this statement needs an intermediate circular buffer for a sub-expression DST cannot hold, "
+                f"but all {self.target['num_circular_buffers']} are in use; split the expression",
+            )
+        dtype = "float32" if self.fp32 else like["dtype"]
+        fmt, page = DATA_FORMATS[dtype]
+        k = sum(1 for e in self.cbs.values() if e["buffer"].startswith(f"{like['buffer']}_part"))
+        entry = {
+            **{key: like[key] for key in ("tiles", "tile_shape", "dims", "loc")},
+            "cb": free[0],
+            "buffer": f"{like['buffer']}_part{k}",
+            "name": f"{like['name']}_part{k}",
+            "role": "intermediate",
+            "dtype": dtype,
+            "format": fmt,
+            "page_size": page,
+            "depth": like["tiles"],
+            "total_bytes": like["tiles"] * page,
+        }
+        self.cbs[entry["cb"]] = entry
+        if sum(e["total_bytes"] for e in self.cbs.values()) > self.target["l1_cb_budget"]:
+            raise TTResourceError.at(
+                loc,
+                f"the intermediate circular buffer {entry['name']} does not fit in L1; split the expression",
+            )
+        return entry["cb"]
 
     def matmul(self, c, loc):
         a, b, cc, tb = (int(x.value) for x in c.args[:4])
@@ -569,6 +653,8 @@ def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
             "dst_full_sync_en": False,
             "math_approx_mode": False,
         }
-        return func.with_body(body).with_attr("tt.compute_config", config)
+        # Spills added CBs: the compute kernel's table is the program's (the host creates CBs from it).
+        table = list(sched.cbs.values())
+        return func.with_body(body).with_attrs({"tt.compute_config": config, "tt.cb_table": table})
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="ScheduleTileComputeTT")
