@@ -101,7 +101,11 @@ def program(tree, dtype):
     return kernel
 
 
-@pytest.mark.parametrize("seed", [2, 9, 13, 16, 21, 30])
+# Seeds 4 (bf16), 12, 19 (three spills) and 30 need more DST registers than the target has.
+SPILLING = [4, 12, 19, 30]
+
+
+@pytest.mark.parametrize("seed", [2, 9, 13, 16] + SPILLING)
 def test_random_expression_matches_numpy(seed):
     rng = np.random.default_rng(seed)
     tree = random_tree(rng, 3)
@@ -109,7 +113,10 @@ def test_random_expression_matches_numpy(seed):
     np_dtype = np.float32 if dtype == "float32" else ml_dtypes.bfloat16
     a, b = (rng.standard_normal((M, N)).astype(np_dtype) for _ in range(2))
     v, w = rng.standard_normal(M).astype(np_dtype), rng.standard_normal(N).astype(np_dtype)
-    got = tilelang.compile(program(tree, dtype), out_idx=[-1])(a, b, v, w)
+    kernel = tilelang.compile(program(tree, dtype), out_idx=[-1])
+    spills = [e["name"] for e in kernel.plan["circular_buffers"] if "_part" in e["buffer"]]
+    assert bool(spills) == (seed in SPILLING), f"seed {seed}: spill CBs {spills}"
+    got = kernel(a, b, v, w)
     f32 = {"a": a.astype(np.float32), "b": b.astype(np.float32)}
     f32 |= {"v": v.astype(np.float32)[:, None], "w": w.astype(np.float32)[None, :]}
     expected = evaluate(

@@ -12,7 +12,9 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     registers first, its result held while the other is computed one slot up, so a tree needs
     ``need(tree)`` slots, not one per node. Output tiles are *subblocked*: as many tiles per
     acquire/commit/wait/release as ``need × tiles ≤ DST capacity`` allows (capacity from the target and
-    from whether DST holds fp32). A tree needing more slots than DST has is a TTCompileError naming it.
+    from whether DST holds fp32). A tree needing more slots than DST has is cut: its heaviest operand
+    sub-expression that fits is computed first into an intermediate CB (``<dst>_part<k>``, one block, fp32
+    when DST is), which the rest reads as a tile; the CB is added to the kernel's ``tt.cb_table``.
   * **CB protocol (the value model).** A statement writing buffer X reserves X's next block, packs every
     output tile in order, then pops X's previous value if it had one, pushes, and waits for its own block
     (the unpacker runs on another thread: it must see the push). Input CBs are waited for where their
@@ -26,7 +28,8 @@ Input expectations
     The compute kernel of a ``tt.compute_schedule == "tile_program"`` program (SplitDeviceKernel), with
     ``tt.tile.*`` ops and ``tt.cb_table`` entries carrying ``tile_shape``.
 Output guarantees
-    Only ``call_extern``s of the compute kernel API remain; ``tt.compute_config`` {math_fidelity,
+    Only ``call_extern``s of the compute kernel API remain; ``tt.cb_table`` with any spill CBs added;
+    ``tt.compute_config`` {math_fidelity,
     fp32_dest_acc_en (any compute CB is float32), dst_full_sync_en, math_approx_mode}.
 Example
     before: T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(24, "none")), l)
