@@ -15,7 +15,8 @@ import tvm_ffi
 from tvm import tirx
 
 from . import ops
-from .ir_utils import cb_name, cb_var, dsl_comment, extern, loop, seq, simplify, uint_var
+from .ir_utils import cb_var, dsl_comment, extern, loop, seq, simplify, uint_var
+from .records import CircularBuffer
 from .target import TILE
 
 FACE = 16
@@ -33,12 +34,12 @@ def _signed(value):
     return tvm_ffi.structural_map(value, (tvm.ir.Var, cast), order="post")
 
 
-def lower_generated_tile(call, entry: dict) -> tirx.Stmt:
+def lower_generated_tile(call, entry: CircularBuffer) -> tirx.Stmt:
     """``tt.gen_tile(cb, value, i, j, rows, cols, loc)`` → reserve, per-element stores, push."""
-    value, i_var, j_var = call.args[1], call.args[2], call.args[3]
-    rows, cols = int(call.args[4].value), int(call.args[5].value)
+    f = ops.fields(call)
+    value, i_var, j_var, rows, cols = f.value, f.i, f.j, f.rows, f.cols
     cb = cb_var(entry)
-    base = uint_var(f"l1_write_addr_{cb_name(entry)[3:]}")
+    base = uint_var(f"l1_write_addr_{entry.name[3:]}")
     value = _signed(value)
 
     def element(rt, ct, e):

@@ -308,22 +308,8 @@ def parallel_loc(nest) -> str | None:
     return loc.value if isinstance(loc, tvm.ir.StringImm) else str(loc)
 
 
-def cb_name(entry: dict) -> str:
-    """The C++ constant naming a CB: cb_in0.. (inputs), cb_out0.. (outputs), cb_partials0.. (partial sums),
-    cb_transposed0.. (transposed operand tiles); the number is the offset in the CB id's class. Tile
-    programs name each CB after its buffer (``name``: cb_acc_o, cb_Q_shared...)."""
-    if entry.get("name"):
-        return entry["name"]
-    if entry.get("source"):
-        return f"cb_transposed{entry['cb'] - 24}"
-    base = {"input": ("cb_in", 0), "output": ("cb_out", 16), "intermediate": ("cb_partials", 24)}[
-        entry["role"]
-    ]
-    return f"{base[0]}{entry['cb'] - base[1]}"
-
-
 def cb_var(entry: dict) -> tirx.Var:
-    return tirx.Var(cb_name(entry), "int32")
+    return tirx.Var(entry.name, "int32")
 
 
 def named(name: str) -> tirx.Var:

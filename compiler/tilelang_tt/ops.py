@@ -11,33 +11,78 @@ Metalium API calls in lowered kernels are plain ``call_extern``s named exactly l
 
 from __future__ import annotations
 
+import dataclasses
+
 import tvm
 import tvm_ffi
 from tvm import tirx
 
-__all__ = ["TL_OPS", "TT_OPS", "op", "is_op", "call", "loc_of", "extern", "is_extern"]
+__all__ = [
+    "OpSpec",
+    "SPECS",
+    "TL_OPS",
+    "TT_OPS",
+    "op",
+    "is_op",
+    "call",
+    "fields",
+    "loc_of",
+    "extern",
+    "is_extern",
+]
 
-TL_OPS = ("tl.copy", "tl.gemm", "tl.fill", "tl.reduce", "tl.transpose", "tl.loc")
-TT_OPS = (
-    "tt.read_to_cb",
-    "tt.write_from_cb",
-    "tt.mm.mma",
-    "tt.fpu.zero",
-    "tt.pack",
-    "tt.work_count",
-    "tt.work_block",
-    "tt.comment",
-    "tt.gen_tile",
-    "tt.l1_store_f32",
-    "tt.tile.wait_input",
-    "tt.tile.fill",
-    "tt.tile.copy",
-    "tt.tile.eltwise",
-    "tt.tile.operand",
-    "tt.tile.matmul",
-    "tt.tile.reduce",
-    "tt.tile.transpose",
-)
+
+@dataclasses.dataclass(frozen=True)
+class OpSpec:
+    """One operator as data: its argument fields in order (a ``tl.*`` / tile op's "file:line:col" location
+    follows them), and for tile intrinsics the kernel that runs it and the fields naming the circular
+    buffers it reads and writes (a field holding -1 names none). Adding an intrinsic is adding a row."""
+
+    fields: tuple[str, ...]
+    kernel: str = ""
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+
+SPECS: dict[str, OpSpec] = {
+    # DSL tile operators (regions are TensorRegions)
+    "tl.copy": OpSpec(("src", "dst")),
+    "tl.gemm": OpSpec(("a", "b", "c", "trans_a", "trans_b")),
+    "tl.fill": OpSpec(("dst", "value")),
+    "tl.reduce": OpSpec(("src", "dst", "kind", "dim", "clear")),
+    "tl.transpose": OpSpec(("src", "dst")),
+    "tl.loc": OpSpec(()),
+    # GEMM-path intrinsics (positions and sizes in tiles; ``tensor`` a parameter index, later an accessor)
+    "tt.read_to_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "reader", writes=("cb",)),
+    "tt.write_from_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "writer", reads=("cb",)),
+    "tt.mm.mma": OpSpec(
+        ("cb_a", "cb_b", "acc", "mt", "nt", "kt", "trans_a", "trans_b"), "compute", reads=("cb_a", "cb_b")
+    ),
+    "tt.fpu.zero": OpSpec(("acc",), "compute"),
+    "tt.pack": OpSpec(("acc", "cb"), "compute", writes=("cb",)),
+    # the persistent work loop, and kernel-only markers
+    "tt.work_count": OpSpec(()),
+    "tt.work_block": OpSpec(("block", "axis")),
+    "tt.comment": OpSpec(("text",)),
+    "tt.l1_store_f32": OpSpec(("addr", "value")),
+    # tile-program intrinsics; an eltwise op also reads the CBs of the operands in its expression
+    "tt.gen_tile": OpSpec(("cb", "value", "i", "j", "rows", "cols"), "reader", writes=("cb",)),
+    "tt.tile.wait_input": OpSpec(("cb",), "compute", reads=("cb",)),
+    "tt.tile.fill": OpSpec(("cb", "value"), "compute", writes=("cb",)),
+    "tt.tile.copy": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
+    "tt.tile.eltwise": OpSpec(("dst", "expr"), "compute", writes=("dst",)),
+    "tt.tile.operand": OpSpec(("cb", "broadcast")),
+    "tt.tile.matmul": OpSpec(("a", "b", "c", "trans_b"), "compute", reads=("a", "b", "c"), writes=("c",)),
+    "tt.tile.reduce": OpSpec(
+        ("src", "dst", "kind", "dim", "clear", "scaler", "scratch"),
+        "compute",
+        reads=("src", "scaler", "scratch"),
+        writes=("dst", "scratch"),
+    ),
+    "tt.tile.transpose": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
+}
+TL_OPS = tuple(name for name in SPECS if name.startswith("tl."))
+TT_OPS = tuple(name for name in SPECS if name.startswith("tt."))
 
 _OPAQUE = tirx.CallEffectKind.Opaque.value
 
@@ -74,11 +119,45 @@ def is_op(node, name: str) -> bool:
     return isinstance(node, tvm.ir.Call) and isinstance(node.op, tvm.ir.Op) and node.op.same_as(_OPS[name])
 
 
-def call(name: str, *args, dtype: str = "void") -> tvm.ir.Call:
-    """A call of a registered tl./tt. operator; Python str args become StringImm."""
+def call(name: str, *args, dtype: str = "void", **named) -> tvm.ir.Call:
+    """A call of a registered tl./tt. operator, its arguments given in order or by field name (``SPECS``;
+    with names, the location is ``loc=``). Python str args become StringImm, int/bool int32 IntImm."""
+    if named:
+        spec = SPECS[name]
+        unknown = set(named) - set(spec.fields) - {"loc"}
+        missing = [f for f in spec.fields if f not in named]
+        if args or unknown or missing:
+            raise TypeError(f"{name} takes the fields {', '.join(spec.fields)} (+ loc); got {sorted(named)}")
+        args = tuple(named[f] for f in spec.fields) + ((named["loc"],) if "loc" in named else ())
     conv = [tvm.ir.StringImm(a) if isinstance(a, str) else a for a in args]
     conv = [tirx.IntImm("int32", a) if isinstance(a, bool | int) else a for a in conv]
     return tvm.ir.Call(_OPS[name], conv, ret_ty=dtype)
+
+
+class Fields:
+    """The arguments of one call by field name (``SPECS``): IntImm → int, StringImm → str, FloatImm →
+    float, any other expression as it is. ``fields(call).cb`` instead of ``int(call.args[0].value)``."""
+
+    def __init__(self, c: tvm.ir.Call):
+        self._names = SPECS[str(c.op.name)].fields
+        self._args = c.args
+
+    def __getattr__(self, name: str):
+        try:
+            arg = self._args[self._names.index(name)]
+        except ValueError:
+            raise AttributeError(f"operator fields are {', '.join(self._names)}; no {name!r}") from None
+        if isinstance(arg, tirx.IntImm | tirx.FloatImm | tvm.ir.StringImm):
+            return arg.value
+        return arg
+
+    def cbs(self, which: tuple[str, ...]) -> list[int]:
+        """The CB ids the fields ``which`` name, skipping -1 (none)."""
+        return [cb for cb in (getattr(self, f) for f in which) if cb >= 0]
+
+
+def fields(c: tvm.ir.Call) -> Fields:
+    return Fields(c.value if isinstance(c, tirx.Evaluate) else c)
 
 
 def loc_of(c: tvm.ir.Call) -> str:

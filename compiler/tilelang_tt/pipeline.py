@@ -96,7 +96,23 @@ class _Recorder:
         if self.dump_dir:
             self._index += 1
             with open(os.path.join(self.dump_dir, f"{self._index:02d}_{info.name}.py"), "w") as f:
-                f.write(mod.script(show_meta=False))
+                f.write(mod.script(show_meta=False) + _records_listing(mod))
+
+
+def _records_listing(mod: tvm.IRModule) -> str:
+    """The typed records in the functions' attributes, which TVMScript prints as ``metadata[...]``
+    references, written out as comments (one attribute per line) after the dumped module."""
+    lines = []
+    for gvar, func in mod.functions.items():
+        for key in sorted(func.attrs.keys()) if func.attrs is not None else []:
+            text = repr(func.attrs[key])
+            if "tt." in text and key.startswith("tt."):
+                lines.append(f"# {gvar.name_hint}: {key} = {text}")
+    return (
+        "\n# Function attributes that hold records (metadata[...] above)\n" + "\n".join(lines) + "\n"
+        if lines
+        else ""
+    )
 
 
 def run_pipeline(

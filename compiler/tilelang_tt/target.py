@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 
 from .errors import TTCompileError
+from .records import TargetFacts
 
-__all__ = ["TTTarget", "TARGETS", "DEFAULT_TARGET", "get_target", "dst_capacity", "TILE", "DATA_FORMATS"]
+__all__ = ["TTTarget", "TARGETS", "DEFAULT_TARGET", "get_target", "TILE", "DATA_FORMATS"]
 
 TILE = 32
 
@@ -61,24 +62,20 @@ class TTTarget:
     def l1_cb_budget(self) -> int:
         return self.l1_bytes - self.l1_reserved_bytes
 
-    def as_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "arch": self.arch,
-            "grid": list(self.grid),
-            "l1_bytes": self.l1_bytes,
-            "l1_cb_budget": self.l1_cb_budget,
-            "dram_banks": self.dram_banks,
-            "num_circular_buffers": self.num_circular_buffers,
-            "dst_tiles_fp32_half_sync": self.dst_tiles(True),
-            "dst_tiles_16bit_half_sync": self.dst_tiles(False),
-            "max_runtime_args": self.max_runtime_args,
-        }
-
-
-def dst_capacity(target: dict, fp32: bool) -> int:
-    """DST tiles one acquire holds (half-sync) for a ``tt.target`` attribute (``TTTarget.as_dict()``)."""
-    return target["dst_tiles_fp32_half_sync" if fp32 else "dst_tiles_16bit_half_sync"]
+    def as_record(self) -> TargetFacts:
+        """The facts later passes read, as the ``tt.target`` function attribute."""
+        return TargetFacts(
+            name=self.name,
+            arch=self.arch,
+            grid=list(self.grid),
+            l1_bytes=self.l1_bytes,
+            l1_cb_budget=self.l1_cb_budget,
+            dram_banks=self.dram_banks,
+            num_circular_buffers=self.num_circular_buffers,
+            dst_tiles_fp32_half_sync=self.dst_tiles(True),
+            dst_tiles_16bit_half_sync=self.dst_tiles(False),
+            max_runtime_args=self.max_runtime_args,
+        )
 
 
 TARGETS: dict[str, TTTarget] = {

@@ -24,7 +24,7 @@ def kernels():
     for target, (m, n, k) in SHAPES.items():
         func = gemm(M=m, N=n, K=k, bM=32, bN=32, bK=32)
         compiled[target] = tilelang_tt.compile(func, out_idx=[-1], target=target, partition="block")
-    assert max(x1 for _, _, x1, _ in compiled["blackhole"].plan["core_ranges"]) >= 8  # beyond Wormhole's grid
+    assert max(r["x1"] for r in compiled["blackhole"].plan["core_ranges"]) >= 8  # beyond Wormhole's grid
     return compiled
 
 

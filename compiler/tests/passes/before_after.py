@@ -20,12 +20,13 @@ from __future__ import annotations
 import tvm
 import tvm_ffi
 from tilelang_tt import ops
-from tilelang_tt.target import get_target
+from tilelang_tt.records import Options, TensorAccessor
+from tilelang_tt.target import DATA_FORMATS, get_target
 from tvm import tirx
 from tvm.script import tirx as T
 from tvm.tirx.script.builder.ir import register_script_namespace
 
-__all__ = ["T", "assert_pass", "module_of", "WORMHOLE", "DEFAULT_OPTIONS"]
+__all__ = ["T", "assert_pass", "module_of", "WORMHOLE", "DEFAULT_OPTIONS", "dram_tensor_64x64"]
 
 # The printed form of a call does not carry its return dtype; these are the tl./tt. operators that return
 # a value (the passes build them with these dtypes), every other one is a void statement.
@@ -33,8 +34,28 @@ _RETURN_DTYPES = {"tt.work_count": "int32", "tt.work_block": "int32", "tt.tile.o
 
 # The ``tt.target`` and ``tt.options`` function attributes ApplyTTDefaults sets by default, for inputs of the
 # passes that read them (``T.func_attr({"tt.target": WORMHOLE, ...})``).
-WORMHOLE = get_target("wormhole").as_dict()
-DEFAULT_OPTIONS = {"enable_double_buffer": True, "enable_prefetch": True, "partition_strategy": "row_major"}
+WORMHOLE = get_target("wormhole").as_record()
+DEFAULT_OPTIONS = Options(partition_strategy="row_major", enable_double_buffer=True, enable_prefetch=True)
+
+
+def dram_tensor_64x64(name: str, index: int, access: str, dtype: str) -> TensorAccessor:
+    """What AttachTensorAccessorTT records for a 64×64 interleaved DRAM tensor parameter: 2×2 tiles."""
+    fmt, page = DATA_FORMATS[dtype]
+    return TensorAccessor(
+        name=name,
+        param_index=index,
+        dtype=dtype,
+        format=fmt,
+        page_size=page,
+        shape=[64, 64],
+        declared_shape=[64, 64],
+        view=[64, 64],
+        tiles=[2, 2],
+        memory="DRAM",
+        layout="interleaved",
+        access=access,
+        dim_order=[0, 1],
+    )
 
 
 class _OperatorNamespace:

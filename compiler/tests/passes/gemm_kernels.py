@@ -8,6 +8,7 @@ from __future__ import annotations
 import tvm
 from before_after import T, module_of
 from gemm_stages import AFTER_DFG
+from tilelang_tt.records import AccessorArgs, ComputeConfig, CoreRuntimeArgs, RuntimeArg
 
 
 def kernel_attrs(role: str, more: dict | None = None) -> dict:
@@ -19,18 +20,18 @@ def kernel_attrs(role: str, more: dict | None = None) -> dict:
 def _accessor_args(param, tensor, cb, ct_offset):
     """ConfigureTensorAccessorTT: one interleaved DRAM tensor of 2×2 tiles, named after the tensor."""
     name = tensor.lower()
-    return {
-        "param": param,
-        "tensor": tensor,
-        "accessor": name,
-        "args": f"{name}_args",
-        "addr": f"{name}_addr",
-        "tile_bytes": f"{name}_tile_bytes",
-        "cb": cb,
-        "ct_offset": ct_offset,
-        "tiles": [2, 2],
-        "memory": "DRAM",
-    }
+    return AccessorArgs(
+        param=param,
+        tensor=tensor,
+        accessor=name,
+        args=f"{name}_args",
+        addr=f"{name}_addr",
+        tile_bytes=f"{name}_tile_bytes",
+        cb=cb,
+        ct_offset=ct_offset,
+        tiles=[2, 2],
+        memory="DRAM",
+    )
 
 
 # the reader's accessors chain their compile-time arguments (A at 0, B at 1); the writer's C starts at 0
@@ -40,12 +41,9 @@ WRITER_ACCESSORS = [_accessor_args(2, "C", 16, 0)]
 
 # InsertComputeInitTT: the accumulator is float32, so DST accumulates in fp32.
 COMPUTE_CONFIG = {
-    "tt.compute_config": {
-        "math_fidelity": "HiFi4",
-        "fp32_dest_acc_en": True,
-        "dst_full_sync_en": False,
-        "math_approx_mode": False,
-    }
+    "tt.compute_config": ComputeConfig(
+        math_fidelity="HiFi4", fp32_dest_acc_en=True, dst_full_sync_en=False, math_approx_mode=False
+    )
 }
 
 
@@ -241,12 +239,14 @@ def compute_final(attrs: dict):
 # FinalizePersistentSignatureTT (range_row_major): the data-movement kernels take their tensors' addresses,
 # then block_start and num_blocks; compute only num_blocks. Core (b, 0) starts at block b and has one.
 def _runtime_args(tensors):
-    addrs = [{"name": f"{t.lower()}_addr", "kind": "addr", "tensor": t} for t in tensors]
-    work = [{"name": "block_start", "kind": "work_start", "tensor": ""}] if tensors else []
+    addrs = [RuntimeArg(name=f"{t.lower()}_addr", kind="addr", tensor=t) for t in tensors]
+    work = [RuntimeArg(name="block_start", kind="work_start")] if tensors else []
     return {
-        "tt.runtime_args": addrs + work + [{"name": "num_blocks", "kind": "work_count", "tensor": ""}],
+        "tt.runtime_args": addrs + work + [RuntimeArg(name="num_blocks", kind="work_count")],
         "tt.core_runtime_args": [
-            {"core": [b, 0], "values": [f"addr:{t}" for t in tensors] + ([b] if tensors else []) + [1]}
+            CoreRuntimeArgs(
+                core=[b, 0], values=[f"addr:{t}" for t in tensors] + ([b] if tensors else []) + [1]
+            )
             for b in range(4)
         ],
     }

@@ -6,7 +6,21 @@ DSL makes them: passes name the program in messages."""
 
 from __future__ import annotations
 
-from before_after import DEFAULT_OPTIONS, WORMHOLE, T
+from before_after import DEFAULT_OPTIONS, WORMHOLE, T, dram_tensor_64x64
+from tilelang_tt.records import (
+    Accumulator,
+    CircularBuffer,
+    CoreRange,
+    CoreWork,
+    DFGEdge,
+    DFGNode,
+    Grid,
+    GridAxis,
+    LayoutDesc,
+    TileDFG,
+    WorkPartition,
+    replace,
+)
 
 
 @T.macro
@@ -34,59 +48,44 @@ DATA_FORMATS = {
 DEFAULTS = {"tt.target": WORMHOLE, "tt.options": DEFAULT_OPTIONS, "tt.data_formats": DATA_FORMATS}
 
 # InferTTLayout: tensors in DRAM, interleaved; tile buffers are L1 circular buffers.
-_DRAM = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
-_CB = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
+_DRAM = LayoutDesc(memory="DRAM", layout="interleaved", tile_id_order="row_major")
+_CB = LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major")
 LAYOUT_DESC = {"A": _DRAM, "B": _DRAM, "C": _DRAM, "A_s": _CB, "B_s": _CB, "C_f": _CB}
 
 # PropagateTTLayout: each tile buffer names the tensor it is loaded from or stored to.
 LAYOUT_DESC_WITH_PEERS = {
     **LAYOUT_DESC,
-    "A_s": {**_CB, "peer": "A"},
-    "B_s": {**_CB, "peer": "B"},
-    "C_f": {**_CB, "peer": "C"},
+    "A_s": replace(_CB, peer="A"),
+    "B_s": replace(_CB, peer="B"),
+    "C_f": replace(_CB, peer="C"),
 }
-
-
-def _accessor(name, index, access):
-    """A 64×64 bfloat16 DRAM tensor: 2×2 tiles of 2048 bytes."""
-    return {
-        "name": name,
-        "param_index": index,
-        "dtype": "bfloat16",
-        "format": "Float16_b",
-        "page_size": 2048,
-        "shape": [64, 64],
-        "declared_shape": [64, 64],
-        "dim_order": [0, 1],
-        "view": [64, 64],
-        "tiles": [2, 2],
-        "memory": "DRAM",
-        "layout": "interleaved",
-        "access": access,
-    }
 
 
 # AttachTensorAccessorTT: A and B are read (copied from), C written (copied to).
-TENSOR_ACCESSORS = [_accessor("A", 0, "read"), _accessor("B", 1, "read"), _accessor("C", 2, "write")]
+TENSOR_ACCESSORS = [
+    dram_tensor_64x64("A", 0, "read", "bfloat16"),
+    dram_tensor_64x64("B", 1, "read", "bfloat16"),
+    dram_tensor_64x64("C", 2, "write", "bfloat16"),
+]
 
 # LayoutAwareWorkPartitionTT (row_major): the 4 output blocks (by rows, bx columns) on cores (0..3, 0), one
 # each; every block reduces over len_k = 2 k steps × 1 K tile.
-GRID = {
-    "x": 2,
-    "y": 2,
-    "z": 1,
-    "row_axes": [["blockIdx.y", 1]],
-    "col_axes": [["blockIdx.x", 1]],
-    "block_shape": [32, 32],
-    "num_blocks": 4,
-}
-CORE_WORK = [{"core": [b, 0], "start": b, "count": 1} for b in range(4)]
-WORK_PARTITION = {"len_k": 2, "tile_order": "row_major"}
+GRID = Grid(
+    x=2,
+    y=2,
+    z=1,
+    row_axes=[GridAxis(tag="blockIdx.y", blocks=1)],
+    col_axes=[GridAxis(tag="blockIdx.x", blocks=1)],
+    block_shape=[32, 32],
+    num_blocks=4,
+)
+CORE_WORK = [CoreWork(core=[b, 0], start=b, count=1) for b in range(4)]
+WORK_PARTITION = WorkPartition(len_k=2, tile_order="row_major")
 PARTITION = {
     "tt.grid": GRID,
     "tt.core_work": CORE_WORK,
     "tt.work_encoding": "range_row_major",
-    "tt.core_ranges": [[0, 0, 3, 0]],
+    "tt.core_ranges": [CoreRange(x0=0, y0=0, x1=3, y1=0)],
     "tt.work_partition": WORK_PARTITION,
 }
 
@@ -141,85 +140,59 @@ def persistent(attrs: dict):
 
 # LowerSharedToCB: A_s and B_s are input CBs of one tile, double-buffered (max(2, num_stages) blocks); the
 # accumulator C_f stays in DST (one fp32 tile) and gets its own output CB it is packed into.
-def _tile_cb(cb, buffer, role, dims, loc, **extra):
-    return {
-        "cb": cb,
-        "buffer": buffer,
-        "role": role,
-        "dtype": "bfloat16",
-        "format": "Float16_b",
-        "page_size": 2048,
-        "tiles": 1,
-        "depth": 2,
-        "total_bytes": 4096,
-        "dims": dims,
-        "loc": loc,
+def _tile_cb(cb, name, buffer, role, dims, loc, **extra):
+    return CircularBuffer(
+        cb=cb,
+        buffer=buffer,
+        name=name,
+        role=role,
+        dtype="bfloat16",
+        format="Float16_b",
+        page_size=2048,
+        tiles=1,
+        tile_shape=[1, 1],
+        depth=2,
+        total_bytes=4096,
+        dims=dims,
+        loc=loc,
         **extra,
-    }
+    )
 
 
 CB_TABLE = [
-    _tile_cb(0, "A_s", "input", ["m", "k"], "g.py:10:12"),
-    _tile_cb(1, "B_s", "input", ["k", "n"], "g.py:11:12"),
-    _tile_cb(16, "C_f_out", "output", ["m", "n"], "g.py:13:8", packs="C_f"),
+    _tile_cb(0, "cb_in0", "A_s", "input", ["m", "k"], "g.py:10:12"),
+    _tile_cb(1, "cb_in1", "B_s", "input", ["k", "n"], "g.py:11:12"),
+    _tile_cb(16, "cb_out0", "C_f_out", "output", ["m", "n"], "g.py:13:8", packs="C_f"),
 ]
-ACCUMULATOR = {
-    "buffer": "C_f",
-    "dtype": "float32",
-    "format": "Float32",
-    "fp32": True,
-    "tiles": [1, 1],
-    "residency": "dst",
-    "spill_cb": -1,
-    "loc": "g.py:12:12",
-}
+ACCUMULATOR = Accumulator(
+    buffer="C_f",
+    dtype="float32",
+    format="Float32",
+    fp32=True,
+    tiles=[1, 1],
+    residency="dst",
+    spill_cb=-1,
+    loc="g.py:12:12",
+)
 AFTER_CBS = {**AFTER_GRID, "tt.cb_table": CB_TABLE, "tt.accumulators": [ACCUMULATOR]}
 
 # BuildTileDFGTT: the accumulator's single tile is its DST subblock, and its output CB is drained in it;
 # reads on the reader, math on compute, the write on the writer.
-TILE_DFG = {
-    "nodes": [
-        {"id": 0, "op": "tt.fpu.zero", "kernel": "compute", "cbs_in": [], "cbs_out": [], "loc": "g.py:8:8"},
-        {
-            "id": 1,
-            "op": "tt.read_to_cb",
-            "kernel": "reader",
-            "cbs_in": [],
-            "cbs_out": [0],
-            "loc": "g.py:10:12",
-        },
-        {
-            "id": 2,
-            "op": "tt.read_to_cb",
-            "kernel": "reader",
-            "cbs_in": [],
-            "cbs_out": [1],
-            "loc": "g.py:11:12",
-        },
-        {
-            "id": 3,
-            "op": "tt.mm.mma",
-            "kernel": "compute",
-            "cbs_in": [0, 1],
-            "cbs_out": [],
-            "loc": "g.py:12:12",
-        },
-        {"id": 4, "op": "tt.pack", "kernel": "compute", "cbs_in": [], "cbs_out": [16], "loc": "g.py:13:8"},
-        {
-            "id": 5,
-            "op": "tt.write_from_cb",
-            "kernel": "writer",
-            "cbs_in": [16],
-            "cbs_out": [],
-            "loc": "g.py:13:8",
-        },
+TILE_DFG = TileDFG(
+    nodes=[
+        DFGNode(id=0, op="tt.fpu.zero", kernel="compute", cbs_in=[], cbs_out=[], loc="g.py:8:8"),
+        DFGNode(id=1, op="tt.read_to_cb", kernel="reader", cbs_in=[], cbs_out=[0], loc="g.py:10:12"),
+        DFGNode(id=2, op="tt.read_to_cb", kernel="reader", cbs_in=[], cbs_out=[1], loc="g.py:11:12"),
+        DFGNode(id=3, op="tt.mm.mma", kernel="compute", cbs_in=[0, 1], cbs_out=[], loc="g.py:12:12"),
+        DFGNode(id=4, op="tt.pack", kernel="compute", cbs_in=[], cbs_out=[16], loc="g.py:13:8"),
+        DFGNode(id=5, op="tt.write_from_cb", kernel="writer", cbs_in=[16], cbs_out=[], loc="g.py:13:8"),
     ],
-    "edges": [{"src": 1, "dst": 3, "cb": 0}, {"src": 2, "dst": 3, "cb": 1}, {"src": 4, "dst": 5, "cb": 16}],
-}
+    edges=[DFGEdge(src=1, dst=3, cb=0), DFGEdge(src=2, dst=3, cb=1), DFGEdge(src=4, dst=5, cb=16)],
+)
 AFTER_DFG = {
     **AFTER_GRID,
-    "tt.cb_table": CB_TABLE[:2] + [{**CB_TABLE[2], "subblock": [1, 1]}],
-    "tt.accumulators": [{**ACCUMULATOR, "subblock": [1, 1]}],
+    "tt.cb_table": CB_TABLE[:2] + [replace(CB_TABLE[2], subblock=[1, 1])],
+    "tt.accumulators": [replace(ACCUMULATOR, subblock=[1, 1])],
     "tt.tile_dfg": TILE_DFG,
 }
 

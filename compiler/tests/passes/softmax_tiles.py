@@ -4,6 +4,9 @@ ScheduleTileComputeTT test, which schedules the compute kernel of the same progr
 
 from __future__ import annotations
 
+from before_after import dram_tensor_64x64
+from tilelang_tt.records import CircularBuffer, DFGEdge, DFGNode, TileDFG
+
 _FORMATS = {"float32": ("Float32", 4096), "bfloat16": ("Float16_b", 2048)}  # data format, bytes per tile
 
 
@@ -12,22 +15,22 @@ def cb_entry(cb, buffer, role, loc, tile_shape, blocks, dtype="float32"):
     named ``cb_<buffer>``; an output CB packs its whole block as one subblock."""
     fmt, page = _FORMATS[dtype]
     tiles = tile_shape[0] * tile_shape[1]
-    entry = {
-        "cb": cb,
-        "buffer": buffer,
-        "name": f"cb_{buffer}",
-        "role": role,
-        "dtype": dtype,
-        "format": fmt,
-        "page_size": page,
-        "tiles": tiles,
-        "tile_shape": tile_shape,
-        "depth": tiles * blocks,
-        "total_bytes": tiles * blocks * page,
-        "dims": ["r", "c"],
-        "loc": loc,
-    }
-    return {**entry, "subblock": tile_shape} if role == "output" else entry
+    return CircularBuffer(
+        cb=cb,
+        buffer=buffer,
+        name=f"cb_{buffer}",
+        role=role,
+        dtype=dtype,
+        format=fmt,
+        page_size=page,
+        tiles=tiles,
+        tile_shape=tile_shape,
+        depth=tiles * blocks,
+        total_bytes=tiles * blocks * page,
+        dims=["r", "c"],
+        loc=loc,
+        subblock=tile_shape if role == "output" else None,
+    )
 
 
 # A_s: an input CB the reader fills (double-buffered: 2 blocks of the 1×2 tiles of a 32×64 block);
@@ -44,13 +47,13 @@ CB_TABLE = [
 
 
 def _node(id_, op, kernel, cbs_in, cbs_out, loc):
-    return {"id": id_, "op": op, "kernel": kernel, "cbs_in": cbs_in, "cbs_out": cbs_out, "loc": loc}
+    return DFGNode(id=id_, op=op, kernel=kernel, cbs_in=cbs_in, cbs_out=cbs_out, loc=loc)
 
 
 # Who produces and consumes each CB: the reader fills A_s, compute waits for it, reduces it into m,
 # evaluates exp(A_s - m) into S and copies S to S_out, which the writer drains.
-TILE_DFG = {
-    "nodes": [
+TILE_DFG = TileDFG(
+    nodes=[
         _node(0, "tt.read_to_cb", "reader", [], [0], "p.py:8:8"),
         _node(1, "tt.tile.wait_input", "compute", [0], [], "p.py:8:8"),
         _node(2, "tt.tile.reduce", "compute", [0, 26], [24], "p.py:9:8"),
@@ -58,12 +61,15 @@ TILE_DFG = {
         _node(4, "tt.tile.copy", "compute", [25], [16], "p.py:12:8"),
         _node(5, "tt.write_from_cb", "writer", [16], [], "p.py:12:8"),
     ],
-    "edges": [
-        {"src": 0, "dst": 1, "cb": 0},
-        {"src": 0, "dst": 2, "cb": 0},
-        {"src": 0, "dst": 3, "cb": 0},
-        {"src": 2, "dst": 3, "cb": 24},
-        {"src": 3, "dst": 4, "cb": 25},
-        {"src": 4, "dst": 5, "cb": 16},
+    edges=[
+        DFGEdge(src=0, dst=1, cb=0),
+        DFGEdge(src=0, dst=2, cb=0),
+        DFGEdge(src=0, dst=3, cb=0),
+        DFGEdge(src=2, dst=3, cb=24),
+        DFGEdge(src=3, dst=4, cb=25),
+        DFGEdge(src=4, dst=5, cb=16),
     ],
-}
+)
+
+
+ACCESSORS = [dram_tensor_64x64("A", 0, "read", "float32"), dram_tensor_64x64("B", 1, "write", "float32")]

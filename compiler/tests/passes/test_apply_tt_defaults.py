@@ -8,6 +8,7 @@ from gemm_stages import DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import ApplyTTDefaults
+from tilelang_tt.records import Options
 
 
 def test_formats_follow_dtypes():
@@ -25,16 +26,14 @@ def test_formats_follow_dtypes():
 
 def test_target_facts_are_attached():
     mod = lower(gemm(), "ApplyTTDefaults", target_device="blackhole")
-    assert attr(mod, "tt.target")["grid"] == [13, 10] and attr(mod, "tt.target")["num_circular_buffers"] == 64
+    assert attr(mod, "tt.target").grid == [13, 10] and attr(mod, "tt.target").num_circular_buffers == 64
 
 
 def test_options_are_recorded():
     mod = lower(gemm(), "ApplyTTDefaults", partition_strategy="block", enable_prefetch=False)
-    assert attr(mod, "tt.options") == {
-        "partition_strategy": "block",
-        "enable_double_buffer": True,
-        "enable_prefetch": False,
-    }
+    assert attr(mod, "tt.options") == Options(
+        partition_strategy="block", enable_double_buffer=True, enable_prefetch=False
+    )
 
 
 def test_body_is_unchanged():

@@ -16,7 +16,7 @@ def test_accessor_shapes_and_pages():
         lower(gemm(M=64, N=96, K=128, bN=32, dtype="float32"), "AttachTensorAccessorTT"),
         "tt.tensor_accessors",
     )
-    assert [(a["name"], a["tiles"], a["page_size"]) for a in acc] == [
+    assert [(a.name, a.tiles, a.page_size) for a in acc] == [
         ("A", [2, 4], 4096),
         ("B", [4, 3], 4096),
         ("C", [2, 3], 4096),
@@ -25,7 +25,7 @@ def test_accessor_shapes_and_pages():
 
 def test_access_follows_copy_direction():
     acc = attr(lower(gemm(), "AttachTensorAccessorTT"), "tt.tensor_accessors")
-    assert [a["access"] for a in acc] == ["read", "read", "write"]
+    assert [a.access for a in acc] == ["read", "read", "write"]
 
 
 @T.prim_func
@@ -39,9 +39,9 @@ def ragged(A: T.Tensor((100, 40), "bfloat16"), C: T.Tensor((2, 3, 100, 40), "bfl
 def test_views_are_padded_to_whole_tiles_per_leading_index():
     accessors = attr(lower(ragged, "AttachTensorAccessorTT"), "tt.tensor_accessors")
     a, c = accessors
-    assert (a["shape"], a["view"], a["tiles"]) == ([100, 40], [128, 64], [4, 2])
+    assert (a.shape, a.view, a.tiles) == ([100, 40], [128, 64], [4, 2])
     # Each of the 2·3 (b, h) slices gets ceil32(100) = 128 rows, so the next slice starts on a tile row.
-    assert (c["shape"], c["view"], c["tiles"]) == ([2, 3, 100, 40], [768, 64], [24, 2])
+    assert (c.shape, c.view, c.tiles) == ([2, 3, 100, 40], [768, 64], [24, 2])
 
 
 @T.prim_func
@@ -57,7 +57,7 @@ def test_tiles_spanning_the_sequence_store_it_next_to_the_last_dimension():
     q, o = get_attr(func, "tt.tensor_accessors")
     # (B, S, H, D) tiled along S is stored as (B, H, S, D); each (b, h) slice padded to 128 rows.
     for acc in (q, o):
-        assert (acc["shape"], acc["dim_order"], acc["view"], acc["tiles"]) == (
+        assert (acc.shape, acc.dim_order, acc.view, acc.tiles) == (
             [2, 100, 3, 64],
             [0, 2, 1, 3],
             [2 * 3 * 128, 64],
@@ -74,7 +74,7 @@ def test_tiles_spanning_the_sequence_store_it_next_to_the_last_dimension():
 
 def test_tiles_in_the_last_two_dimensions_keep_the_declared_order():
     accessors = attr(lower(ragged, "AttachTensorAccessorTT"), "tt.tensor_accessors")
-    assert [a["dim_order"] for a in accessors] == [[0, 1], [0, 1, 2, 3]]
+    assert [a.dim_order for a in accessors] == [[0, 1], [0, 1, 2, 3]]
 
 
 @T.prim_func

@@ -12,7 +12,7 @@ from tilelang_tt.passes.build_tile_dfg_tt import choose_subblock
 
 def test_nodes_are_assigned_to_kernels():
     dfg = attr(lower(gemm(), "BuildTileDFGTT"), "tt.tile_dfg")
-    assert [n["kernel"] for n in dfg["nodes"]] == [
+    assert [n.kernel for n in dfg.nodes] == [
         "compute",
         "reader",
         "reader",
@@ -24,23 +24,23 @@ def test_nodes_are_assigned_to_kernels():
 
 def test_edges_follow_cbs():
     dfg = attr(lower(gemm(), "BuildTileDFGTT"), "tt.tile_dfg")
-    assert sorted((e["src"], e["dst"], e["cb"]) for e in dfg["edges"]) == [(1, 3, 0), (2, 3, 1), (4, 5, 16)]
+    assert sorted((e.src, e.dst, e.cb) for e in dfg.edges) == [(1, 3, 0), (2, 3, 1), (4, 5, 16)]
 
 
 def test_fragment_within_dst_is_one_subblock():
-    assert attr(lower(gemm(bM=64, bN=64), "BuildTileDFGTT"), "tt.accumulators")[0]["subblock"] == [2, 2]
+    assert attr(lower(gemm(bM=64, bN=64), "BuildTileDFGTT"), "tt.accumulators")[0].subblock == [2, 2]
 
 
 def test_fp32_128x128_fragment_is_subblocked_to_dst_capacity():
     acc = attr(lower(gemm(M=128, N=128, bM=128, bN=128), "BuildTileDFGTT"), "tt.accumulators")[0]
-    assert acc["subblock"] == [1, 4]
+    assert acc.subblock == [1, 4]
 
 
 def test_bf16_accumulation_uses_the_larger_dst():
     acc = attr(
         lower(gemm(M=128, N=128, bM=128, bN=128, accum="bfloat16"), "BuildTileDFGTT"), "tt.accumulators"
     )[0]
-    assert acc["subblock"] == [2, 4]
+    assert acc.subblock == [2, 4]
 
 
 def test_subblock_choice_prefers_wide():

@@ -18,7 +18,7 @@ from tilelang_tt.passes import ConfigureTensorAccessorTT
 
 def test_reader_accessors_chain_compile_time_args():
     acc = attr(lower(gemm(), "ConfigureTensorAccessorTT"), "tt.accessor_args", "gemm_reader")
-    assert [(a["tensor"], a["accessor"], a["ct_offset"], a["addr"]) for a in acc] == [
+    assert [(a.tensor, a.accessor, a.ct_offset, a.addr) for a in acc] == [
         ("A", "a", 0, "a_addr"),
         ("B", "b", 1, "b_addr"),
     ]
@@ -26,7 +26,7 @@ def test_reader_accessors_chain_compile_time_args():
 
 def test_writer_has_one_accessor():
     acc = attr(lower(gemm(), "ConfigureTensorAccessorTT"), "tt.accessor_args", "gemm_writer")
-    assert [(a["tensor"], a["cb"]) for a in acc] == [("C", 16)]
+    assert [(a.tensor, a.cb) for a in acc] == [("C", 16)]
 
 
 def test_param_index_replaced_by_accessor_var():

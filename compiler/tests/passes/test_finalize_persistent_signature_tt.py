@@ -14,7 +14,7 @@ from tvm import tirx
 
 def test_reader_schema():
     args = attr(lower(gemm(), "FinalizePersistentSignatureTT"), "tt.runtime_args", "gemm_reader")
-    assert [(a["name"], a["kind"]) for a in args] == [
+    assert [(a.name, a.kind) for a in args] == [
         ("a_addr", "addr"),
         ("b_addr", "addr"),
         ("block_start", "work_start"),
@@ -24,13 +24,13 @@ def test_reader_schema():
 
 def test_compute_gets_the_count_only():
     args = attr(lower(gemm(), "FinalizePersistentSignatureTT"), "tt.runtime_args", "gemm_compute")
-    assert [a["name"] for a in args] == ["num_blocks"]
+    assert [a.name for a in args] == ["num_blocks"]
 
 
 def test_block_partition_lists_block_ids():
     mod = lower(gemm(M=256, N=256), "FinalizePersistentSignatureTT", partition_strategy="block")
     core = attr(mod, "tt.core_runtime_args", "gemm_writer")[0]
-    assert core["values"] == ["addr:C", 1, 0]
+    assert core.values == ["addr:C", 1, 0]
 
 
 def test_work_intrinsics_are_lowered():
@@ -79,8 +79,8 @@ def test_a_3d_grid_decodes_every_block_once(strategy):
     decoded = []
     schema = attr(mod, "tt.runtime_args", "gemm_writer")
     for core in attr(mod, "tt.core_runtime_args", "gemm_writer"):
-        values = {a["name"]: v for a, v in zip(schema, core["values"], strict=False)}
-        ids = core["values"][-values["num_blocks"] :] if strategy == "block" else None
+        values = {a.name: v for a, v in zip(schema, core.values, strict=False)}
+        ids = core.values[-values["num_blocks"] :] if strategy == "block" else None
         for block in range(values["num_blocks"]):
             block_id = ids[block] if ids else values["block_start"] + block
             decoded.append(_grid_index(mod["gemm_writer"], block_id))

@@ -7,38 +7,35 @@ from gemm_stages import AFTER_INFER, DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import InferTTLayout
+from tilelang_tt.records import LayoutDesc
 
 
 def test_globals_default_to_dram_interleaved():
     mod = lower(gemm(), "InferTTLayout")
-    assert attr(mod, "tt.layout_desc")["A"] == {
-        "memory": "DRAM",
-        "layout": "interleaved",
-        "tile_id_order": "row_major",
-    }
+    assert attr(mod, "tt.layout_desc")["A"] == LayoutDesc(
+        memory="DRAM", layout="interleaved", tile_id_order="row_major"
+    )
 
 
 def test_tile_buffers_live_in_l1_cbs():
     mod = lower(gemm(), "InferTTLayout")
-    assert attr(mod, "tt.layout_desc")["A_s"] == {
-        "memory": "L1",
-        "layout": "cb",
-        "tile_id_order": "row_major",
-    }
+    assert attr(mod, "tt.layout_desc")["A_s"] == LayoutDesc(
+        memory="L1", layout="cb", tile_id_order="row_major"
+    )
 
 
 def test_hint_spellings_are_normalised():
     func = gemm().with_attr("tt.layout_hints", {"B": {"memory": "sram", "layout": "Interleaved"}})
     mod = lower(func, "InferTTLayout")
     assert (
-        attr(mod, "tt.layout_desc")["B"]["memory"] == "L1"
-        and attr(mod, "tt.layout_desc")["B"]["layout"] == "interleaved"
+        attr(mod, "tt.layout_desc")["B"].memory == "L1"
+        and attr(mod, "tt.layout_desc")["B"].layout == "interleaved"
     )
 
 
 def test_ddr_means_dram():
     func = gemm().with_attr("tt.layout_hints", {"A": {"memory": "DDR"}})
-    assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["A"]["memory"] == "DRAM"
+    assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["A"].memory == "DRAM"
 
 
 def test_hint_for_unknown_buffer_is_rejected():

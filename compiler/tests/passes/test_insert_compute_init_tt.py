@@ -30,12 +30,12 @@ def test_transpose_b_reaches_mm_init():
 
 
 def test_fp32_accumulation_enables_fp32_dest():
-    assert attr(lower(gemm(), "InsertComputeInitTT"), "tt.compute_config", "gemm_compute")["fp32_dest_acc_en"]
+    assert attr(lower(gemm(), "InsertComputeInitTT"), "tt.compute_config", "gemm_compute").fp32_dest_acc_en
 
 
 def test_bf16_accumulation_keeps_16bit_dest():
     cfg = attr(lower(gemm(accum="bfloat16"), "InsertComputeInitTT"), "tt.compute_config", "gemm_compute")
-    assert not cfg["fp32_dest_acc_en"]
+    assert not cfg.fp32_dest_acc_en
 
 
 def test_data_movement_kernels_untouched():

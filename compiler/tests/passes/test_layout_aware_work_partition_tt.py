@@ -7,7 +7,8 @@ from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import LayoutAwareWorkPartitionTT
-from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges, output_block
+from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges
+from tilelang_tt.records import CoreRange, CoreWork, GridAxis, WorkPartition
 
 
 @pytest.mark.parametrize(
@@ -20,7 +21,7 @@ def test_every_block_exactly_once(strategy, encoding):
 
 
 def test_row_major_gives_first_cores_the_extra_blocks():
-    assert [w["count"] for w in assign("row_major", 5, 1, 2, 2)] == [2, 1, 1, 1]
+    assert [w.count for w in assign("row_major", 5, 1, 2, 2)] == [2, 1, 1, 1]
 
 
 def test_column_major_walks_blocks_down_columns():
@@ -29,19 +30,19 @@ def test_column_major_walks_blocks_down_columns():
 
 def test_block_strategy_gives_rectangles():
     work = assign("block", 4, 4, 2, 2)
-    assert work[0]["blocks"] == [0, 1, 4, 5]
+    assert work[0].blocks == [0, 1, 4, 5]
 
 
 def test_more_blocks_than_cores_loop_per_core():
     mod = lower(gemm(M=1024, N=1024, K=64, bM=32, bN=32), "LayoutAwareWorkPartitionTT")
-    assert len(attr(mod, "tt.core_work")) == 64 and attr(mod, "tt.core_work")[0]["count"] == 16
+    assert len(attr(mod, "tt.core_work")) == 64 and attr(mod, "tt.core_work")[0].count == 16
 
 
 def test_row_axis_read_from_the_store():
     grid = attr(lower(gemm(M=128, N=256), "LayoutAwareWorkPartitionTT"), "tt.grid")
-    assert (grid["row_axes"], grid["col_axes"], grid["x"], grid["y"]) == (
-        [["blockIdx.y", 1]],
-        [["blockIdx.x", 1]],
+    assert (grid.row_axes, grid.col_axes, grid.x, grid.y) == (
+        [GridAxis(tag="blockIdx.y", blocks=1)],
+        [GridAxis(tag="blockIdx.x", blocks=1)],
         4,
         2,
     )
@@ -49,21 +50,24 @@ def test_row_axis_read_from_the_store():
 
 def test_work_partition_records_len_k_and_order_once():
     part = attr(lower(gemm(M=128, N=128, K=256), "LayoutAwareWorkPartitionTT"), "tt.work_partition")
-    assert part == {"len_k": 8, "tile_order": "row_major"}
+    assert part == WorkPartition(len_k=8, tile_order="row_major")
 
 
 def test_range_work_lists_no_blocks_and_the_grid_gives_each_block_its_tile():
     mod = lower(gemm(M=128, N=128, K=256), "LayoutAwareWorkPartitionTT")
     work, grid = attr(mod, "tt.core_work"), attr(mod, "tt.grid")
-    assert work[1] == {"core": [1, 0], "start": 1, "count": 1} and output_block(grid, 1) == (0, 1)
+    assert work[1] == CoreWork(core=[1, 0], start=1, count=1) and grid.output_block(1) == (0, 1)
 
 
 def test_column_major_ranges_count_down_the_columns():
-    assert core_blocks("range_column_major", 3, 2, {"start": 1, "count": 3}) == [3, 1, 4]
+    assert core_blocks("range_column_major", 3, 2, CoreWork(core=[0, 0], start=1, count=3)) == [3, 1, 4]
 
 
 def test_core_ranges_merge_rows():
-    assert core_ranges([[0, 0], [1, 0], [2, 0], [0, 1]]) == [[0, 0, 2, 0], [0, 1, 0, 1]]
+    assert core_ranges([[0, 0], [1, 0], [2, 0], [0, 1]]) == [
+        CoreRange(x0=0, y0=0, x1=2, y1=0),
+        CoreRange(x0=0, y0=1, x1=0, y1=1),
+    ]
 
 
 @T.prim_func
@@ -90,9 +94,10 @@ def batched_copy(A: T.Tensor((3, 128, 64), "bfloat16"), C: T.Tensor((3, 128, 64)
 def test_batch_axis_and_rows_form_one_row_index():
     mod = lower(batched_copy, "LayoutAwareWorkPartitionTT", partition_strategy="block")
     grid = attr(mod, "tt.grid")
-    assert grid["row_axes"] == [["blockIdx.y", 1], ["blockIdx.z", 2]] and grid["num_blocks"] == 6
+    assert grid.row_axes == [GridAxis(tag="blockIdx.y", blocks=1), GridAxis(tag="blockIdx.z", blocks=2)]
+    assert grid.num_blocks == 6
     ids = [b for w in attr(mod, "tt.core_work") for b in core_blocks("list", 1, 6, w)]
-    assert sorted(output_block(grid, b)[0] for b in ids) == list(range(6))
+    assert sorted(grid.output_block(b)[0] for b in ids) == list(range(6))
 
 
 @T.prim_func

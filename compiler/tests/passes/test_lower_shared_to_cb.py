@@ -11,12 +11,12 @@ from tvm import tirx
 
 
 def _cbs(mod):
-    return {e["buffer"]: e for e in attr(mod, "tt.cb_table")}
+    return {e.buffer: e for e in attr(mod, "tt.cb_table")}
 
 
 def test_roles_and_ids():
     cbs = _cbs(lower(gemm(), "LowerSharedToCB"))
-    assert {n: (e["cb"], e["role"]) for n, e in cbs.items()} == {
+    assert {n: (e.cb, e.role) for n, e in cbs.items()} == {
         "A_s": (0, "input"),
         "B_s": (1, "input"),
         "C_s": (16, "output"),
@@ -24,34 +24,34 @@ def test_roles_and_ids():
 
 
 def test_num_stages_sets_input_depth():
-    assert _cbs(lower(gemm(stages=3), "LowerSharedToCB"))["A_s"]["depth"] == 2 * 3
+    assert _cbs(lower(gemm(stages=3), "LowerSharedToCB"))["A_s"].depth == 2 * 3
 
 
 def test_double_buffering_is_the_minimum():
-    assert _cbs(lower(gemm(stages=1), "LowerSharedToCB"))["A_s"]["depth"] == 2 * 2
+    assert _cbs(lower(gemm(stages=1), "LowerSharedToCB"))["A_s"].depth == 2 * 2
 
 
 def test_single_buffering_when_disabled():
-    assert _cbs(lower(gemm(stages=1), "LowerSharedToCB", enable_double_buffer=False))["A_s"]["depth"] == 2
+    assert _cbs(lower(gemm(stages=1), "LowerSharedToCB", enable_double_buffer=False))["A_s"].depth == 2
 
 
 def test_dims_follow_gemm_roles():
     cbs = _cbs(lower(gemm(trans_b=True), "LowerSharedToCB"))
-    assert (cbs["A_s"]["dims"], cbs["B_s"]["dims"]) == (["m", "k"], ["n", "k"])
+    assert (cbs["A_s"].dims, cbs["B_s"].dims) == (["m", "k"], ["n", "k"])
 
 
 def test_large_fp32_fragment_spills_to_an_intermediate_cb():
     mod = lower(gemm(M=128, N=128, K=256, bM=128, bN=128), "LowerSharedToCB")
-    assert _cbs(mod)["C_f"]["cb"] == 24 and attr(mod, "tt.accumulators")[0]["residency"] == "subblocked"
+    assert _cbs(mod)["C_f"].cb == 24 and attr(mod, "tt.accumulators")[0].residency == "subblocked"
 
 
 def test_fragment_fitting_dst_needs_no_cb():
     mod = lower(gemm(bM=64, bN=64), "LowerSharedToCB")
-    assert "C_f" not in _cbs(mod) and attr(mod, "tt.accumulators")[0]["residency"] == "dst"
+    assert "C_f" not in _cbs(mod) and attr(mod, "tt.accumulators")[0].residency == "dst"
 
 
 def test_fragment_stored_directly_gets_an_output_cb():
-    assert _cbs(lower(gemm(c_shared=False), "LowerSharedToCB"))["C_f_out"]["role"] == "output"
+    assert _cbs(lower(gemm(c_shared=False), "LowerSharedToCB"))["C_f_out"].role == "output"
 
 
 def test_allocations_are_removed():

@@ -1,10 +1,8 @@
 """LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
 
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
-from softmax_tiles import CB_TABLE, TILE_DFG
+from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt.passes import LowerTileProgramTT
-
-ACCESSORS = [{"name": "A", "param_index": 0}, {"name": "B", "param_index": 1}]
 
 
 @T.prim_func(private=True)

@@ -3,6 +3,7 @@
 from before_after import WORMHOLE, T, assert_pass
 from softmax_tiles import CB_TABLE
 from tilelang_tt.passes import ScheduleTileComputeTT
+from tilelang_tt.records import ComputeConfig
 
 COMPUTE_KERNEL = {
     "tt.kernel_role": "compute",
@@ -13,12 +14,9 @@ COMPUTE_KERNEL = {
 # what the pass adds: the CBs hold float32, so DST keeps fp32
 SCHEDULED = {
     **COMPUTE_KERNEL,
-    "tt.compute_config": {
-        "math_fidelity": "HiFi4",
-        "fp32_dest_acc_en": True,
-        "dst_full_sync_en": False,
-        "math_approx_mode": False,
-    },
+    "tt.compute_config": ComputeConfig(
+        math_fidelity="HiFi4", fp32_dest_acc_en=True, dst_full_sync_en=False, math_approx_mode=False
+    ),
 }
 
 

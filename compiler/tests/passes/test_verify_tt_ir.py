@@ -6,6 +6,7 @@ from gemm_kernels import final_kernels
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
 from tilelang_tt.passes import VerifyTTIR, verify_module
+from tilelang_tt.records import replace
 
 
 def test_clean_module_passes():
@@ -23,8 +24,8 @@ def test_leftover_intrinsic_names_the_responsible_pass():
 def test_dst_overflow_is_a_resource_error():
     mod = lower(gemm(M=128, N=128, bM=128, bN=128), "FinalizePersistentSignatureTT")
     func = mod["gemm_compute"]
-    accs = [dict(a) for a in func.attrs["tt.accumulators"]]
-    accs[0] = {**{k: v for k, v in accs[0].items()}, "subblock": [4, 4]}
+    accs = list(func.attrs["tt.accumulators"])
+    accs[0] = replace(accs[0], subblock=[4, 4])
     mod["gemm_compute"] = func.with_attr("tt.accumulators", accs)
     with pytest.raises(TTResourceError, match="holds 4x4 = 16 tiles in DST at once but wormhole DST holds 4"):
         VerifyTTIR()(mod)

@@ -262,7 +262,7 @@ def render_host(plan: dict) -> str:
         ]
     L += ["", "// Cores that compute output blocks.", "std::vector<CoreRange> core_ranges;"]
     L += [
-        f"core_ranges.push_back(CoreRange({{{r[0]}, {r[1]}}}, {{{r[2]}, {r[3]}}}));"
+        f"core_ranges.push_back(CoreRange({{{r['x0']}, {r['y0']}}}, {{{r['x1']}, {r['y1']}}}));"
         for r in plan["core_ranges"]
     ]
     L += ["const CoreRangeSet cores(core_ranges);", "", "// Circular buffers (same layout on every core)."]

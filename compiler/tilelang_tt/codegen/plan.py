@@ -5,7 +5,10 @@ validate the plans of every kind of program, and a compile validates its own pla
 
 Schema version 2: work is described by ranges, never one entry per output block — ``core_work`` gives
 each core's ``start`` and ``count`` (explicit ``blocks`` only for the ``list`` encoding) and
-``work_partition`` is {len_k, tile_order} for the whole grid."""
+``work_partition`` is {len_k, tile_order} for the whole grid.
+Schema version 3: each entry is the ``asdict`` of the typed record the passes attach (records.py), with the
+same field names; a core range is {x0, y0, x1, y1}, a grid axis {tag, blocks}; unset optional fields are
+left out."""
 
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ import tvm
 from .. import config
 from ..errors import TTCompileError
 from ..ir_utils import get_attr
+from ..records import asdict
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "plan.schema.json")
 KERNEL_FILES = {"reader": "reader.cpp", "compute": "compute.cpp", "writer": "writer.cpp"}
 PROCESSORS = {
@@ -50,26 +54,41 @@ def kernels_by_role(mod: tvm.IRModule) -> dict[str, object]:
     return kernels
 
 
+def _plain(value):
+    """A function attribute as JSON-ready Python: records → dicts without their unset (None) fields."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return _plain(asdict(value))
+
+
+def _attr(func, key: str, default=None):
+    return _plain(get_attr(func, key, default))
+
+
 def build_plan(mod: tvm.IRModule) -> dict:
     kernels = kernels_by_role(mod)
     compute = kernels["compute"]
-    locs = [e["loc"] for e in get_attr(compute, "tt.cb_table") if e.get("loc")]
+    locs = [e.loc for e in get_attr(compute, "tt.cb_table") if e.loc]
     plan = {
         "schema_version": SCHEMA_VERSION,
-        "program": get_attr(compute, "tt.program"),
+        "program": _attr(compute, "tt.program"),
         "source": os.path.basename(locs[0].rsplit(":", 2)[0]) if locs else "",
-        "target": get_attr(compute, "tt.target"),
-        "options": get_attr(compute, "tt.options"),
-        "grid": get_attr(compute, "tt.grid"),
-        "core_ranges": get_attr(compute, "tt.core_ranges"),
-        "work_encoding": get_attr(compute, "tt.work_encoding"),
-        "core_work": get_attr(compute, "tt.core_work"),
-        "work_partition": get_attr(compute, "tt.work_partition"),
-        "layouts": get_attr(compute, "tt.layout_desc"),
-        "tensors": get_attr(compute, "tt.tensor_accessors"),
-        "circular_buffers": get_attr(compute, "tt.cb_table"),
-        "accumulators": get_attr(compute, "tt.accumulators"),
-        "tile_dfg": get_attr(compute, "tt.tile_dfg"),
+        "target": _attr(compute, "tt.target"),
+        "options": _attr(compute, "tt.options"),
+        "grid": _attr(compute, "tt.grid"),
+        "core_ranges": _attr(compute, "tt.core_ranges"),
+        "work_encoding": _attr(compute, "tt.work_encoding"),
+        "core_work": _attr(compute, "tt.core_work"),
+        "work_partition": _attr(compute, "tt.work_partition"),
+        "layouts": _attr(compute, "tt.layout_desc"),
+        "tensors": _attr(compute, "tt.tensor_accessors"),
+        "circular_buffers": _attr(compute, "tt.cb_table"),
+        "accumulators": _attr(compute, "tt.accumulators"),
+        "tile_dfg": _attr(compute, "tt.tile_dfg"),
         "kernels": [],
     }
     for role, file in KERNEL_FILES.items():
@@ -81,14 +100,14 @@ def build_plan(mod: tvm.IRModule) -> dict:
             "processor": processor,
             "noc": noc,
             "compile_time_args": [
-                {"offset": a["ct_offset"], "kind": "tensor_accessor", "tensor": a["tensor"]}
+                {"offset": a.ct_offset, "kind": "tensor_accessor", "tensor": a.tensor}
                 for a in get_attr(func, "tt.accessor_args", [])
             ],
-            "runtime_args": get_attr(func, "tt.runtime_args"),
-            "core_runtime_args": get_attr(func, "tt.core_runtime_args"),
+            "runtime_args": _attr(func, "tt.runtime_args"),
+            "core_runtime_args": _attr(func, "tt.core_runtime_args"),
         }
         if role == "compute":
-            entry["compute_config"] = get_attr(func, "tt.compute_config")
+            entry["compute_config"] = _attr(func, "tt.compute_config")
         plan["kernels"].append(entry)
     if config.check_plan():
         validator().validate(plan)

@@ -12,7 +12,8 @@ Output guarantees
     unchanged.
 Example
     before: def f(A: T.Buffer((64, 64), "bfloat16"), ...)
-    after:  same body, T.func_attr({"tt.data_formats": {"A": "Float16_b", ...}, "tt.target": {...}, ...})
+    after:  same body, T.func_attr({"tt.data_formats": {"A": "Float16_b", ...},
+                                    "tt.target": TargetFacts(...), "tt.options": Options(...)})
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_apply_tt_defaults
@@ -27,6 +28,7 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import def_loc, find_ops, region, tensor_params
+from ..records import Options
 from ..target import DATA_FORMATS, get_target
 
 PARTITION_STRATEGIES = ("row_major", "column_major", "block")
@@ -112,12 +114,12 @@ def ApplyTTDefaults(
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         return func.with_attrs(
             {
-                "tt.target": target.as_dict(),
-                "tt.options": {
-                    "partition_strategy": partition_strategy,
-                    "enable_double_buffer": bool(enable_double_buffer),
-                    "enable_prefetch": bool(enable_prefetch),
-                },
+                "tt.target": target.as_record(),
+                "tt.options": Options(
+                    partition_strategy=partition_strategy,
+                    enable_double_buffer=bool(enable_double_buffer),
+                    enable_prefetch=bool(enable_prefetch),
+                ),
                 "tt.data_formats": _formats(func, target),
             }
         )

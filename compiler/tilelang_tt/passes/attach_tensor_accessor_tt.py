@@ -4,7 +4,8 @@ Input expectations
     ``tt.data_formats`` and ``tt.layout_desc`` (stages A–A2); ``tl.copy`` ops between global and tile
     buffers.
 Output guarantees
-    ``tt.tensor_accessors``: one entry per parameter, in parameter order: {name, param_index, dtype, format,
+    ``tt.tensor_accessors``: one ``TensorAccessor`` per parameter, in parameter order: name, param_index,
+    dtype, format,
     page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view,
     ``ir_utils.tile_view_shape``: the last two dimensions padded up to multiples of 32, leading dimensions
     flattened into rows so that each leading index starts on a tile row), tiles [rows, cols] of the view,
@@ -23,10 +24,10 @@ Output guarantees
     one tensor with different row dimensions, are TTCompileErrors at the region.
 Example
     before: A: T.Buffer((256, 128), "bfloat16"), T.tl.copy(A[...], A_s[...])
-    after:  "tt.tensor_accessors": [{"name": "A", "param_index": 0, "tiles": [8, 4], "page_size": 2048,
-                                     "format": "Float16_b", "access": "read", "memory": "DRAM", ...}, ...]
-    (B: (2, 100, 64) → "view": [256, 64], "tiles": [8, 2]: each of the 2 leading slices padded to 128 rows)
-    (Q: (1, 512, 2, 64) copied as Q[bz, bx * 64:(bx + 1) * 64, by, :] → "dim_order": [0, 2, 1, 3],
+    after:  "tt.tensor_accessors": [TensorAccessor(name="A", param_index=0, tiles=[8, 4], page_size=2048,
+                                     format="Float16_b", access="read", memory="DRAM", ...), ...]
+    (B: (2, 100, 64) → view=[256, 64], tiles=[8, 2]: each of the 2 leading slices padded to 128 rows)
+    (Q: (1, 512, 2, 64) copied as Q[bz, bx * 64:(bx + 1) * 64, by, :] → dim_order=[0, 2, 1, 3],
      "view": [1024, 64]: the two heads' 512 rows one after the other)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
@@ -54,6 +55,7 @@ from ..ir_utils import (
     stored_strides,
     tile_view_shape,
 )
+from ..records import TensorAccessor
 from ..target import DATA_FORMATS, TILE
 
 
@@ -182,22 +184,22 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
             mode = modes.get(name, set())
             access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
             accessors.append(
-                {
-                    "name": name,
-                    "param_index": index,
-                    "dtype": str(buf.dtype),
-                    "format": formats[name],
-                    "page_size": DATA_FORMATS[str(buf.dtype)][1],
-                    "shape": shape,
+                TensorAccessor(
+                    name=name,
+                    param_index=index,
+                    dtype=str(buf.dtype),
+                    format=formats[name],
+                    page_size=DATA_FORMATS[str(buf.dtype)][1],
+                    shape=shape,
                     # what callers pass: a 1-D tensor is (L, 1) or (1, L) here (LegalizeVectorsTT)
-                    "declared_shape": declared.get(name, shape),
-                    "view": view,
-                    "tiles": [view[0] // TILE, view[1] // TILE],
-                    "memory": layouts[name]["memory"],
-                    "layout": layouts[name]["layout"],
-                    "access": access,
-                    "dim_order": order,
-                }
+                    declared_shape=declared.get(name, shape),
+                    view=view,
+                    tiles=[view[0] // TILE, view[1] // TILE],
+                    memory=layouts[name].memory,
+                    layout=layouts[name].layout,
+                    access=access,
+                    dim_order=order,
+                )
             )
         return func.with_attr("tt.tensor_accessors", accessors)
 

@@ -4,18 +4,18 @@ Input expectations
     Split kernels (SplitDeviceKernel) whose ``tt.read_to_cb`` / ``tt.write_from_cb`` name tensors by
     parameter index; ``tt.tensor_accessors`` and ``tt.cb_table``.
 Output guarantees
-    Reader and writer kernels get ``tt.accessor_args``: in order of first use, {param, tensor, accessor,
-    args, addr, tile_bytes, cb, ct_offset, tiles, memory}: the accessor's ``TensorAccessorArgs`` start at
-    compile-time argument ``ct_offset`` (one word each for interleaved tensors, chained with
-    ``next_compile_time_args_offset()``), its base address is the runtime argument named ``addr``
-    (indexed by FinalizePersistentSignatureTT), its page size is read from CB ``cb`` with get_tile_size.
-    The parameter index argument of each intrinsic is replaced by the accessor variable. Compute kernels
-    are unchanged.
+    Reader and writer kernels get ``tt.accessor_args``: in order of first use, ``AccessorArgs`` (param,
+    tensor, accessor, args, addr, tile_bytes, cb, ct_offset, tiles, memory): the accessor's
+    ``TensorAccessorArgs`` start at compile-time argument ``ct_offset`` (one word each for interleaved
+    tensors, chained with ``next_compile_time_args_offset()``), its base address is the runtime argument named
+    ``addr`` (indexed by FinalizePersistentSignatureTT), its page size is read from CB ``cb`` with
+    get_tile_size. The parameter index argument of each intrinsic is replaced by the accessor variable.
+    Compute kernels are unchanged.
 Example
     before: T.tt.read_to_cb(0, 0, by * 2, k, 2, 1, loc)
     after:  T.tt.read_to_cb(0, a, by * 2, k, 2, 1, loc)
-            "tt.accessor_args": [{"param": 0, "tensor": "A", "accessor": "a", "args": "a_args",
-                                  "addr": "a_addr", "tile_bytes": "a_tile_bytes", "cb": 0, ...}]
+            "tt.accessor_args": [AccessorArgs(param=0, tensor="A", accessor="a", args="a_args",
+                                              addr="a_addr", tile_bytes="a_tile_bytes", cb=0, ...)]
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_configure_tensor_accessor_tt
@@ -31,6 +31,7 @@ from tvm import tirx
 
 from .. import ops
 from ..ir_utils import collect_vars, find_ops, get_attr, named, require_attr
+from ..records import AccessorArgs
 
 DM_OPS = ("tt.read_to_cb", "tt.write_from_cb")
 
@@ -48,32 +49,34 @@ def ConfigureTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
             return func
         tensors = require_attr(func, "tt.tensor_accessors", "ConfigureTensorAccessorTT")
         taken = {str(v.name) for v in collect_vars(func.body)} | {"mt", "nt", "kt", "block_id"}
-        entries: dict[int, dict] = {}
+        entries: dict[int, AccessorArgs] = {}
         for site in find_ops(func.body, DM_OPS):
-            param = int(site.call.args[1].value)
+            param = ops.fields(site.call).tensor
             if param in entries:
                 continue
             t = tensors[param]
-            acc = _identifier(t["name"], taken)
-            entries[param] = {
-                "param": param,
-                "tensor": t["name"],
-                "accessor": acc,
-                "args": f"{acc}_args",
-                "addr": f"{acc}_addr",
-                "tile_bytes": f"{acc}_tile_bytes",
-                "cb": int(site.call.args[0].value),
-                "ct_offset": len(entries),
-                "tiles": t["tiles"],
-                "memory": t["memory"],
-            }
-        accessor_vars = {p: named(e["accessor"]) for p, e in entries.items()}
+            acc = _identifier(t.name, taken)
+            entries[param] = AccessorArgs(
+                param=param,
+                tensor=t.name,
+                accessor=acc,
+                args=f"{acc}_args",
+                addr=f"{acc}_addr",
+                tile_bytes=f"{acc}_tile_bytes",
+                cb=ops.fields(site.call).cb,
+                ct_offset=len(entries),
+                tiles=t.tiles,
+                memory=t.memory,
+            )
+        accessor_vars = {p: named(e.accessor) for p, e in entries.items()}
 
         def bind(ev):
             if any(ops.is_op(ev, n) for n in DM_OPS):
                 call = ev.value
                 args = list(call.args)
-                args[1] = accessor_vars[int(args[1].value)]
+                args[ops.SPECS[str(call.op.name)].fields.index("tensor")] = accessor_vars[
+                    ops.fields(call).tensor
+                ]
                 return tirx.Evaluate(tvm.ir.Call(call.op, args, ret_ty="void"))
             return ev
 

@@ -5,21 +5,21 @@ Input expectations
     writer ``tt.accessor_args`` (ConfigureTensorAccessorTT), ``tt.work_encoding`` / ``tt.core_work`` /
     ``tt.grid`` (LayoutAwareWorkPartitionTT).
 Output guarantees
-    ``tt.runtime_args``: the kernel's ordered argument schema, [{name, kind, tensor}] with kind ∈ addr
-    (a tensor's base address) | work_start | work_count | work_list (the core's block ids, variable length,
-    always last). Data-movement kernels get their tensor addresses, then the work arguments; compute gets
-    the block count only. ``tt.core_runtime_args``: per used core, the values ("addr:<tensor>" for
-    addresses the host fills in). The work intrinsics are replaced: ``range_*`` encodings compute
-    ``block_id = block_start + block`` and split it row- or column-major (z and y of a 3-D grid as one
-    row index ``bz * gy + by``); ``list`` reads
-    ``block_id = get_arg_val<uint32_t>(<list offset> + block)``. More than ``max_runtime_args`` (341)
-    words on any core → TTResourceError.
+    ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor), kind ∈
+    addr (a tensor's base address) | work_start | work_count | work_list (the core's block ids, variable
+    length, always last). Data-movement kernels get their tensor addresses, then the work arguments; compute
+    gets the block count only. ``tt.core_runtime_args``: per used core, ``CoreRuntimeArgs`` with the values
+    ("addr:<tensor>" for addresses the host fills in). The work intrinsics are replaced: ``range_*`` encodings
+    compute ``block_id = block_start + block`` and split it row- or column-major (z and y of a 3-D grid as one
+    row index ``bz * gy + by``); ``list`` reads ``block_id = get_arg_val<uint32_t>(<list offset> + block)``.
+    More than ``max_runtime_args`` (341) words on any core → TTResourceError.
 Example
     before: for block in range(T.tt.work_count()): bx = T.tt.work_block(block, 0); by = ...
     after:  for block in range(num_blocks):
                 block_id = block_start + block; bx = block_id % 4; by = block_id // 4
-            "tt.runtime_args": [{"name": "a_addr", "kind": "addr", "tensor": "A"}, ...,
-                                {"name": "block_start", "kind": "work_start"}, {"name": "num_blocks", ...}]
+            "tt.runtime_args": [RuntimeArg(name="a_addr", kind="addr", tensor="A"), ...,
+                                RuntimeArg(name="block_start", kind="work_start"),
+                                RuntimeArg(name="num_blocks", ...)]
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_finalize_persistent_signature_tt
@@ -34,34 +34,32 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTResourceError
 from ..ir_utils import get_attr, named, require_attr, seq, uint_var
+from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg
 
 
-def schema(role: str, accessors: list[dict], encoding: str, uses_blocks: bool = True) -> list[dict]:
-    args = [{"name": a["addr"], "kind": "addr", "tensor": a["tensor"]} for a in accessors]
+def schema(
+    role: str, accessors: list[AccessorArgs], encoding: str, uses_blocks: bool = True
+) -> list[RuntimeArg]:
+    args = [RuntimeArg(name=a.addr, kind="addr", tensor=a.tensor) for a in accessors]
+    count = RuntimeArg(name="num_blocks", kind="work_count")
     if role == "compute" and not uses_blocks:
-        return [{"name": "num_blocks", "kind": "work_count", "tensor": ""}]
+        return [count]
     if encoding == "list":
-        return args + [
-            {"name": "num_blocks", "kind": "work_count", "tensor": ""},
-            {"name": "block_ids", "kind": "work_list", "tensor": ""},
-        ]
-    return args + [
-        {"name": "block_start", "kind": "work_start", "tensor": ""},
-        {"name": "num_blocks", "kind": "work_count", "tensor": ""},
-    ]
+        return args + [count, RuntimeArg(name="block_ids", kind="work_list")]
+    return args + [RuntimeArg(name="block_start", kind="work_start"), count]
 
 
-def core_values(args: list[dict], work: dict) -> list:
+def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
     values = []
     for a in args:
-        if a["kind"] == "addr":
-            values.append(f"addr:{a['tensor']}")
-        elif a["kind"] == "work_start":
-            values.append(work["start"])
-        elif a["kind"] == "work_count":
-            values.append(work["count"])
+        if a.kind == "addr":
+            values.append(f"addr:{a.tensor}")
+        elif a.kind == "work_start":
+            values.append(work.start)
+        elif a.kind == "work_count":
+            values.append(work.count)
         else:
-            values.extend(work["blocks"])
+            values.extend(work.blocks)
     return values
 
 
@@ -88,15 +86,15 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
         per_core = []
         for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
             values = core_values(args, work)
-            if len(values) > target["max_runtime_args"]:
+            if len(values) > target.max_runtime_args:
                 raise TTResourceError(
-                    f"core ({work['core'][0]},{work['core'][1]}) needs {len(values)} runtime arguments for "
-                    f"the {role} kernel ({work['count']} blocks listed); the limit is "
-                    f"{target['max_runtime_args']} — "
+                    f"core ({work.core[0]},{work.core[1]}) needs {len(values)} runtime arguments for "
+                    f"the {role} kernel ({work.count} blocks listed); the limit is "
+                    f"{target.max_runtime_args} — "
                     f"use partition='row_major' or larger blocks"
                 )
-            per_core.append({"core": work["core"], "values": values})
-        gx, gy = grid["x"], grid["y"]
+            per_core.append(CoreRuntimeArgs(core=work.core, values=values))
+        gx, gy = grid.x, grid.y
         block_id = uint_var("block_id")
         list_offset = len(args) - 1
 
@@ -108,13 +106,13 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
         def axis_value(axis):
             # A 3-D grid's z and y form one row index, y' = bz * gy + by, of a (gy * gz) x gx block grid.
             if encoding == "range_column_major":
-                rows = grid["z"] * gy
+                rows = grid.z * gy
                 x, y_rows = tirx.floordiv(block_id, rows), tirx.floormod(block_id, rows)
             else:
                 x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
             if axis == 0:
                 return x
-            if grid["z"] == 1:  # a z axis of extent 1 (T.Kernel(gx, gy, 1)) is always 0
+            if grid.z == 1:  # a z axis of extent 1 (T.Kernel(gx, gy, 1)) is always 0
                 return y_rows if axis == 1 else tirx.const(0, "int32")
             return tirx.floormod(y_rows, gy) if axis == 1 else tirx.floordiv(y_rows, gy)
 
@@ -134,7 +132,7 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                 body,
                 (
                     tvm.ir.Call,
-                    lambda c: axis_value(int(c.args[1].value))
+                    lambda c: axis_value(ops.fields(c).axis)
                     if ops.is_op(tirx.Evaluate(c), "tt.work_block")
                     else c,
                 ),

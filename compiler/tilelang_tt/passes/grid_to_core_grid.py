@@ -38,7 +38,7 @@ def GridToCoreGrid() -> tvm.transform.Pass:  # noqa: N802
             node = node.body
         block = tirx.Var("block", "int32")
         binds = [
-            tirx.Bind(grid_vars[tag], ops.call("tt.work_block", block, axis, dtype="int32"))
+            tirx.Bind(grid_vars[tag], ops.call("tt.work_block", block=block, axis=axis, dtype="int32"))
             for axis, tag in enumerate(AXES)
             if tag in grid_vars
         ]

@@ -4,14 +4,16 @@ Input expectations
     ``tt.data_formats`` (ApplyTTDefaults). Optional user hints in function attribute ``tt.layout_hints``:
     ``{"A": {"memory": "DDR", "layout": "interleaved", "tile_id_order": "row_major"}}``.
 Output guarantees
-    ``tt.layout_desc``: buffer name → {memory, layout, tile_id_order}. Global buffers default to DRAM,
-    interleaved, row_major tile ids; shared/fragment buffers are L1 circular-buffer tiles. Hint spellings
-    are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case layouts). Buffer names are unique, and hint
-    keys name real buffers, else TTCompileError. Values are not validated here (PropagateTTLayout does).
+    ``tt.layout_desc``: buffer name → ``LayoutDesc`` (memory, layout, tile_id_order). Global buffers default
+    to DRAM, interleaved, row_major tile ids; shared/fragment buffers are L1 circular-buffer tiles. Hint
+    spellings are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case layouts). Buffer names are unique, and
+    hint keys name real buffers and set only those three fields, else TTCompileError. Values are not validated
+    here (PropagateTTLayout does).
 Example
     before: T.func_attr({"tt.layout_hints": {"A": {"memory": "ddr"}}})
-    after:  "tt.layout_desc": {"A": {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"},
-                               "A_s": {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}, ...}
+    after:  "tt.layout_desc": {"A": LayoutDesc(memory="DRAM", layout="interleaved",
+    tile_id_order="row_major"),
+                               "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major"), ...}
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_infer_tt_layout
@@ -25,6 +27,7 @@ from tvm import tirx
 
 from ..errors import TTCompileError
 from ..ir_utils import get_attr, require_attr, tensor_params
+from ..records import LayoutDesc
 
 DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
 DEFAULT_TILE_BUFFER = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
@@ -63,8 +66,14 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
         desc = {}
         for name in formats:
             base = dict(DEFAULT_GLOBAL if name in params else DEFAULT_TILE_BUFFER)
-            base.update(normalise_hint(hints.get(name, {})))
-            desc[name] = base
+            hint = normalise_hint(hints.get(name, {}))
+            unknown = sorted(set(hint) - set(base))
+            if unknown:
+                raise TTCompileError(
+                    f"tt.layout_hints for {name!r} sets {unknown[0]!r}; a layout hint sets {', '.join(base)}"
+                )
+            base.update(hint)
+            desc[name] = LayoutDesc(**base)
         return func.with_attr("tt.layout_desc", desc)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="InferTTLayout")

@@ -6,8 +6,9 @@ Input expectations
 Output guarantees
     The compute body starts with ``mm_init(in0_cb, in1_cb, out_cb, transpose)`` for the first matmul
     (``transpose`` = the gemm's transpose_B: the engine transposes each in1 tile), preceded by a comment.
-    ``tt.compute_config`` {math_fidelity, fp32_dest_acc_en (accumulator is float32), dst_full_sync_en,
-    math_approx_mode} is set; it becomes the host's ComputeConfig. Other kernels are unchanged.
+    ``tt.compute_config`` (a ``ComputeConfig``: math_fidelity, fp32_dest_acc_en (accumulator is float32),
+    dst_full_sync_en, math_approx_mode) is set; it becomes the host's ComputeConfig. Other kernels are
+    unchanged.
 Example
     before: for block in range(...): T.tt.fpu.zero(0, loc); for k: T.tt.mm.mma(0, 1, 0, ...)
     after:  mm_init(cb_in0, cb_in1, cb_out0, 0); for block in range(...): ...
@@ -21,8 +22,10 @@ from __future__ import annotations
 import tvm
 from tvm import tirx
 
+from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import cb_var, comment, extern, find_ops, get_attr, require_attr, seq
+from ..records import ComputeConfig
 
 
 def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
@@ -31,7 +34,7 @@ def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
             return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         if get_attr(func, "tt.kernel_role") != "compute":
             return func
-        cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "InsertComputeInitTT")}
+        cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "InsertComputeInitTT")}
         accs = require_attr(func, "tt.accumulators", "InsertComputeInitTT")
         mmas = find_ops(func.body, ("tt.mm.mma",))
         packs = find_ops(func.body, ("tt.pack",))
@@ -39,21 +42,17 @@ def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
             raise TTCompileError(
                 "the compute kernel has no matmul whose result is stored; nothing to compute"
             )
-        mma = mmas[0].call
-        out_cb = int(packs[0].call.args[1].value)
+        # mm_init configures the engines for one matmul's formats; later ones re-init with mm_init_short.
+        mma, pack = ops.fields(mmas[0].call), ops.fields(packs[0].call)
         init = extern(
-            "mm_init",
-            cb_var(cbs[int(mma.args[0].value)]),
-            cb_var(cbs[int(mma.args[1].value)]),
-            cb_var(cbs[out_cb]),
-            int(mma.args[7].value),
+            "mm_init", cb_var(cbs[mma.cb_a]), cb_var(cbs[mma.cb_b]), cb_var(cbs[pack.cb]), mma.trans_b
         )
-        config = {
-            "math_fidelity": "HiFi4",
-            "fp32_dest_acc_en": any(a["fp32"] for a in accs),
-            "dst_full_sync_en": False,
-            "math_approx_mode": False,
-        }
+        config = ComputeConfig(
+            math_fidelity="HiFi4",
+            fp32_dest_acc_en=any(a.fp32 for a in accs),
+            dst_full_sync_en=False,
+            math_approx_mode=False,
+        )
         body = seq(
             [comment("Configure the unpacker, math engine and packer for tile matmul"), init, func.body]
         )

@@ -47,6 +47,7 @@ from ..ir_utils import (
     simplify,
     with_loop_body,
 )
+from ..records import CircularBuffer
 
 
 def _mma_of(stmt):
@@ -60,20 +61,20 @@ def _mma_of(stmt):
 
 class _Lowering:
     def __init__(self, func):
-        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
+        self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
         self.accs = require_attr(func, "tt.accumulators", "InsertDSTManagementTT")
 
-    def _in0(self, mma) -> dict:
+    def _in0(self, mma) -> CircularBuffer:
         """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
-        a = self.cbs[int(mma.args[0].value)]
-        if not int(mma.args[6].value):
+        a = self.cbs[ops.fields(mma).cb_a]
+        if not ops.fields(mma).trans_a:
             return a
-        return next(e for e in self.cbs.values() if e.get("source") == a["buffer"])
+        return next(e for e in self.cbs.values() if e.source == a.buffer)
 
     def _transpose_a(self, mma) -> list:
         """transpose_A: A's (k, m)-ordered tiles → transposed, in (m, k) order, into the intermediate CB."""
-        a, at = self.cbs[int(mma.args[0].value)], self._in0(mma)
-        mt, kt = int(mma.args[3].value), int(mma.args[5].value)
+        a, at = self.cbs[ops.fields(mma).cb_a], self._in0(mma)
+        mt, kt = ops.fields(mma).mt, ops.fields(mma).kt
 
         def one(m, k):
             return seq([
@@ -93,14 +94,14 @@ class _Lowering:
             extern("cb_pop_front", cb_var(a), mt * kt),
             extern("cb_wait_front", cb_var(at), mt * kt),
             extern(
-                "mm_init_short", cb_var(at), cb_var(self.cbs[int(mma.args[1].value)]), int(mma.args[7].value)
+                "mm_init_short", cb_var(at), cb_var(self.cbs[ops.fields(mma).cb_b]), ops.fields(mma).trans_b
             ),
         ]
 
     def _matmuls(self, mma, m0, n0, sh, sw):
-        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[int(mma.args[1].value)])
-        _, nt_all, kt_all = (int(mma.args[i].value) for i in (3, 4, 5))
-        trans_b = int(mma.args[7].value)
+        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b])
+        _, nt_all, kt_all = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
+        trans_b = ops.fields(mma).trans_b
 
         def tile(h, w, kt):
             m, n = m0 + h, n0 + w
@@ -123,11 +124,11 @@ class _Lowering:
         )
 
     def _wait_inputs(self, mma, op):
-        mt, nt, kt = (int(mma.args[i].value) for i in (3, 4, 5))
-        a = self.cbs[int(mma.args[0].value)] if op == "cb_wait_front" else self._in0(mma)
+        mt, nt, kt = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
+        a = self.cbs[ops.fields(mma).cb_a] if op == "cb_wait_front" else self._in0(mma)
         return [
             extern(op, cb_var(a), mt * kt),
-            extern(op, cb_var(self.cbs[int(mma.args[1].value)]), kt * nt),
+            extern(op, cb_var(self.cbs[ops.fields(mma).cb_b]), kt * nt),
         ]
 
     def _with_loops(self, loops, body):
@@ -136,12 +137,12 @@ class _Lowering:
         return body
 
     def accumulate(self, mma, loops, pack):
-        acc = self.accs[int(mma.args[2].value)]
-        out = self.cbs[int(pack.args[1].value)]
-        sh, sw = acc["subblock"]
-        mt, nt = acc["tiles"]
+        acc = self.accs[ops.fields(mma).acc]
+        out = self.cbs[ops.fields(pack).cb]
+        sh, sw = acc.subblock
+        mt, nt = acc.tiles
         header = [dsl_comment(ops.loc_of(mma))]
-        if acc["residency"] == "dst":
+        if acc.residency == "dst":
             step = seq(
                 self._wait_inputs(mma, "cb_wait_front")
                 + [self._matmuls(mma, 0, 0, mt, nt)]
@@ -159,14 +160,14 @@ class _Lowering:
                     extern("tile_regs_release"),
                 ]
             )
-        spill = self.cbs.get(acc["spill_cb"])
+        spill = self.cbs.get(acc.spill_cb)
         first = tvm.tirx.const(True, "bool")
         last = tvm.tirx.const(True, "bool")
         for lp in loops:
             first = tirx.And(first, tirx.EQ(lp.loop_var, lp.min)) if spill else first
             last = tirx.And(last, tirx.EQ(lp.loop_var, simplify(lp.min + lp.extent - 1)))
         first, last = simplify(first), simplify(last)
-        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[int(mma.args[1].value)])
+        cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b])
         n_sub = sh * sw
 
         def subblock(bi, bj):
@@ -178,7 +179,7 @@ class _Lowering:
                         extern("cb_wait_front", cb_var(spill), n_sub),
                         loop("i", n_sub, lambda i: extern("copy_tile", cb_var(spill), i, i)),
                         extern("cb_pop_front", cb_var(spill), n_sub),
-                        extern("mm_init_short", cb_a, cb_b, int(mma.args[7].value)),
+                        extern("mm_init_short", cb_a, cb_b, ops.fields(mma).trans_b),
                     ]
                 )
                 stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
@@ -196,7 +197,7 @@ class _Lowering:
 
         step = seq(
             self._wait_inputs(mma, "cb_wait_front")
-            + (self._transpose_a(mma) if int(mma.args[6].value) else [])
+            + (self._transpose_a(mma) if ops.fields(mma).trans_a else [])
             + [
                 loop(
                     "m_subblock",

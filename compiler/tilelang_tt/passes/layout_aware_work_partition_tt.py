@@ -12,21 +12,22 @@ Input expectations
     that the grid covers every block once. A ``tl.gemm`` inside serial loops that do not index its
     accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
 Output guarantees
-    ``tt.grid`` {x, y, z, row_axes, col_axes, block_shape, num_blocks}; ``tt.core_work`` one entry per used
-    core {core [x, y], start, count} and, for the ``list`` encoding only, blocks [linear ids
-    (bz * gy + by) * gx + bx]; ``tt.work_encoding`` (how kernels receive their work: ``range_row_major`` /
-    ``range_column_major`` = the core's blocks are ``count`` consecutive ids from ``start`` in that order,
-    ``list`` = count + ids); ``tt.core_ranges`` [[x0, y0, x1, y1], ...]; ``tt.work_partition`` {len_k,
-    tile_order} (an output block's row and column are ``output_block(tt.grid, id)``). Nothing here grows
-    with the number of blocks beyond the per-core table.
+    ``tt.grid`` a ``Grid`` (x, y, z, row_axes / col_axes as ``GridAxis`` (tag, blocks), block_shape,
+    num_blocks); ``tt.core_work`` one ``CoreWork`` per used core (core [x, y], start, count and, for the
+    ``list`` encoding only, blocks [linear ids (bz * gy + by) * gx + bx]); ``tt.work_encoding`` (how kernels
+    receive their work: ``range_row_major`` / ``range_column_major`` = the core's blocks are ``count``
+    consecutive ids from ``start`` in that order, ``list`` = count + ids); ``tt.core_ranges`` ``CoreRange``s
+    (x0, y0, x1, y1); ``tt.work_partition`` a ``WorkPartition`` (len_k, tile_order) (an output block's row and
+    column are ``Grid.output_block(id)``). Nothing here grows with the number of blocks beyond the per-core
+    table.
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
     (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
     → TTCompileError at the store (blocks reaching past its end are legal: CheckTileBoundsTT).
 Example
     before: T.launch_thread("blockIdx.x", 4); T.launch_thread("blockIdx.y", 2); ... C[by*64.., bx*64..]
-    after:  "tt.core_work": [{"core": [0, 0], "start": 0, "count": 1}, ...],
-            "tt.work_partition": {"len_k": 8, "tile_order": "row_major"}
+    after:  "tt.core_work": [CoreWork(core=[0, 0], start=0, count=1), ...],
+            "tt.work_partition": WorkPartition(len_k=8, tile_order="row_major")
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_layout_aware_work_partition_tt
@@ -38,6 +39,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
+from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import (
     collect_vars,
@@ -50,6 +52,7 @@ from ..ir_utils import (
     simplify,
     tiles,
 )
+from ..records import CoreRange, CoreWork, Grid, GridAxis, WorkPartition
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -117,22 +120,11 @@ def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]
     return terms
 
 
-def block_coordinate(terms: list[list], index: dict[str, int]) -> int:
-    return sum(coefficient * index[tag] for tag, coefficient in terms)
-
-
-def output_block(grid: dict, block: int) -> tuple[int, int]:
-    """(row, column) of the output block that the grid point with linear id ``block`` computes."""
-    gx, gy = grid["x"], grid["y"]
-    index = {"blockIdx.x": block % gx, "blockIdx.y": block // gx % gy, "blockIdx.z": block // (gx * gy)}
-    return block_coordinate(grid["row_axes"], index), block_coordinate(grid["col_axes"], index)
-
-
-def core_blocks(encoding: str, gx: int, rows: int, work: dict) -> list[int]:
+def core_blocks(encoding: str, gx: int, rows: int, work: CoreWork) -> list[int]:
     """The linear block ids one core computes, in order (``rows`` = gy * gz block rows)."""
     if encoding == "list":
-        return work["blocks"]
-    ids = range(work["start"], work["start"] + work["count"])
+        return list(work.blocks)
+    ids = range(work.start, work.start + work.count)
     if encoding == "range_row_major":
         return list(ids)
     return [i % rows * gx + i // rows for i in ids]
@@ -143,7 +135,7 @@ def _split(units: int, workers: int) -> list[int]:
     return [base + 1] * extra + [base] * (workers - extra)
 
 
-def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[dict]:
+def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[CoreWork]:
     """Blocks (linear id by * gx + bx; a 3-D grid passes gy * gz rows) → cores, for one strategy: a
     rectangle of ids per core for ``block``, else ``count`` consecutive blocks from ``start`` in the
     strategy's order (no per-block list)."""
@@ -157,7 +149,7 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
             c0 = 0
             for x, cols in enumerate(col_parts):
                 ids = [by * gx + bx for by in range(r0, r0 + rows) for bx in range(c0, c0 + cols)]
-                work.append({"core": [x, y], "start": ids[0], "count": len(ids), "blocks": ids})
+                work.append(CoreWork(core=[x, y], start=ids[0], count=len(ids), blocks=ids))
                 c0 += cols
             r0 += rows
         return work
@@ -168,27 +160,27 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
         cores = [(x, y) for x in range(cores_x) for y in range(cores_y)][:n_cores]
     start = 0
     for core, count in zip(cores, _split(n_blocks, n_cores), strict=False):
-        work.append({"core": list(core), "start": start, "count": count})
+        work.append(CoreWork(core=list(core), start=start, count=count))
         start += count
     return work
 
 
-def core_ranges(cores: list[list[int]]) -> list[list[int]]:
-    """Merge cores into [x0, y0, x1, y1] runs along x (one range per row run)."""
-    ranges = []
+def core_ranges(cores: list[list[int]]) -> list[CoreRange]:
+    """Merge cores into runs along x (one range per row run)."""
+    runs = []
     for x, y in sorted(cores, key=lambda c: (c[1], c[0])):
-        if ranges and ranges[-1][1] == y and ranges[-1][2] == x - 1:
-            ranges[-1][2] = x
+        if runs and runs[-1][1] == y and runs[-1][2] == x - 1:
+            runs[-1][2] = x
         else:
-            ranges.append([x, y, x, y])
-    return ranges
+            runs.append([x, y, x, y])
+    return [CoreRange(x0=x0, y0=y0, x1=x1, y1=y1) for x0, y0, x1, y1 in runs]
 
 
 def _len_k(func: tirx.PrimFunc) -> int:
     total = 0
     for site in find_ops(func.body, ("tl.gemm",)):
         a = region(site.call.args[0], site.loc)
-        k_tiles = tiles(a.extents[0] if int(site.call.args[3].value) else a.extents[1])
+        k_tiles = tiles(a.extents[0] if ops.fields(site.call).trans_a else a.extents[1])
         trips = 1
         for loop in site.loops:
             trips *= int(simplify(loop.extent).value) if isinstance(simplify(loop.extent), tirx.IntImm) else 1
@@ -199,7 +191,7 @@ def _len_k(func: tirx.PrimFunc) -> int:
 def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         target = require_attr(func, "tt.target", "LayoutAwareWorkPartitionTT")
-        strategy = require_attr(func, "tt.options", "LayoutAwareWorkPartitionTT")["partition_strategy"]
+        strategy = require_attr(func, "tt.options", "LayoutAwareWorkPartitionTT").partition_strategy
         grid = launch_grid(func)
         stores = [
             s
@@ -241,23 +233,23 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                     f"{covered} (block size {dst.extents[d]}); the launch grid must cover the output",
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
-        work = assign(strategy, gx, gy * gz, *target["grid"])
+        work = assign(strategy, gx, gy * gz, *target.grid)
         encoding = "list" if strategy == "block" else f"range_{strategy}"
         return func.with_attrs(
             {
-                "tt.grid": {
-                    "x": gx,
-                    "y": gy,
-                    "z": gz,
-                    "row_axes": axes[0],
-                    "col_axes": axes[1],
-                    "block_shape": [spans[0][1], spans[1][1]],
-                    "num_blocks": gx * gy * gz,
-                },
+                "tt.grid": Grid(
+                    x=gx,
+                    y=gy,
+                    z=gz,
+                    row_axes=[GridAxis(tag=tag, blocks=blocks) for tag, blocks in axes[0]],
+                    col_axes=[GridAxis(tag=tag, blocks=blocks) for tag, blocks in axes[1]],
+                    block_shape=[spans[0][1], spans[1][1]],
+                    num_blocks=gx * gy * gz,
+                ),
                 "tt.core_work": work,
                 "tt.work_encoding": encoding,
-                "tt.core_ranges": core_ranges([w["core"] for w in work]),
-                "tt.work_partition": {"len_k": _len_k(func), "tile_order": strategy},
+                "tt.core_ranges": core_ranges([list(w.core) for w in work]),
+                "tt.work_partition": WorkPartition(len_k=_len_k(func), tile_order=strategy),
             }
         )
 

@@ -137,7 +137,7 @@ def _constrain(func, vectors) -> _Orientations:
         regions = [a for a in call_node.args if isinstance(a, tvm.ir.TensorRegion)]
         vec = [r for r in regions if str(r.source.name) in vectors]
         if ops.is_op(call_node, "tl.reduce") and len(regions) == 2 and regions[1] in vec:
-            dim = int(call_node.args[3].value)
+            dim = ops.fields(call_node).dim
             uf.fix(str(regions[1].source.name), COLUMN if dim == 1 else ROW, loc)
         elif ops.is_op(call_node, "tl.copy") and vec:
             if len(vec) == 2:

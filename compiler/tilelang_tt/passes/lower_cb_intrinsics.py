@@ -44,7 +44,6 @@ from tvm import tirx
 from .. import ops
 from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
-    cb_name,
     cb_var,
     comment,
     dsl_comment,
@@ -59,7 +58,6 @@ from ..ir_utils import (
     with_loop_body,
 )
 
-GRID_AXES = ("x", "y", "z")  # tt.work_block's axis argument → tt.grid extent
 _L1_WORDS = tvm.ir.PointerType(tvm.ir.PrimType("uint32"))
 _L1_WORDS_CAST = "reinterpret_cast<volatile tt_l1_ptr uint32_t*>"
 _CALL_EXTERN = tvm.ir.Op.get("tirx.call_extern")
@@ -67,38 +65,38 @@ _CALL_EXTERN = tvm.ir.Op.get("tirx.call_extern")
 
 class _Lowering:
     def __init__(self, func):
-        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
-        self.acc = {e["accessor"]: e for e in require_attr(func, "tt.accessor_args", "LowerCBIntrinsics")}
-        self.prefetch = require_attr(func, "tt.options", "LowerCBIntrinsics")["enable_prefetch"]
+        self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
+        self.acc = {e.accessor: e for e in require_attr(func, "tt.accessor_args", "LowerCBIntrinsics")}
+        self.prefetch = require_attr(func, "tt.options", "LowerCBIntrinsics").enable_prefetch
         grid = require_attr(func, "tt.grid", "LowerCBIntrinsics")
-        self.grid_extents = [int(grid[a]) for a in GRID_AXES]
+        self.grid_extents = [grid.x, grid.y, grid.z]
         self.analyzer = tvm.sym.Analyzer()  # ranges of the loop and launch-grid variables in scope
 
     def _parts(self, call):
-        cb, acc_var, row, col, rows, cols = call.args[:6]
-        entry, acc = self.cbs[int(cb.value)], self.acc[acc_var.name]
-        return entry, acc, acc_var, row, col, int(rows.value), int(cols.value), ops.loc_of(call)
+        f = ops.fields(call)
+        entry, acc = self.cbs[f.cb], self.acc[f.tensor.name]
+        return entry, acc, f.tensor, f.row, f.col, f.rows, f.cols, ops.loc_of(call)
 
     def _may_leave_grid(self, acc, row, col, rows, cols) -> tuple[bool, bool]:
         """Whether some tile of the block [row, row + rows) x [col, col + cols) can lie past the last tile
         row (column) of the tensor's grid, over the ranges of the variables in scope."""
         last_row = self.analyzer.const_int_bound(row).max_value + rows
         last_col = self.analyzer.const_int_bound(col).max_value + cols
-        return last_row > acc["tiles"][0], last_col > acc["tiles"][1]
+        return last_row > acc.tiles[0], last_col > acc.tiles[1]
 
     def _zero_fill(self, acc, addr):
         """The L1 tile at ``addr`` set to zeros, word by word."""
         # The pointer and the word array stored through it share one C++ name.
-        words = tirx.Var(f"{acc['accessor']}_zeros", _L1_WORDS)
+        words = tirx.Var(f"{acc.accessor}_zeros", _L1_WORDS)
         view = tirx.decl_buffer((1,), "uint32", words.name)
         word = uint_var("word")
         cast = tvm.ir.Call(_CALL_EXTERN, [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS)
         fill = tirx.BufferStore(view, tirx.const(0, "uint32"), [word])
         return seq(
             [
-                comment(f"outside {acc['tensor']}'s {acc['tiles'][0]}x{acc['tiles'][1]} tile grid: zeros"),
+                comment(f"outside {acc.tensor}'s {acc.tiles[0]}x{acc.tiles[1]} tile grid: zeros"),
                 tirx.Bind(words, cast),
-                tirx.For(word, 0, simplify(named(acc["tile_bytes"]) // 4), tirx.ForKind.SERIAL, fill),
+                tirx.For(word, 0, simplify(named(acc.tile_bytes) // 4), tirx.ForKind.SERIAL, fill),
             ]
         )
 
@@ -107,17 +105,17 @@ class _Lowering:
     ):
         """Move each tile of a block; with ``checks`` (rows, columns), tiles outside the tensor's tile grid
         are zero-filled (reads) or skipped (writes)."""
-        dims = entry["dims"]
+        dims = entry.dims
         sh, sw = sub or (rows, cols)
 
         def body(r, c):
-            tile = uint_var(f"{acc['accessor']}_tile")
-            tile_id = simplify((row + r) * acc["tiles"][1] + (col + c))
-            addr = simplify(base + (r * sw + c) * named(acc["tile_bytes"]))
+            tile = uint_var(f"{acc.accessor}_tile")
+            tile_id = simplify((row + r) * acc.tiles[1] + (col + c))
+            addr = simplify(base + (r * sw + c) * named(acc.tile_bytes))
             move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
             inside = [
                 simplify(index < extent)
-                for index, extent, check in zip((row + r, col + c), acc["tiles"], checks, strict=True)
+                for index, extent, check in zip((row + r, col + c), acc.tiles, checks, strict=True)
                 if check
             ]
             if not inside:
@@ -137,7 +135,7 @@ class _Lowering:
             for entry, _, _, _, _, rows, cols, _ in parts:
                 out.append(extern("cb_reserve_back", cb_var(entry), rows * cols))
             for entry, acc, acc_var, row, col, rows, cols, _ in parts:
-                base = uint_var(f"l1_write_addr_{cb_name(entry)[3:]}")
+                base = uint_var(f"l1_write_addr_{entry.name[3:]}")
                 out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
                 checks = self._may_leave_grid(acc, row, col, rows, cols)
                 out.append(
@@ -152,13 +150,13 @@ class _Lowering:
 
     def write(self, call):
         entry, acc, acc_var, row, col, rows, cols, loc = self._parts(call)
-        sh, sw = entry["subblock"]
+        sh, sw = entry.subblock
         n = sh * sw
-        dims = entry["dims"]
+        dims = entry.dims
         checks = self._may_leave_grid(acc, row, col, rows, cols)
 
         def subblock(bi, bj):
-            base = uint_var(f"l1_read_addr_{cb_name(entry)[3:]}")
+            base = uint_var(f"l1_read_addr_{entry.name[3:]}")
             return seq(
                 [
                     extern("cb_wait_front", cb_var(entry), n),
@@ -193,7 +191,7 @@ class _Lowering:
     def _bind_range(self, stmt) -> None:
         """Record the range of a launch-grid index (``bx = tt.work_block(block, 0)``) or a static loop."""
         if isinstance(stmt, tirx.Bind) and ops.is_op(stmt.value, "tt.work_block"):
-            axis = int(stmt.value.args[1].value)
+            axis = ops.fields(stmt.value).axis
             self.analyzer.bind(stmt.var, tvm.ir.Range.from_min_extent(0, self.grid_extents[axis]))
         elif isinstance(stmt, tirx.For) and all(isinstance(e, tirx.IntImm) for e in (stmt.min, stmt.extent)):
             self.analyzer.bind(stmt.loop_var, tvm.ir.Range.from_min_extent(stmt.min, stmt.extent))
@@ -222,7 +220,7 @@ class _Lowering:
         if ops.is_op(stmt, "tt.write_from_cb"):
             return seq(self.write(stmt.value))
         if ops.is_op(stmt, "tt.gen_tile"):
-            return lower_generated_tile(stmt.value, self.cbs[int(stmt.value.args[0].value)])
+            return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt
 
 

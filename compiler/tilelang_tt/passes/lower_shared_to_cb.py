@@ -4,8 +4,9 @@ Input expectations
     Stages A–B done (``tt.target``, ``tt.options``, ``tt.data_formats``); ``tl.copy`` / ``tl.gemm`` /
     ``tl.fill`` over shared (``shared``) and fragment (``local.fragment``) allocations.
 Output guarantees
-    ``tt.cb_table``: one entry per CB {cb, buffer, role ∈ input | output | intermediate, dtype, format,
-    page_size, tiles (per block), depth (pages), total_bytes, dims, loc}. Roles come from dataflow: a tile
+    ``tt.cb_table``: one ``CircularBuffer`` per CB (cb, buffer, name, role ∈ input | output |
+    intermediate, dtype, format, page_size, tiles (per block), tile_shape, depth (pages), total_bytes, dims,
+    loc). Roles come from dataflow: a tile
     buffer filled from a global tensor is an input CB (c_0…), one stored to a global tensor is an output CB
     (c_16…); a fragment stored straight to global gets its own output CB (``packs``: the fragment it
     receives); a gemm accumulator larger than
@@ -13,15 +14,15 @@ Output guarantees
     ``dims`` names each buffer dimension m / n / k by its gemm operand role; with transpose_A an
     intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold
     ``max(2, num_stages)`` blocks (double buffering; ``num_stages`` alone when double buffering is off),
-    output CBs two blocks (one when off). ``tt.accumulators``: {buffer, dtype, format, fp32, tiles [Mt, Nt],
-    residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc}. The
+    output CBs two blocks (one when off). ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
+    tiles [Mt, Nt], residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc). The
     shared/fragment allocations are removed from the body.
     Block sizes not multiples of 32 → TTCompileError; CB bytes over the L1 budget or more CBs than the
     target has → TTResourceError naming the buffer and DSL line.
 Example
     before: A_s = T.alloc_shared((64, 32), "bfloat16"); ... T.tl.copy(A[...], A_s[...], loc)
-    after:  (no allocation)  "tt.cb_table": [{"cb": 0, "buffer": "A_s", "role": "input", "tiles": 2,
-                                            "depth": 4, "page_size": 2048, "dims": ["m", "k"], ...}, ...]
+    after:  (no allocation)  "tt.cb_table": [CircularBuffer(cb=0, buffer="A_s", name="cb_in0", role="input",
+                                            tiles=2, depth=4, page_size=2048, dims=["m", "k"], ...), ...]
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_lower_shared_to_cb
@@ -36,7 +37,8 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import buffer_scope, find_ops, get_attr, is_global, region, require_attr, seq, simplify
-from ..target import DATA_FORMATS, TILE, dst_capacity
+from ..records import Accumulator, CircularBuffer
+from ..target import DATA_FORMATS, TILE
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
@@ -60,8 +62,12 @@ def _trips(loops) -> int:
     return trips
 
 
-def _entry(name, dtype, role, dims, tiles, depth, loc):
+def _entry(name, dtype, role, dims, shape, blocks, loc):
+    """A CB of ``blocks`` blocks of the tile buffer ``name`` of element shape ``shape``; its id and C++
+    name are given by ``_assign``."""
     fmt, page = DATA_FORMATS[dtype]
+    tile_shape = [shape[0] // TILE, shape[1] // TILE]
+    tiles = tile_shape[0] * tile_shape[1]
     return {
         "buffer": name,
         "role": role,
@@ -69,8 +75,9 @@ def _entry(name, dtype, role, dims, tiles, depth, loc):
         "format": fmt,
         "page_size": page,
         "tiles": tiles,
-        "depth": depth,
-        "total_bytes": depth * page,
+        "tile_shape": tile_shape,
+        "depth": tiles * blocks,
+        "total_bytes": tiles * blocks * page,
         "dims": dims,
         "loc": loc,
     }
@@ -85,11 +92,11 @@ def _check_tiles(reg, loc):
 
 
 def _plan(func, target, options):
-    double = options["enable_double_buffer"]
+    double = options.enable_double_buffer
     entries, accumulators, dims = [], [], {}
     for site in find_ops(func.body, ("tl.gemm",)):
         a, b, c = (region(site.call.args[i], site.loc) for i in range(3))
-        ta, tb = int(site.call.args[3].value), int(site.call.args[4].value)
+        ta, tb = ops.fields(site.call).trans_a, ops.fields(site.call).trans_b
         dims[a.name] = ["k", "m"] if ta else ["m", "k"]
         dims[b.name] = ["n", "k"] if tb else ["k", "n"]
         dims[c.name] = ["m", "n"]
@@ -98,7 +105,7 @@ def _plan(func, target, options):
         fp32 = str(c.buffer.dtype) == "float32"
         n_tiles = (c.shape[0] // TILE) * (c.shape[1] // TILE)
         # transpose_A re-packs A's tiles through DST every k step, so the accumulator cannot stay in DST.
-        residency = "dst" if n_tiles <= dst_capacity(target, fp32) and not ta else "subblocked"
+        residency = "dst" if n_tiles <= target.dst_capacity(fp32) and not ta else "subblocked"
         accumulators.append(
             {
                 "buffer": c.name,
@@ -113,11 +120,12 @@ def _plan(func, target, options):
         )
         if residency == "subblocked" and _trips(site.loops) > 1:
             entries.append(
-                _entry(c.name, str(c.buffer.dtype), "intermediate", ["m", "n"], n_tiles, n_tiles, site.loc)
+                _entry(c.name, str(c.buffer.dtype), "intermediate", ["m", "n"], c.shape, 1, site.loc)
             )
         if ta:
-            n_a = (a.shape[0] // TILE) * (a.shape[1] // TILE)
-            entry = _entry(f"{a.name}_T", str(a.buffer.dtype), "intermediate", ["m", "k"], n_a, n_a, site.loc)
+            entry = _entry(
+                f"{a.name}_T", str(a.buffer.dtype), "intermediate", ["m", "k"], a.shape, 1, site.loc
+            )
             entries.append({**entry, "source": a.name})
     for site in find_ops(func.body, ("tl.copy",)):
         src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
@@ -127,29 +135,35 @@ def _plan(func, target, options):
         if is_global(src.buffer) and not is_global(dst.buffer):
             stages = _stages(site.loops)
             depth_blocks = max(2, stages) if double else max(1, stages)
-            n = (dst.shape[0] // TILE) * (dst.shape[1] // TILE)
             entries.append(
                 _entry(
                     dst.name,
                     str(dst.buffer.dtype),
                     "input",
                     dims.get(dst.name, ["r", "c"]),
-                    n,
-                    n * depth_blocks,
+                    dst.shape,
+                    depth_blocks,
                     site.loc,
                 )
             )
         elif is_global(dst.buffer) and not is_global(src.buffer):
-            n = (src.shape[0] // TILE) * (src.shape[1] // TILE)
             # A fragment stored straight to global packs into a CB of the tensor's format.
             direct = buffer_scope(src.buffer) == "local.fragment"
             name, dtype = (
                 (f"{src.name}_out", str(dst.buffer.dtype)) if direct else (src.name, str(src.buffer.dtype))
             )
-            entry = _entry(name, dtype, "output", ["m", "n"], n, n * (2 if double else 1), site.loc)
+            entry = _entry(name, dtype, "output", ["m", "n"], src.shape, 2 if double else 1, site.loc)
             # "packs" ties the CB to its fragment, so later passes never derive it from the name.
             entries.append({**entry, "packs": src.name} if direct else entry)
     return entries, accumulators
+
+
+def _cb_name(entry: dict, number: int) -> str:
+    """The C++ constant naming a CB: cb_in0.. (inputs), cb_out0.. (outputs), cb_partials0.. (partial sums),
+    cb_transposed0.. (transposed operand tiles); ``number`` counts within the CB id's class."""
+    if entry.get("source"):
+        return f"cb_transposed{number}"
+    return {"input": "cb_in", "output": "cb_out", "intermediate": "cb_partials"}[entry["role"]] + str(number)
 
 
 def _assign(entries, target, func_name):
@@ -158,22 +172,23 @@ def _assign(entries, target, func_name):
         role = e["role"]
         if (
             counters[role] - FIRST_CB[role] >= CB_CLASS_SIZE[role]
-            or counters[role] >= target["num_circular_buffers"]
+            or counters[role] >= target.num_circular_buffers
         ):
             raise TTResourceError.at(
                 e["loc"],
                 f"{func_name} needs more {role} circular buffers than "
-                f"{target['name']} provides (CB ids {FIRST_CB[role]}..)",
+                f"{target.name} provides (CB ids {FIRST_CB[role]}..)",
             )
         e["cb"] = counters[role]
+        e["name"] = _cb_name(e, counters[role] - FIRST_CB[role])
         counters[role] += 1
     total = sum(e["total_bytes"] for e in entries)
-    if total > target["l1_cb_budget"]:
+    if total > target.l1_cb_budget:
         big = max(entries, key=lambda e: e["total_bytes"])
         raise TTResourceError.at(
             big["loc"],
-            f"circular buffers need {total} bytes of L1 per core but {target['name']} has "
-            f"{target['l1_cb_budget']} for them; the largest is {big['buffer']} ({big['depth']} pages of "
+            f"circular buffers need {total} bytes of L1 per core but {target.name} has "
+            f"{target.l1_cb_budget} for them; the largest is {big['buffer']} ({big['depth']} pages of "
             f"{big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
         )
 
@@ -196,6 +211,11 @@ def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
             spill = [e["cb"] for e in entries if e["role"] == "intermediate" and e["buffer"] == acc["buffer"]]
             acc["spill_cb"] = spill[0] if spill else -1
         body = tvm_ffi.structural_map(func.body, (tirx.SeqStmt, _drop_tile_allocations))
-        return func.with_body(body).with_attrs({"tt.cb_table": entries, "tt.accumulators": accumulators})
+        return func.with_body(body).with_attrs(
+            {
+                "tt.cb_table": [CircularBuffer(**e) for e in entries],
+                "tt.accumulators": [Accumulator(**a) for a in accumulators],
+            }
+        )
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="LowerSharedToCB")

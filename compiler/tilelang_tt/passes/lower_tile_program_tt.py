@@ -30,8 +30,9 @@ Output guarantees
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
       into a scratch CB first), ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch)`` (scratch: the
       CB of |x| or -x for abs/min reductions, -1 otherwise), ``tt.tile.transpose(src, dst)`` — each with the
-      DSL location last. ``tt.cb_table`` entries add ``name`` (the C++ constant)
-      and ``tile_shape`` [rows, cols]; ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
+      DSL location last; their fields and the CBs each reads and writes are ``ops.SPECS`` rows.
+      ``tt.cb_table``: ``CircularBuffer``s (named after their buffers: cb_acc_o, cb_Q_shared…);
+      ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
     Unsupported forms are TTCompileErrors at the DSL line naming the construct.
 Example
     before: T.tl.copy(A[bx * 32:bx * 32 + 32, 0:256], A_s[0:32, 0:256], l1)
@@ -66,8 +67,10 @@ from ..ir_utils import (
     seq,
     simplify,
 )
+from ..records import CircularBuffer, DFGNode
 from ..target import DATA_FORMATS, TILE
 from ..tile_ops import REDUCE
+from .build_tile_dfg_tt import tile_dfg
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
@@ -98,7 +101,7 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     for s in calls:
         if ops.is_op(s.call, "tl.fill"):
             dst = region(s.call.args[0], s.loc)
-            if dst.name not in accumulators or float(s.call.args[1].value) != 0.0:
+            if dst.name not in accumulators or float(ops.fields(s.call).value) != 0.0:
                 return True
         elif ops.is_op(s.call, "tl.copy"):
             src, dst = region(s.call.args[0], s.loc), region(s.call.args[1], s.loc)
@@ -120,7 +123,7 @@ def operand_cbs(expr) -> list[int]:
         expr,
         (
             tvm.ir.Call,
-            lambda c: found.append(int(c.args[0].value)) if ops.is_op(c, "tt.tile.operand") else None,
+            lambda c: found.append(ops.fields(c).cb) if ops.is_op(c, "tt.tile.operand") else None,
         ),
     )
     return found
@@ -204,10 +207,9 @@ class _Planner:
     def __init__(self, func):
         self.target = require_attr(func, "tt.target", "LowerTileProgramTT")
         options = require_attr(func, "tt.options", "LowerTileProgramTT")
-        self.double = options["enable_double_buffer"]
+        self.double = options.enable_double_buffer
         self.params = {
-            a["name"]: a["param_index"]
-            for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
+            a.name: a.param_index for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
         }
         self.entries: list[dict] = []
         self.bufs: dict[str, _Buf] = {}
@@ -247,25 +249,25 @@ class _Planner:
     def _take_id(self, role, loc):
         """The next free CB id of ``role``'s class (inputs 0.., outputs 16.., intermediates 24..), else any
         free id: the classes are the SDK examples' convention, the hardware only counts CBs."""
-        n_cbs = self.target["num_circular_buffers"]
+        n_cbs = self.target.num_circular_buffers
         used = {e["cb"] for e in self.entries}
         for cb in list(range(FIRST_CB[role], n_cbs)) + list(range(n_cbs)):
             if cb not in used:
                 return cb
         raise TTResourceError.at(
             loc,
-            f"this kernel needs more than the {n_cbs} circular buffers {self.target['name']} has; "
+            f"this kernel needs more than the {n_cbs} circular buffers {self.target.name} has; "
             "use fewer tile buffers",
         )
 
     def check_l1(self):
         total = sum(e["total_bytes"] for e in self.entries)
-        if total > self.target["l1_cb_budget"]:
+        if total > self.target.l1_cb_budget:
             big = max(self.entries, key=lambda e: e["total_bytes"])
             raise TTResourceError.at(
                 big["loc"],
-                f"circular buffers need {total} bytes of L1 per core but {self.target['name']} has "
-                f"{self.target['l1_cb_budget']} for them; the largest is {big['buffer']} ({big['depth']} "
+                f"circular buffers need {total} bytes of L1 per core but {self.target.name} has "
+                f"{self.target.l1_cb_budget} for them; the largest is {big['buffer']} ({big['depth']} "
                 f"pages of {big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
             )
 
@@ -369,40 +371,35 @@ class _Lowering:
                 )
         return [simplify(tirx.floordiv(m, TILE)) for m in reg.mins] + [_ceil_tiles(e) for e in reg.extents]
 
-    def _node(self, op, kernel, cbs_in, cbs_out, loc):
+    def _tile_op(self, op, loc, operand_cbs=(), **fields):
+        """The tile op ``op`` with its named ``fields``, recorded as a DFG node on the kernel that runs it,
+        reading and writing the CBs its spec names (ops.SPECS), plus an element-wise expression's
+        ``operand_cbs``."""
+        call = ops.call(op, loc=loc, **fields)
+        spec, f = ops.SPECS[op], ops.fields(call)
         self.p.nodes.append(
             {
                 "id": len(self.p.nodes),
                 "op": op,
-                "kernel": kernel,
-                "cbs_in": cbs_in,
-                "cbs_out": cbs_out,
+                "kernel": spec.kernel,
+                "cbs_in": f.cbs(spec.reads) + list(operand_cbs),
+                "cbs_out": f.cbs(spec.writes),
                 "loc": loc,
             }
         )
+        return [tirx.Evaluate(call)]
+
+    def _moved(self, op, cb, reg, loc):
+        """A whole-block read (``tt.read_to_cb``) or write (``tt.write_from_cb``) of region ``reg``."""
+        row, col, rows, cols = self._tile_pos(reg, loc)
+        tensor = self.p.params[reg.name]
+        return self._tile_op(op, loc, cb=cb["cb"], tensor=tensor, row=row, col=col, rows=rows, cols=cols)
 
     def _read(self, cb, reg, loc):
-        self._node("tt.read_to_cb", "reader", [], [cb["cb"]], loc)
-        return [
-            tirx.Evaluate(
-                ops.call("tt.read_to_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc)
-            ),
-        ]
+        return self._moved("tt.read_to_cb", cb, reg, loc)
 
     def _write(self, cb, reg, loc):
-        self._node("tt.write_from_cb", "writer", [cb["cb"]], [], loc)
-        return [
-            tirx.Evaluate(
-                ops.call(
-                    "tt.write_from_cb", cb["cb"], self.p.params[reg.name], *self._tile_pos(reg, loc), loc
-                )
-            )
-        ]
-
-    def _compute(self, op, cbs_in, cbs_out, *args):
-        loc = args[-1]
-        self._node(op, "compute", cbs_in, cbs_out, loc)
-        return [tirx.Evaluate(ops.call(op, *args))]
+        return self._moved("tt.write_from_cb", cb, reg, loc)
 
     def _out_cb(self, b, dtype, loc):
         if dtype not in b.out_cbs:
@@ -433,35 +430,31 @@ class _Lowering:
         if is_global(src.buffer):
             b = self._whole(dst, loc, "T.copy")
             if b.staging_cb is None:
-                return self._read(b.value_cb, src, loc) + self._compute(
-                    "tt.tile.wait_input", [b.value_cb["cb"]], [], b.value_cb["cb"], loc
+                return self._read(b.value_cb, src, loc) + self._tile_op(
+                    "tt.tile.wait_input", loc, cb=b.value_cb["cb"]
                 )
             stage = b.staging_cb
             return (
                 self._read(stage, src, loc)
-                + self._compute("tt.tile.wait_input", [stage["cb"]], [], stage["cb"], loc)
-                + self._compute(
-                    "tt.tile.copy", [stage["cb"]], [b.value_cb["cb"]], stage["cb"], b.value_cb["cb"], loc
-                )
+                + self._tile_op("tt.tile.wait_input", loc, cb=stage["cb"])
+                + self._tile_op("tt.tile.copy", loc, src=stage["cb"], dst=b.value_cb["cb"])
             )
         s = self._whole(src, loc, "T.copy")
         if is_global(dst.buffer):
             out = self._out_cb(s, str(dst.buffer.ty.dtype), loc)
-            return self._compute(
-                "tt.tile.copy", [s.value_cb["cb"]], [out["cb"]], s.value_cb["cb"], out["cb"], loc
-            ) + self._write(out, dst, loc)
+            return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=out["cb"]) + self._write(
+                out, dst, loc
+            )
         d = self._whole(dst, loc, "T.copy")
-        return self._compute(
-            "tt.tile.copy", [s.value_cb["cb"]], [d.value_cb["cb"]], s.value_cb["cb"], d.value_cb["cb"], loc
-        )
+        return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=d.value_cb["cb"])
 
     def fill(self, c, loc):
         b = self._whole(region(c.args[0], loc), loc, "T.fill")
-        return self._compute("tt.tile.fill", [], [b.value_cb["cb"]], b.value_cb["cb"], c.args[1], loc)
+        return self._tile_op("tt.tile.fill", loc, cb=b.value_cb["cb"], value=ops.fields(c).value)
 
     def gemm(self, c, loc):
         a, b, cc = (region(c.args[i], loc) for i in range(3))
-        ta, tb = int(c.args[3].value), int(c.args[4].value)
+        ta, tb = ops.fields(c).trans_a, ops.fields(c).trans_b
         m, k = a.extents[::-1] if ta else a.extents
         k2, n = b.extents[::-1] if tb else b.extents
         if k != k2 or cc.extents != [m, n]:
@@ -480,15 +473,13 @@ class _Lowering:
         prologue = []
         if ta:  # the matrix engine transposes only its second operand: A's transpose goes through a scratch
             scratch = self.p.new_cb(f"{a.name}_T", str(ab.buffer.ty.dtype), "intermediate", m, k, 2, loc)
-            prologue = self._compute(
-                "tt.tile.transpose", ids[:1], [scratch["cb"]], ids[0], scratch["cb"], loc
-            )
+            prologue = self._tile_op("tt.tile.transpose", loc, src=ids[0], dst=scratch["cb"])
             ids[0] = scratch["cb"]
-        return prologue + self._compute("tt.tile.matmul", ids[:2] + [ids[2]], [ids[2]], *ids, tb, loc)
+        return prologue + self._tile_op("tt.tile.matmul", loc, a=ids[0], b=ids[1], c=ids[2], trans_b=tb)
 
     def reduce(self, c, loc):
         src, dst = region(c.args[0], loc), region(c.args[1], loc)
-        kind, dim, clear = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value)
+        kind, dim, clear = ops.fields(c).kind, ops.fields(c).dim, ops.fields(c).clear
         s, d = self._whole(src, loc, f"T.reduce_{kind}"), self._whole(dst, loc, f"T.reduce_{kind}")
         want = [src.extents[0], 1] if dim == 1 else [1, src.extents[1]]
         if dst.extents != want:
@@ -519,18 +510,16 @@ class _Lowering:
                 1,
                 loc,
             )["cb"]
-        return self._compute(
+        return self._tile_op(
             "tt.tile.reduce",
-            [s.value_cb["cb"], scaler["cb"]] + ([scratch] if scratch >= 0 else []),
-            [d.value_cb["cb"]] + ([scratch] if scratch >= 0 else []),
-            s.value_cb["cb"],
-            d.value_cb["cb"],
-            kind,
-            dim,
-            clear,
-            scaler["cb"],
-            scratch,
             loc,
+            src=s.value_cb["cb"],
+            dst=d.value_cb["cb"],
+            kind=kind,
+            dim=dim,
+            clear=clear,
+            scaler=scaler["cb"],
+            scratch=scratch,
         )
 
     def transpose(self, c, loc):
@@ -543,7 +532,7 @@ class _Lowering:
                 "destination must have the source's shape reversed, in whole 32x32 tiles",
             )
         ids = [s.value_cb["cb"], d.value_cb["cb"]]
-        return self._compute("tt.tile.transpose", ids[:1], ids[1:], *ids, loc)
+        return self._tile_op("tt.tile.transpose", loc, src=ids[0], dst=ids[1])
 
     def parallel(self, nest: tirx.For):
         return _ElementStatement(self, nest).lower()
@@ -680,9 +669,8 @@ class _ElementStatement:
             shape = [int(x) for x in buf.ty.shape]
             axes = self._axes(list(value.indices), shape, f"reading {buf.name}")
             cb = b.value_cb
-            return ops.call(
-                "tt.tile.operand", cb["cb"], self._broadcast(axes, dst_axes, dst_shape), dtype="float32"
-            )
+            broadcast = self._broadcast(axes, dst_axes, dst_shape)
+            return ops.call("tt.tile.operand", cb=cb["cb"], broadcast=broadcast, dtype="float32")
         if not self._has_load(value):
             if self._uses_position(value):
                 return self._generated(value, dst_axes, dst_shape)
@@ -722,16 +710,13 @@ class _ElementStatement:
         cb = self.p.new_cb("generated", "float32", "input", *dst_shape, 2, self.loc)
         i = self.vars[dst_axes[0]] if dst_axes[0] is not None else tirx.Var("unused_i", "int32")
         j = self.vars[dst_axes[1]] if dst_axes[1] is not None else tirx.Var("unused_j", "int32")
-        self.low._node("tt.gen_tile", "reader", [], [cb["cb"]], self.loc)
-        self.before.append(
-            tirx.Evaluate(
-                ops.call(
-                    "tt.gen_tile", cb["cb"], tirx.Cast("float32", value), i, j, *cb["tile_shape"], self.loc
-                )
-            )
+        rows, cols = cb["tile_shape"]
+        value = tirx.Cast("float32", value)
+        self.before += self.low._tile_op(
+            "tt.gen_tile", self.loc, cb=cb["cb"], value=value, i=i, j=j, rows=rows, cols=cols
         )
-        self.before += self.low._compute("tt.tile.wait_input", [cb["cb"]], [], cb["cb"], self.loc)
-        return ops.call("tt.tile.operand", cb["cb"], "none", dtype="float32")
+        self.before += self.low._tile_op("tt.tile.wait_input", self.loc, cb=cb["cb"])
+        return ops.call("tt.tile.operand", cb=cb["cb"], broadcast="none", dtype="float32")
 
     def _stores(self):
         stmts = self.body.seq if isinstance(self.body, tirx.SeqStmt) else [self.body]
@@ -765,8 +750,8 @@ class _ElementStatement:
             expr = self._operands(value, dst_axes, dst_shape, str(buf.ty.dtype))
             reads = operand_cbs(expr)
             result += self.before
-            result += self.low._compute(
-                "tt.tile.eltwise", sorted(set(reads)), [cb["cb"]], cb["cb"], expr, self.loc
+            result += self.low._tile_op(
+                "tt.tile.eltwise", self.loc, operand_cbs=sorted(set(reads)), dst=cb["cb"], expr=expr
             )
         return result
 
@@ -802,19 +787,12 @@ def LowerTileProgramTT() -> tvm.transform.Pass:  # noqa: N802
         body = _Lowering(planner).rewrite(func.body)
         planner.check_l1()
         _check_dataflow(planner)
-        edges = [
-            {"src": p["id"], "dst": c["id"], "cb": cb}
-            for p in planner.nodes
-            for cb in p["cbs_out"]
-            for c in planner.nodes
-            if cb in c["cbs_in"] and c["id"] != p["id"]
-        ]
         return func.with_body(body).with_attrs(
             {
                 "tt.compute_schedule": "tile_program",
-                "tt.cb_table": planner.entries,
+                "tt.cb_table": [CircularBuffer(**e) for e in planner.entries],
                 "tt.accumulators": [],
-                "tt.tile_dfg": {"nodes": planner.nodes, "edges": edges},
+                "tt.tile_dfg": tile_dfg([DFGNode(**n) for n in planner.nodes]),
             }
         )
 

@@ -36,14 +36,12 @@ from ..target import TILE
 
 class _Lowering:
     def __init__(self, func):
-        self.cbs = {e["buffer"]: e for e in require_attr(func, "tt.cb_table", "LowerTTTileIntrinsics")}
+        self.cbs = {e.buffer: e for e in require_attr(func, "tt.cb_table", "LowerTTTileIntrinsics")}
         self.accs = {
-            a["buffer"]: i
-            for i, a in enumerate(require_attr(func, "tt.accumulators", "LowerTTTileIntrinsics"))
+            a.buffer: i for i, a in enumerate(require_attr(func, "tt.accumulators", "LowerTTTileIntrinsics"))
         }
         self.params = {
-            a["name"]: a["param_index"]
-            for a in require_attr(func, "tt.tensor_accessors", "LowerTTTileIntrinsics")
+            a.name: a.param_index for a in require_attr(func, "tt.tensor_accessors", "LowerTTTileIntrinsics")
         }
 
     def _tile_pos(self, reg, loc):
@@ -51,6 +49,13 @@ class _Lowering:
             if not is_zero_mod(m, TILE):
                 raise TTCompileError.at(loc, f"copy start {m} into {reg.name} is not a multiple of {TILE}")
         return [simplify(tirx.floordiv(m, TILE)) for m in reg.mins] + [e // TILE for e in reg.extents]
+
+    def _moved(self, op, cb, reg, loc):
+        """``tt.read_to_cb`` / ``tt.write_from_cb`` of CB ``cb`` and the global region ``reg``."""
+        row, col, rows, cols = self._tile_pos(reg, loc)
+        return ops.call(
+            op, cb=cb, tensor=self.params[reg.name], row=row, col=col, rows=rows, cols=cols, loc=loc
+        )
 
     def copy(self, call):
         loc = ops.loc_of(call)
@@ -62,29 +67,22 @@ class _Lowering:
             )
         frag_src = buffer_scope(src.buffer) == "local.fragment"
         if is_global(src.buffer) and dst.name in self.cbs:
-            return ops.call(
-                "tt.read_to_cb",
-                self.cbs[dst.name]["cb"],
-                self.params[src.name],
-                *self._tile_pos(src, loc),
-                loc,
-            )
+            return self._moved("tt.read_to_cb", self.cbs[dst.name].cb, src, loc)
         if is_global(dst.buffer) and frag_src and src.name in self.accs:
-            out = next(e["cb"] for e in self.cbs.values() if e.get("packs") == src.name)
+            out = next(e.cb for e in self.cbs.values() if e.packs == src.name)
             return [
-                ops.call("tt.pack", self.accs[src.name], out, loc),
-                ops.call("tt.write_from_cb", out, self.params[dst.name], *self._tile_pos(dst, loc), loc),
+                ops.call("tt.pack", acc=self.accs[src.name], cb=out, loc=loc),
+                self._moved("tt.write_from_cb", out, dst, loc),
             ]
         if is_global(dst.buffer) and src.name in self.cbs:
-            return ops.call(
-                "tt.write_from_cb",
-                self.cbs[src.name]["cb"],
-                self.params[dst.name],
-                *self._tile_pos(dst, loc),
-                loc,
-            )
-        if frag_src and src.name in self.accs and self.cbs.get(dst.name, {}).get("role") == "output":
-            return ops.call("tt.pack", self.accs[src.name], self.cbs[dst.name]["cb"], loc)
+            return self._moved("tt.write_from_cb", self.cbs[src.name].cb, dst, loc)
+        if (
+            frag_src
+            and src.name in self.accs
+            and dst.name in self.cbs
+            and self.cbs[dst.name].role == "output"
+        ):
+            return ops.call("tt.pack", acc=self.accs[src.name], cb=self.cbs[dst.name].cb, loc=loc)
         raise TTCompileError.at(
             loc,
             f"T.copy from {src.name} ({buffer_scope(src.buffer)}) to {dst.name} "
@@ -95,7 +93,7 @@ class _Lowering:
     def gemm(self, call):
         loc = ops.loc_of(call)
         a, b, c = (region(call.args[i], loc) for i in range(3))
-        ta, tb = int(call.args[3].value), int(call.args[4].value)
+        ta, tb = ops.fields(call).trans_a, ops.fields(call).trans_b
         m, k = a.extents[::-1] if ta else a.extents
         k2, n = b.extents[::-1] if tb else b.extents
         if k != k2 or c.extents != [m, n]:
@@ -114,28 +112,28 @@ class _Lowering:
                 )
         return ops.call(
             "tt.mm.mma",
-            self.cbs[a.name]["cb"],
-            self.cbs[b.name]["cb"],
-            self.accs[c.name],
-            m // TILE,
-            n // TILE,
-            k // TILE,
-            ta,
-            tb,
-            loc,
+            cb_a=self.cbs[a.name].cb,
+            cb_b=self.cbs[b.name].cb,
+            acc=self.accs[c.name],
+            mt=m // TILE,
+            nt=n // TILE,
+            kt=k // TILE,
+            trans_a=ta,
+            trans_b=tb,
+            loc=loc,
         )
 
     def fill(self, call):
         loc = ops.loc_of(call)
         dst = region(call.args[0], loc)
-        value = float(call.args[1].value)
+        value = float(ops.fields(call).value)
         if dst.name not in self.accs:
             raise TTCompileError.at(
                 loc, f"T.fill/T.clear of {dst.name}: only gemm accumulators can be filled"
             )
         if value != 0.0:
             raise TTCompileError.at(loc, f"T.fill({dst.name}, {value}): only zero fills are supported")
-        return ops.call("tt.fpu.zero", self.accs[dst.name], loc)
+        return ops.call("tt.fpu.zero", acc=self.accs[dst.name], loc=loc)
 
     def __call__(self, ev):
         for name, fn in (("tl.copy", self.copy), ("tl.gemm", self.gemm), ("tl.fill", self.fill)):

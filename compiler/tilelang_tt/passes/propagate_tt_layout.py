@@ -8,11 +8,11 @@ Output guarantees
     global tensors. Invalid or unimplemented values (unknown memory, ``sharded``, ``column_major`` /
     ``match_shard`` / ``z_order`` tile orders) raise a Python ``UserWarning`` naming the buffer and fall back
     to DRAM / interleaved / row_major (documented fallback: the host writes tiles row-major, interleaved
-    over the banks). Tile buffers loaded from or stored to a global tensor get ``"peer": <global name>``.
+    over the banks). Tile buffers loaded from or stored to a global tensor get ``peer=<global name>``.
 Example
-    before: "A": {"memory": "DRAM", "layout": "sharded", ...}
-    after:  "A": {"memory": "DRAM", "layout": "interleaved", ...}  + UserWarning
-            "A_s": {"memory": "L1", "layout": "cb", "tile_id_order": "row_major", "peer": "A"}
+    before: "A": LayoutDesc(memory="DRAM", layout="sharded", ...)
+    after:  "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)  + UserWarning
+            "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major", peer="A")
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_propagate_tt_layout
@@ -26,6 +26,7 @@ import tvm
 from tvm import tirx
 
 from ..ir_utils import find_ops, is_global, region, require_attr
+from ..records import LayoutDesc, replace
 
 VALID = {
     "memory": ("DRAM", "L1"),
@@ -36,10 +37,10 @@ IMPLEMENTED = {"memory": ("DRAM", "L1"), "layout": ("interleaved", "cb"), "tile_
 FALLBACK = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
 
 
-def _checked(name: str, desc: dict) -> dict:
-    out = dict(desc)
+def _checked(name: str, desc: LayoutDesc) -> LayoutDesc:
+    out = {}
     for key, fallback in FALLBACK.items():
-        value = out.get(key, fallback)
+        value = getattr(desc, key)
         if value not in VALID[key]:
             warnings.warn(
                 f"layout of {name}: invalid {key} {value!r} (valid: {', '.join(VALID[key])}); "
@@ -53,7 +54,7 @@ def _checked(name: str, desc: dict) -> dict:
             )
             value = fallback
         out[key] = value
-    return out
+    return replace(desc, **out)
 
 
 def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
@@ -61,12 +62,12 @@ def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
         desc = require_attr(func, "tt.layout_desc", "PropagateTTLayout")
         out = {}
         for name, d in desc.items():
-            out[name] = d if d.get("layout") == "cb" and d.get("memory") == "L1" else _checked(name, d)
+            out[name] = d if d.layout == "cb" and d.memory == "L1" else _checked(name, d)
         for site in find_ops(func.body, ("tl.copy",)):
             src, dst = (region(site.call.args[i], site.loc, tile_view=False) for i in (0, 1))
             if is_global(src.buffer) != is_global(dst.buffer):
                 glob, tile = (src, dst) if is_global(src.buffer) else (dst, src)
-                out[tile.name] = {**out[tile.name], "peer": glob.name}
+                out[tile.name] = replace(out[tile.name], peer=glob.name)
         return func.with_attr("tt.layout_desc", out)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="PropagateTTLayout")

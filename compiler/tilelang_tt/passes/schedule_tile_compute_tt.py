@@ -26,11 +26,11 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB.
 Input expectations
     The compute kernel of a ``tt.compute_schedule == "tile_program"`` program (SplitDeviceKernel), with
-    ``tt.tile.*`` ops and ``tt.cb_table`` entries carrying ``tile_shape``.
+    ``tt.tile.*`` ops (fields by name: ``ops.SPECS``) and ``tt.cb_table`` ``CircularBuffer``s.
 Output guarantees
     Only ``call_extern``s of the compute kernel API remain; ``tt.cb_table`` with any spill CBs added;
-    ``tt.compute_config`` {math_fidelity,
-    fp32_dest_acc_en (any compute CB is float32), dst_full_sync_en, math_approx_mode}.
+    ``tt.compute_config`` a ``ComputeConfig``
+    (math_fidelity, fp32_dest_acc_en (any compute CB is float32), dst_full_sync_en, math_approx_mode).
 Example
     before: T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(24, "none")), l)
     after:  cb_reserve_back(cb_S, 8); for chunk in range(2): tile_regs_acquire(); for s in range(4):
@@ -62,7 +62,8 @@ from ..ir_utils import (
     simplify,
     with_loop_body,
 )
-from ..target import DATA_FORMATS, dst_capacity
+from ..records import CircularBuffer, ComputeConfig, replace
+from ..target import DATA_FORMATS
 from ..tile_ops import (
     COMPARE_SCALAR,
     COMPARE_ZERO,
@@ -144,7 +145,7 @@ class _Expr:
 
     def __init__(self, sched, dst_cb, loc):
         self.s, self.dst, self.loc = sched, dst_cb, loc
-        self.ct = dst_cb["tile_shape"][1]
+        self.ct = dst_cb.tile_shape[1]
 
     def need(self, e) -> int:
         if _is_operand(e) or _const(e) is not None:
@@ -184,18 +185,20 @@ class _Expr:
         """(op, a, b) when the FPU can do it: both operands are 16-bit CB tiles, the first unbroadcast."""
         if kind not in FPU_BINARY or not (_is_operand(a) and _is_operand(b)):
             return None
-        if str(b.args[1].value) != "none" and str(a.args[1].value) == "none":
+        if ops.fields(b).broadcast != "none" and ops.fields(a).broadcast == "none":
             pass
-        elif str(a.args[1].value) != "none" and str(b.args[1].value) == "none" and kind in ("add", "mul"):
+        elif (
+            ops.fields(a).broadcast != "none" and ops.fields(b).broadcast == "none" and kind in ("add", "mul")
+        ):
             a, b = b, a
-        elif str(a.args[1].value) != "none":
+        elif ops.fields(a).broadcast != "none":
             return None
-        if any(self.s.cbs[int(x.args[0].value)]["dtype"] == "float32" for x in (a, b)):
+        if any(self.s.cbs[ops.fields(x).cb].dtype == "float32" for x in (a, b)):
             return None
         return kind, a, b
 
     def tile_index(self, operand, t):
-        bcast = str(operand.args[1].value)
+        bcast = ops.fields(operand).broadcast
         return {
             "none": t,
             "col": simplify(tirx.floordiv(t, self.ct)),
@@ -204,13 +207,13 @@ class _Expr:
         }[bcast]
 
     def load(self, operand, t, slot):
-        cb = self.s.cb_var(int(operand.args[0].value))
-        bcast = str(operand.args[1].value)
+        cb = self.s.cb_var(ops.fields(operand).cb)
+        bcast = ops.fields(operand).broadcast
         if bcast == "none":
             return [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, slot)]
         kind = f"BroadcastType::{bcast.upper()}"
         return [
-            extern(f"unary_bcast_init<{kind}>", cb, self.s.cb_var(self.dst["cb"])),
+            extern(f"unary_bcast_init<{kind}>", cb, self.s.cb_var(self.dst.cb)),
             extern(f"unary_bcast<{kind}>", cb, self.tile_index(operand, t), slot),
         ]
 
@@ -260,9 +263,9 @@ class _Expr:
         fpu = self._fpu(kind, a, b)
         if fpu is not None:
             op, a, b = fpu
-            bcast = str(b.args[1].value)
+            bcast = ops.fields(b).broadcast
             api, init = FPU_BINARY[op][bcast]
-            ca, cb = (self.s.cb_var(int(x.args[0].value)) for x in (a, b))
+            ca, cb = (self.s.cb_var(ops.fields(x).cb) for x in (a, b))
             return [extern(init, ca, cb), extern(api, ca, cb, t, self.tile_index(b, t), slot)]
         ca, cb_ = _const(a), _const(b)
         if cb_ is not None or ca is not None:
@@ -302,10 +305,10 @@ class _Expr:
 
 class _Scheduler:
     def __init__(self, func):
-        self.cbs = {e["cb"]: e for e in require_attr(func, "tt.cb_table", "ScheduleTileComputeTT")}
+        self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "ScheduleTileComputeTT")}
         target = require_attr(func, "tt.target", "ScheduleTileComputeTT")
-        self.fp32 = any(e["dtype"] == "float32" for e in self.cbs.values())
-        self.capacity = dst_capacity(target, self.fp32)
+        self.fp32 = any(e.dtype == "float32" for e in self.cbs.values())
+        self.capacity = target.dst_capacity(self.fp32)
         self.target = target
         self.live: set[int] = set()
 
@@ -313,13 +316,13 @@ class _Scheduler:
         return cb_var(self.cbs[cb])
 
     def n(self, cb: int) -> int:
-        return self.cbs[cb]["tiles"]
+        return self.cbs[cb].tiles
 
     def require_live(self, cb, loc):
         if cb not in self.live:
             raise TTCompileError.at(
                 loc,
-                f"{self.cbs[cb]['buffer']} is read here but holds no value at this point (it is written "
+                f"{self.cbs[cb].buffer} is read here but holds no value at this point (it is written "
                 "later, only inside a loop or branch that has ended, or never)",
             )
 
@@ -364,7 +367,7 @@ class _Scheduler:
             extern("cb_reserve_back", self.cb_var(dst), n),
             loop(chunk, chunks, one_acquire),
         ]
-        if entry["role"] == "output":
+        if entry.role == "output":
             return out + [extern("cb_push_back", self.cb_var(dst), n)]
         if dst in self.live:
             out.append(extern("cb_pop_front", self.cb_var(dst), n))
@@ -376,19 +379,19 @@ class _Scheduler:
 
     # ---- tile ops ---------------------------------------------------------------------------------
     def wait_input(self, c, loc):
-        cb = int(c.args[0].value)
+        cb = ops.fields(c).cb
         out = [extern("cb_pop_front", self.cb_var(cb), self.n(cb))] if cb in self.live else []
         self.live.add(cb)
         return out + [extern("cb_wait_front", self.cb_var(cb), self.n(cb))]
 
     def fill(self, c, loc):
-        dst, value = int(c.args[0].value), c.args[1]
+        dst, value = ops.fields(c).cb, ops.fields(c).value
         return self.produce(
             dst, 1, lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, value)], loc
         )
 
     def copy(self, c, loc):
-        src, dst = int(c.args[0].value), int(c.args[1].value)
+        src, dst = ops.fields(c).src, ops.fields(c).dst
         cb = self.cb_var(src)
         return self.produce(
             dst,
@@ -399,7 +402,7 @@ class _Scheduler:
         )
 
     def eltwise(self, c, loc):
-        dst, expr = int(c.args[0].value), c.args[1]
+        dst, expr = ops.fields(c).dst, ops.fields(c).expr
         code = _Expr(self, self.cbs[dst], loc)
         out, spills = [], []
         # Where DST runs out, the heaviest sub-expression that fits goes through an intermediate CB first.
@@ -409,7 +412,7 @@ class _Scheduler:
             out += self.produce(
                 cb, code.need(part), lambda t, s, e=part: code.emit(e, t, s), loc, operand_cbs(part)
             )
-            leaf = ops.call("tt.tile.operand", cb, "none", dtype="float32")
+            leaf = ops.call("tt.tile.operand", cb=cb, broadcast="none", dtype="float32")
             expr = _replace(expr, part, leaf)
             spills.append(cb)
         out += self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr))
@@ -431,43 +434,45 @@ class _Scheduler:
                 return heaviest
             node = heaviest
 
-    def _scratch_cb(self, like: dict, loc) -> int:
+    def _scratch_cb(self, like: CircularBuffer, loc) -> int:
         """A new intermediate CB shaped like ``like`` for one spilled sub-expression (one block)."""
         used = set(self.cbs)
-        free = [cb for cb in range(self.target["num_circular_buffers"]) if cb not in used]
+        free = [cb for cb in range(self.target.num_circular_buffers) if cb not in used]
         if not free:
             raise TTResourceError.at(
                 loc,
                 f"this statement needs an intermediate circular buffer for a sub-expression DST cannot hold, "
-                f"but all {self.target['num_circular_buffers']} are in use; split the expression",
+                f"but all {self.target.num_circular_buffers} are in use; split the expression",
             )
-        dtype = "float32" if self.fp32 else like["dtype"]
+        dtype = "float32" if self.fp32 else like.dtype
         fmt, page = DATA_FORMATS[dtype]
-        k = sum(1 for e in self.cbs.values() if e["buffer"].startswith(f"{like['buffer']}_part"))
-        entry = {
-            **{key: like[key] for key in ("tiles", "tile_shape", "dims", "loc")},
-            "cb": free[0],
-            "buffer": f"{like['buffer']}_part{k}",
-            "name": f"{like['name']}_part{k}",
-            "role": "intermediate",
-            "dtype": dtype,
-            "format": fmt,
-            "page_size": page,
-            "depth": like["tiles"],
-            "total_bytes": like["tiles"] * page,
-        }
-        self.cbs[entry["cb"]] = entry
-        if sum(e["total_bytes"] for e in self.cbs.values()) > self.target["l1_cb_budget"]:
+        k = sum(1 for e in self.cbs.values() if e.buffer.startswith(f"{like.buffer}_part"))
+        entry = replace(
+            like,
+            cb=free[0],
+            buffer=f"{like.buffer}_part{k}",
+            name=f"{like.name}_part{k}",
+            role="intermediate",
+            dtype=dtype,
+            format=fmt,
+            page_size=page,
+            depth=like.tiles,
+            total_bytes=like.tiles * page,
+            subblock=None,
+        )
+        self.cbs[entry.cb] = entry
+        if sum(e.total_bytes for e in self.cbs.values()) > self.target.l1_cb_budget:
             raise TTResourceError.at(
                 loc,
-                f"the intermediate circular buffer {entry['name']} does not fit in L1; split the expression",
+                f"the intermediate circular buffer {entry.name} does not fit in L1; split the expression",
             )
-        return entry["cb"]
+        return entry.cb
 
     def matmul(self, c, loc):
-        a, b, cc, tb = (int(x.value) for x in c.args[:4])
-        mt, kt = self.cbs[a]["tile_shape"]
-        nt = self.cbs[cc]["tile_shape"][1]
+        f = ops.fields(c)
+        a, b, cc, tb = f.a, f.b, f.c, f.trans_b
+        mt, kt = self.cbs[a].tile_shape
+        nt = self.cbs[cc].tile_shape[1]
         ca, cb, ccv = self.cb_var(a), self.cb_var(b), self.cb_var(cc)
         accumulate = cc in self.live
 
@@ -494,9 +499,16 @@ class _Scheduler:
         return self.produce(cc, 1, per_tile, loc, [a, b])
 
     def reduce(self, c, loc):
-        src, dst = int(c.args[0].value), int(c.args[1].value)
-        kind, dim, clear = str(c.args[2].value), int(c.args[3].value), int(c.args[4].value)
-        scaler, scratch = int(c.args[5].value), int(c.args[6].value)
+        f = ops.fields(c)
+        src, dst, kind, dim, clear, scaler, scratch = (
+            f.src,
+            f.dst,
+            f.kind,
+            f.dim,
+            f.clear,
+            f.scaler,
+            f.scratch,
+        )
         spec = REDUCE[kind]
         prologue, epilogue = [], []
         if spec.prepare:
@@ -516,7 +528,7 @@ class _Scheduler:
             )
             epilogue = [extern("cb_pop_front", self.cb_var(scratch), self.n(scratch))]
             src = scratch
-        rt, ct = self.cbs[src]["tile_shape"]
+        rt, ct = self.cbs[src].tile_shape
         combine = not clear
         if combine:
             self.require_live(dst, loc)
@@ -555,8 +567,8 @@ class _Scheduler:
         return prologue + out + epilogue
 
     def transpose(self, c, loc):
-        src, dst = int(c.args[0].value), int(c.args[1].value)
-        src_cols, dst_cols = self.cbs[src]["tile_shape"][1], self.cbs[dst]["tile_shape"][1]
+        src, dst = ops.fields(c).src, ops.fields(c).dst
+        src_cols, dst_cols = self.cbs[src].tile_shape[1], self.cbs[dst].tile_shape[1]
         cs = self.cb_var(src)
 
         def per_tile(t, s):  # output tile (r, c) is source tile (c, r), transposed within the tile
@@ -582,7 +594,7 @@ class _Scheduler:
             after_then, self.live = self.live, set(entry)
             other = None if stmt.else_case is None else self.rewrite(stmt.else_case)
             if after_then != self.live:
-                names = sorted(self.cbs[cb]["buffer"] for cb in after_then ^ self.live)
+                names = sorted(self.cbs[cb].buffer for cb in after_then ^ self.live)
                 raise TTCompileError(
                     "the branches of an if leave different tile buffers holding values "
                     f"({', '.join(names)}); "
@@ -597,22 +609,22 @@ class _Scheduler:
         return stmt
 
     def prologue(self):
-        scalers = [e for e in self.cbs.values() if e["buffer"] == "reduce_scaler"]
-        ins = [e for e in self.cbs.values() if e["role"] == "input"] or list(self.cbs.values())
-        outs = [e for e in self.cbs.values() if e["role"] == "output"] or list(self.cbs.values())
+        scalers = [e for e in self.cbs.values() if e.buffer == "reduce_scaler"]
+        ins = [e for e in self.cbs.values() if e.role == "input"] or list(self.cbs.values())
+        outs = [e for e in self.cbs.values() if e.role == "output"] or list(self.cbs.values())
         out = [
             comment("Configure the unpacker, math engines and packer"),
             extern(
                 "compute_kernel_hw_startup",
-                self.cb_var(ins[0]["cb"]),
-                self.cb_var(ins[-1]["cb"]),
-                self.cb_var(outs[0]["cb"]),
+                self.cb_var(ins[0].cb),
+                self.cb_var(ins[-1].cb),
+                self.cb_var(outs[0].cb),
             ),
         ]
         for e in scalers:
             out.append(comment("The reduce scaler: a tile of ones, filled once"))
             out += self.produce(
-                e["cb"],
+                e.cb,
                 1,
                 lambda t, s: [extern("fill_tile_init"), extern("fill_tile", s, tirx.const(1.0, "float32"))],
                 "",
@@ -647,15 +659,15 @@ def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
             + [
                 extern("cb_pop_front", sched.cb_var(cb), sched.n(cb))
                 for cb in sorted(sched.live)
-                if sched.cbs[cb]["buffer"] != "reduce_scaler"
+                if sched.cbs[cb].buffer != "reduce_scaler"
             ]
         )
-        config = {
-            "math_fidelity": "HiFi4",
-            "fp32_dest_acc_en": sched.fp32,
-            "dst_full_sync_en": False,
-            "math_approx_mode": False,
-        }
+        config = ComputeConfig(
+            math_fidelity="HiFi4",
+            fp32_dest_acc_en=sched.fp32,
+            dst_full_sync_en=False,
+            math_approx_mode=False,
+        )
         # Spills added CBs: the compute kernel's table is the program's (the host creates CBs from it).
         table = list(sched.cbs.values())
         return func.with_body(body).with_attrs({"tt.compute_config": config, "tt.cb_table": table})

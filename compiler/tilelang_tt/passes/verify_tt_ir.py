@@ -26,8 +26,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import cb_name, find_ops, get_attr
-from ..target import dst_capacity
+from ..ir_utils import find_ops, get_attr
 
 OWNER = {
     **{n: "LowerTTTileIntrinsics" for n in ops.TL_OPS},
@@ -45,24 +44,24 @@ def _resource_errors(name: str, func) -> list[str]:
     errors = []
     target = get_attr(func, "tt.target")
     for acc in get_attr(func, "tt.accumulators", []):
-        cap = dst_capacity(target, acc["fp32"])
-        sh, sw = acc.get("subblock", acc["tiles"])
+        cap = target.dst_capacity(acc.fp32)
+        sh, sw = acc.subblock or acc.tiles
         if sh * sw > cap:
             errors.append(
-                f"{name}: accumulator {acc['buffer']} holds {sh}x{sw} = {sh * sw} tiles in DST at once "
-                f"but {target['name']} DST holds {cap} ({'fp32' if acc['fp32'] else '16-bit'}, half-sync)"
+                f"{name}: accumulator {acc.buffer} holds {sh}x{sw} = {sh * sw} tiles in DST at once "
+                f"but {target.name} DST holds {cap} ({'fp32' if acc.fp32 else '16-bit'}, half-sync)"
             )
-    total = sum(e["total_bytes"] for e in get_attr(func, "tt.cb_table", []))
-    if total > target["l1_cb_budget"]:
+    total = sum(e.total_bytes for e in get_attr(func, "tt.cb_table", []))
+    if total > target.l1_cb_budget:
         errors.append(
-            f"{name}: circular buffers need {total} bytes of L1 per core, {target['name']} has "
-            f"{target['l1_cb_budget']}"
+            f"{name}: circular buffers need {total} bytes of L1 per core, {target.name} has "
+            f"{target.l1_cb_budget}"
         )
     for core in get_attr(func, "tt.core_runtime_args", []):
-        if len(core["values"]) > target["max_runtime_args"]:
+        if len(core.values) > target.max_runtime_args:
             errors.append(
-                f"{name}: core {tuple(core['core'])} has {len(core['values'])} runtime arguments, "
-                f"limit {target['max_runtime_args']}"
+                f"{name}: core {tuple(core['core'])} has {len(core.values)} runtime arguments, "
+                f"limit {target.max_runtime_args}"
             )
     return errors
 
@@ -72,7 +71,7 @@ def _ir_errors(name: str, func) -> list[str]:
     for site in find_ops(func.body, tuple(OWNER)):
         op = str(site.call.op.name)
         errors.append(f"internal error after {OWNER[op]}: {name} still contains {op}")
-    known = {cb_name(e) for e in get_attr(func, "tt.cb_table", [])}
+    known = {e.name for e in get_attr(func, "tt.cb_table", [])}
     used = set()
     tvm_ffi.structural_walk(
         func.body, (tvm.ir.Var, lambda v: used.add(str(v.name)) if str(v.name).startswith("cb_") else None)

@@ -1,0 +1,285 @@
+"""The typed records the passes attach to functions: what one pass decides and a later one reads.
+
+Each record is a frozen ``tvm_ffi`` dataclass, so it lives in the IR itself (a function attribute holds a
+record or a list of them), is part of structural equality and hashing (a Before/Expected test that gets one
+field wrong names the field's access path), and checks the types of its fields when it is built. A pass
+reads fields by name (``cb.page_size``), changes one with ``replace(cb, depth=4)``, and codegen/plan.py
+serialises a record with ``asdict``. The attribute that holds each record, and the pass that writes it:
+
+    tt.target            TargetFacts                ApplyTTDefaults
+    tt.options           Options                    ApplyTTDefaults
+    tt.layout_desc       {buffer: LayoutDesc}       InferTTLayout, PropagateTTLayout
+    tt.tensor_accessors  [TensorAccessor]           AttachTensorAccessorTT
+    tt.grid              Grid                       LayoutAwareWorkPartitionTT
+    tt.core_work         [CoreWork]                 LayoutAwareWorkPartitionTT
+    tt.core_ranges       [CoreRange]                LayoutAwareWorkPartitionTT
+    tt.work_partition    WorkPartition              LayoutAwareWorkPartitionTT
+    tt.cb_table          [CircularBuffer]           LowerTileProgramTT / LowerSharedToCB (+ spills)
+    tt.accumulators      [Accumulator]              LowerSharedToCB
+    tt.tile_dfg          TileDFG                    BuildTileDFGTT
+    tt.accessor_args     [AccessorArgs]             ConfigureTensorAccessorTT
+    tt.compute_config    ComputeConfig              InsertComputeInitTT / ScheduleTileComputeTT
+    tt.runtime_args      [RuntimeArg]               FinalizePersistentSignatureTT
+    tt.core_runtime_args [CoreRuntimeArgs]          FinalizePersistentSignatureTT
+
+Plain mappings stay plain where a mapping is the whole meaning (``tt.data_formats``: buffer → format name,
+``tt.declared_shapes``: buffer → shape); single words stay strings (``tt.kernel_role``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tvm_ffi import dataclasses as dc
+
+__all__ = [
+    "TargetFacts",
+    "Options",
+    "LayoutDesc",
+    "TensorAccessor",
+    "GridAxis",
+    "Grid",
+    "CoreWork",
+    "CoreRange",
+    "WorkPartition",
+    "CircularBuffer",
+    "Accumulator",
+    "DFGNode",
+    "DFGEdge",
+    "TileDFG",
+    "AccessorArgs",
+    "ComputeConfig",
+    "RuntimeArg",
+    "CoreRuntimeArgs",
+    "asdict",
+    "replace",
+]
+
+asdict = dc.asdict
+replace = dc.replace
+
+
+def _record(type_key: str):
+    return dc.py_class(type_key, frozen=True, eq=True)
+
+
+@_record("tt.TargetFacts")
+class TargetFacts(dc.Object):
+    """The device facts later passes read (``TTTarget.as_record()``); DST tiles per acquire in half-sync."""
+
+    name: str
+    arch: str
+    grid: list[int]  # compute grid [x (columns), y (rows)]
+    l1_bytes: int
+    l1_cb_budget: int
+    dram_banks: int
+    num_circular_buffers: int
+    dst_tiles_fp32_half_sync: int
+    dst_tiles_16bit_half_sync: int
+    max_runtime_args: int
+
+    def dst_capacity(self, fp32: bool) -> int:
+        """DST tiles one acquire holds (half-sync), for fp32 or 16-bit accumulation."""
+        return self.dst_tiles_fp32_half_sync if fp32 else self.dst_tiles_16bit_half_sync
+
+
+@_record("tt.Options")
+class Options(dc.Object):
+    partition_strategy: str  # row_major | column_major | block
+    enable_double_buffer: bool
+    enable_prefetch: bool
+
+
+@_record("tt.LayoutDesc")
+class LayoutDesc(dc.Object):
+    """Where one buffer lives: DRAM/L1, interleaved or a circular buffer; ``peer`` is the global tensor a
+    tile buffer is loaded from or stored to ("" when none)."""
+
+    memory: str
+    layout: str
+    tile_id_order: str
+    peer: str = ""
+
+
+@_record("tt.TensorAccessor")
+class TensorAccessor(dc.Object):
+    """A global tensor as the data-movement kernels see it: its tile view and DRAM pages."""
+
+    name: str
+    param_index: int
+    dtype: str
+    format: str  # tt::DataFormat name
+    page_size: int  # bytes per tile page
+    shape: list[int]  # stored order (dim_order), as in DRAM
+    declared_shape: list[int]  # as the caller passes it
+    view: list[int]  # the 2-D tile view (rows, cols), padded to whole tiles
+    tiles: list[int]  # tile rows, tile columns of the view
+    memory: str
+    layout: str
+    access: str  # read | write | read_write
+    dim_order: list[int]  # declared dimension numbers, outermost stored first
+
+
+@_record("tt.GridAxis")
+class GridAxis(dc.Object):
+    """One launch-grid axis selecting output blocks: block coordinate += ``blocks`` × the axis index."""
+
+    tag: str  # blockIdx.x / .y / .z
+    blocks: int
+
+
+@_record("tt.Grid")
+class Grid(dc.Object):
+    """The launch grid and which output block each of its points computes."""
+
+    x: int
+    y: int
+    z: int
+    row_axes: list[GridAxis]
+    col_axes: list[GridAxis]
+    block_shape: list[int]  # elements (rows, cols) of one output block
+    num_blocks: int
+
+    def output_block(self, block: int) -> tuple[int, int]:
+        """(row, column) of the output block that the grid point with linear id ``block`` computes."""
+        index = {
+            "blockIdx.x": block % self.x,
+            "blockIdx.y": block // self.x % self.y,
+            "blockIdx.z": block // (self.x * self.y),
+        }
+        row = sum(axis.blocks * index[axis.tag] for axis in self.row_axes)
+        col = sum(axis.blocks * index[axis.tag] for axis in self.col_axes)
+        return row, col
+
+
+@_record("tt.CoreWork")
+class CoreWork(dc.Object):
+    """The output blocks one core computes: ``count`` from ``start`` in the encoding's order, or the
+    explicit ``blocks`` list (encoding "list")."""
+
+    core: list[int]  # [x, y]
+    start: int
+    count: int
+    blocks: list[int] = dc.field(default_factory=list)
+
+
+@_record("tt.CoreRange")
+class CoreRange(dc.Object):
+    """The cores x0..x1 × y0..y1 (inclusive)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+
+@_record("tt.WorkPartition")
+class WorkPartition(dc.Object):
+    len_k: int  # K tiles one output block reduces over (0 when the program has no matmul)
+    tile_order: str
+
+
+@_record("tt.CircularBuffer")
+class CircularBuffer(dc.Object):
+    """One circular buffer: the tile buffer it holds, its page format and its depth."""
+
+    cb: int  # CB index (tt::CBIndex)
+    buffer: str  # the DSL buffer it holds
+    name: str  # C++ name in the kernels (cb_<buffer>)
+    role: str  # input | output | intermediate
+    dtype: str
+    format: str  # tt::DataFormat name
+    page_size: int
+    tiles: int  # tiles of one block
+    tile_shape: list[int]  # the block in tiles (rows, cols)
+    depth: int  # pages the CB holds (tiles, or 2 × tiles when double-buffered)
+    total_bytes: int
+    dims: list[str]  # what the block's tile rows / cols index (e.g. ["m", "k"])
+    loc: str  # DSL line of the buffer's first use
+    subblock: list[int] | None = None  # DST subblock (rows, cols) in tiles, for packed outputs
+    source: str | None = None  # a transposed copy: the operand buffer whose tiles it holds
+    packs: str | None = None  # an output CB a fragment is packed into straight from DST
+
+
+@_record("tt.Accumulator")
+class Accumulator(dc.Object):
+    """A matmul accumulator: where it lives between K steps (DST, or subblocked through a spill CB)."""
+
+    buffer: str
+    dtype: str
+    format: str
+    fp32: bool
+    tiles: list[int]  # (Mt, Nt)
+    residency: str  # dst | subblocked
+    spill_cb: int  # the CB partial sums go through (-1: none)
+    loc: str
+    subblock: list[int] | None = None
+
+
+@_record("tt.DFGNode")
+class DFGNode(dc.Object):
+    """One tile op: which kernel runs it and which CBs it consumes and produces."""
+
+    id: int
+    op: str
+    kernel: str  # reader | compute | writer
+    cbs_in: list[int]
+    cbs_out: list[int]
+    loc: str
+
+
+@_record("tt.DFGEdge")
+class DFGEdge(dc.Object):
+    src: int
+    dst: int
+    cb: int
+
+
+@_record("tt.TileDFG")
+class TileDFG(dc.Object):
+    """Producers and consumers of each CB."""
+
+    nodes: list[DFGNode]
+    edges: list[DFGEdge]
+
+
+@_record("tt.AccessorArgs")
+class AccessorArgs(dc.Object):
+    """A tensor's TensorAccessor in one data-movement kernel: C++ names and compile-time argument slots."""
+
+    param: int
+    tensor: str
+    accessor: str
+    args: str
+    addr: str
+    tile_bytes: str
+    cb: int
+    ct_offset: int  # first compile-time argument of the accessor's TensorAccessorArgs
+    tiles: list[int]
+    memory: str
+
+
+@_record("tt.ComputeConfig")
+class ComputeConfig(dc.Object):
+    math_fidelity: str
+    fp32_dest_acc_en: bool
+    dst_full_sync_en: bool
+    math_approx_mode: bool
+
+
+@_record("tt.RuntimeArg")
+class RuntimeArg(dc.Object):
+    """One runtime argument slot of a kernel: a tensor address, or the core's work range."""
+
+    name: str
+    kind: str  # addr | work_start | work_count | ...
+    tensor: str = ""
+
+
+@_record("tt.CoreRuntimeArgs")
+class CoreRuntimeArgs(dc.Object):
+    """One core's runtime-argument values, in slot order; "addr:<tensor>" stands for an address the host
+    fills in."""
+
+    core: list[int]
+    values: list[Any]
