@@ -12,6 +12,7 @@ from tvm import tirx
 
 from . import ops
 from .errors import TTCompileError, dsl_line, split_loc
+from .records import CircularBuffer
 from .target import TILE
 
 _ANALYZER = tvm.sym.Analyzer()
@@ -308,7 +309,47 @@ def parallel_loc(nest) -> str | None:
     return loc.value if isinstance(loc, tvm.ir.StringImm) else str(loc)
 
 
-def cb_var(entry: dict) -> tirx.Var:
+def first_use_loc(func: tirx.PrimFunc, buf) -> str:
+    """The DSL location of the first tile op or ``T.Parallel`` statement using buffer ``buf`` (a Buffer, or
+    a name), "" when none does."""
+    name = str(buf if isinstance(buf, str) else buf.name)
+    found: list[str] = []
+
+    def uses(node) -> bool:
+        hits = []
+        tvm_ffi.structural_walk(
+            node,
+            [
+                (tirx.BufferStore, lambda s: hits.append(str(s.buffer.name))),
+                (tvm.ir.TensorLoad, lambda t: hits.append(str(t.source.name))),
+                (tvm.ir.TensorRegion, lambda r: hits.append(str(r.source.name))),
+            ],
+        )
+        return name in hits
+
+    def visit(node):
+        if found:
+            return
+        if isinstance(node, tirx.SeqStmt):
+            for s in node.seq:
+                visit(s)
+        elif parallel_loc(node) is not None:
+            if uses(node):
+                found.append(parallel_loc(node))
+        elif isinstance(node, tirx.For | tirx.AttrStmt):
+            visit(node.body)
+        elif isinstance(node, tirx.IfThenElse):
+            visit(node.then_case)
+            if node.else_case is not None:
+                visit(node.else_case)
+        elif isinstance(node, tirx.Evaluate) and isinstance(node.value, tvm.ir.Call) and uses(node):
+            found.append(ops.loc_of(node.value))
+
+    visit(func.body)
+    return found[0] if found else ""
+
+
+def cb_var(entry: CircularBuffer) -> tirx.Var:
     return tirx.Var(entry.name, "int32")
 
 

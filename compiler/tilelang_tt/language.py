@@ -185,6 +185,8 @@ def Tensor(shape, dtype="float32", data=None, scope="global", **buffer_options):
     """``A: T.Tensor((M, K), T.float16)`` — a global tensor parameter; ``T.Tensor(shape, dtype, other.data)``
     is a view of another tensor's memory. ``dtype`` may be a dtype object or string (``T.float`` is
     float32)."""
+    if data is not None:  # a view: declared in the body, where it is evaluated
+        return _T.decl_buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
     return _T.Buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
 
 

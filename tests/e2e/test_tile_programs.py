@@ -303,6 +303,43 @@ def test_gemm_with_transposed_operands_and_relu_epilogue():
     assert rel <= 1e-2, f"max relative error {rel:.3e}"
 
 
+def flat_gemm(N, H, W, C, F, block_M=64, dtype="bfloat16", accum_dtype="float"):
+    """A 1×1 convolution the way TileLang's convolution example writes its GEMM: NHWC data and the output
+    seen through flat (N·H·W, C) / (N·H·W, F) views of their memory."""
+
+    @T.prim_func
+    def main(
+        data: T.Tensor((N, H, W, C), dtype),
+        kernel: T.Tensor((C, F), dtype),
+        out: T.Tensor((N, H, W, F), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N * H * W, block_M), threads=128) as bx:
+            data_flat = T.Tensor((N * H * W, C), dtype, data.data)
+            out_flat = T.Tensor((N * H * W, F), dtype, out.data)
+            data_shared = T.alloc_shared((block_M, C), dtype)
+            kernel_shared = T.alloc_shared((C, F), dtype)
+            out_local = T.alloc_fragment((block_M, F), accum_dtype)
+            T.clear(out_local)
+            T.copy(data_flat[bx * block_M, 0], data_shared)
+            T.copy(kernel, kernel_shared)
+            T.gemm(data_shared, kernel_shared, out_local)
+            T.copy(out_local, out_flat[bx * block_M, 0])
+
+    return main
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_tensors_seen_through_reshaped_views(target):
+    kernel = tilelang.compile(flat_gemm(2, 8, 16, 64, 32), out_idx=[-1], target=target)
+    data = RNG.standard_normal((2, 8, 16, 64)).astype(ml_dtypes.bfloat16)
+    weights = RNG.standard_normal((64, 32)).astype(ml_dtypes.bfloat16)
+    expected = data.astype(np.float32) @ weights.astype(np.float32)
+    got = kernel(data, weights).astype(np.float32)
+    assert got.shape == (2, 8, 16, 32), got.shape
+    rel = float(np.abs(got - expected).max() / np.abs(expected).max())
+    assert rel <= 1e-2, f"max relative error {rel:.3e}"
+
+
 def _example(name):
     path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", name + ".py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)

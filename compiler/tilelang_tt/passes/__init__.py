@@ -17,12 +17,14 @@ from .lower_shared_to_cb import LowerSharedToCB
 from .lower_tile_program_tt import LowerTileProgramTT
 from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
 from .propagate_tt_layout import PropagateTTLayout
+from .resolve_tensor_views_tt import ResolveTensorViewsTT
 from .schedule_tile_compute_tt import ScheduleTileComputeTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
+    "ResolveTensorViewsTT",
     "LegalizeVectorsTT",
     "StageElementGlobalsTT",
     "ApplyTTDefaults",

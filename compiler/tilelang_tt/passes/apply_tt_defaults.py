@@ -27,19 +27,11 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, find_ops, region, tensor_params
+from ..ir_utils import def_loc, find_ops, first_use_loc, region, tensor_params
 from ..records import Options
 from ..target import DATA_FORMATS, get_target
 
 PARTITION_STRATEGIES = ("row_major", "column_major", "block")
-
-
-def _first_use(func: tirx.PrimFunc, buf_name: str) -> str:
-    for site in find_ops(func.body, ops.TL_OPS):
-        for arg in site.call.args:
-            if isinstance(arg, tvm.ir.TensorRegion) and arg.source.name == buf_name:
-                return site.loc
-    return ""
 
 
 def _allocations(func: tirx.PrimFunc) -> list[tirx.Buffer]:
@@ -54,14 +46,14 @@ def _check_static_extents(func: tirx.PrimFunc, buffers: list[tirx.Buffer]) -> No
         for d, extent in enumerate(buf.shape):
             if not isinstance(extent, tirx.IntImm):
                 raise TTCompileError.at(
-                    _first_use(func, buf.name),
+                    first_use_loc(func, buf),
                     f"buffer {buf.name} has a symbolic dimension {extent} (dimension {d} of "
                     f"{tuple(buf.shape)}); Tenstorrent programs are compiled for static shapes: "
                     f"compile one kernel per shape",
                 )
             if int(extent) <= 0:
                 raise TTCompileError.at(
-                    _first_use(func, buf.name),
+                    first_use_loc(func, buf),
                     f"buffer {buf.name} has shape {tuple(int(s) for s in buf.shape)}, with an empty "
                     f"dimension {d}; there is nothing to compute",
                 )
@@ -85,7 +77,7 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
         dtype = str(buf.dtype)
         if dtype not in DATA_FORMATS or DATA_FORMATS[dtype][0] not in target.data_formats:
             raise TTCompileError.at(
-                _first_use(func, buf.name),
+                first_use_loc(func, buf),
                 f"buffer {buf.name} has dtype {dtype}; {target.name} tiles support "
                 f"{', '.join(d for d, (f, _) in DATA_FORMATS.items() if f in target.data_formats)}",
             )

@@ -34,7 +34,7 @@ from tvm_ffi.structural import WalkResult
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, parallel_loc
+from ..ir_utils import collect_vars, get_attr, parallel_loc
 
 COLUMN, ROW = "column", "row"
 
@@ -219,6 +219,7 @@ def _rewrite(func, vectors, uf):
         for name, buf in vectors.items()
         if any(p.same_as(buf) for p in func.params)
     }
+    declared.update(get_attr(func, "tt.declared_shapes", {}))  # a view's caller shape (ResolveTensorViewsTT)
     out = tirx.PrimFunc(params, body, func.ret_type, func.attrs)
     return out.with_attr("tt.declared_shapes", declared) if declared else out
 
