@@ -55,6 +55,8 @@ __all__ = [
     "clear",
     "fill",
     "copy",
+    "im2col",
+    "c2d_im2col",
     "gemm",
     "Pipelined",
     "Parallel",
@@ -317,6 +319,29 @@ def copy(src, dst, coalesced_width=None, disable_tma: bool = False, eviction_pol
     src_region = _region(src, like=dst)
     dst_region = _region(dst, like=src_region)
     return ops.call("tl.copy", src_region, dst_region, _loc())
+
+
+def im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad, eviction_policy=None, annotations=None):
+    """The im2col rows of a 2-D convolution into the tile ``col`` (block_M x block_K): row i is output
+    position m = nhw_step * block_M + i of the (N, OH, OW) grid, column j is k = c_step * block_K + j of
+    the (KH, KW, C) window of the NHWC tensor ``img``, zero where the window reaches into the padding
+    (a square ``kernel``, ``stride``, ``dilation``, ``pad``). ``eviction_policy`` and ``annotations``
+    are GPU knobs, accepted and ignored."""
+    return ops.call(
+        "tl.im2col",
+        img=_region(img),
+        col=_region(col),
+        nhw_step=nhw_step,
+        c_step=c_step,
+        kernel=int(kernel),
+        stride=int(stride),
+        dilation=int(dilation),
+        pad=int(pad),
+        loc=_loc(),
+    )
+
+
+c2d_im2col = im2col  # TileLang's older name
 
 
 def gemm(

@@ -51,6 +51,7 @@ SPECS: dict[str, OpSpec] = {
     "tl.fill": OpSpec(("dst", "value")),
     "tl.reduce": OpSpec(("src", "dst", "kind", "dim", "clear")),
     "tl.transpose": OpSpec(("src", "dst")),
+    "tl.im2col": OpSpec(("img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad")),
     "tl.loc": OpSpec(()),
     # GEMM-path intrinsics (positions and sizes in tiles; ``tensor`` a parameter index, later an accessor)
     "tt.read_to_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "reader", writes=("cb",)),
@@ -67,7 +68,30 @@ SPECS: dict[str, OpSpec] = {
     "tt.l1_store_f32": OpSpec(("addr", "value")),
     # tile-program intrinsics; an eltwise op also reads the CBs of the operands in its expression
     "tt.gen_tile": OpSpec(("cb", "value", "i", "j", "rows", "cols"), "reader", writes=("cb",)),
+    "tt.read_im2col": OpSpec(
+        (
+            "cb",
+            "tensor",
+            "nhw_step",
+            "c_step",
+            "kernel",
+            "stride",
+            "dilation",
+            "pad",
+            "height",
+            "width",
+            "channels",
+            "out_height",
+            "out_width",
+            "positions",
+            "rows",
+            "cols",
+        ),
+        "reader",
+        writes=("cb",),
+    ),  # fmt: skip
     "tt.tile.wait_input": OpSpec(("cb",), "compute", reads=("cb",)),
+    "tt.tile.tilize": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
     "tt.tile.fill": OpSpec(("cb", "value"), "compute", writes=("cb",)),
     "tt.tile.copy": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
     "tt.tile.eltwise": OpSpec(("dst", "expr"), "compute", writes=("dst",)),

@@ -109,11 +109,13 @@ class TensorAccessor(dc.Object):
     param_index: int
     dtype: str
     format: str  # tt::DataFormat name
-    page_size: int  # bytes per tile page
+    page_layout: str  # tile (a page is one 32x32 tile) | row_major (a page is one row of the view)
+    pages: int  # DRAM pages of the tensor
+    page_size: int  # bytes per page
     shape: list[int]  # stored order (dim_order), as in DRAM
     declared_shape: list[int]  # as the caller passes it
     view: list[int]  # the 2-D tile view (rows, cols), padded to whole tiles
-    tiles: list[int]  # tile rows, tile columns of the view
+    tiles: list[int]  # tile rows, tile columns of the view ([0, 0] for row_major pages)
     memory: str
     layout: str
     access: str  # read | write | read_write
@@ -257,6 +259,8 @@ class AccessorArgs(dc.Object):
     ct_offset: int  # first compile-time argument of the accessor's TensorAccessorArgs
     tiles: list[int]
     memory: str
+    page_layout: str  # the tensor's (TensorAccessor.page_layout)
+    page_size: int  # bytes per page: get_tile_size of the CB for tiles, the row bytes for row_major
 
 
 @_record("tt.ComputeConfig")

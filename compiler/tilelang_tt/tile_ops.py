@@ -156,6 +156,7 @@ _EXACT = {
     "compute_kernel_api/eltwise_unary/where.h": ["where_tile", "where_tile_init"],
     "compute_kernel_api/compute_kernel_hw_startup.h": ["compute_kernel_hw_startup"],
     "compute_kernel_api/pack.h": ["pack_tile"],
+    "compute_kernel_api/tilize.h": ["tilize_init", "tilize_block", "tilize_uninit"],
 }
 # Header of each call (template arguments stripped: ``reduce_tile<...>`` → ``reduce_tile``).
 HEADERS = {call: header for header, calls in _EXACT.items() for call in calls}

@@ -46,6 +46,8 @@ def dram_tensor_64x64(name: str, index: int, access: str, dtype: str) -> TensorA
         param_index=index,
         dtype=dtype,
         format=fmt,
+        page_layout="tile",
+        pages=4,
         page_size=page,
         shape=[64, 64],
         declared_shape=[64, 64],

@@ -31,6 +31,8 @@ def _accessor_args(param, tensor, cb, ct_offset):
         ct_offset=ct_offset,
         tiles=[2, 2],
         memory="DRAM",
+        page_layout="tile",
+        page_size=2048,
     )
 
 

@@ -4,6 +4,7 @@ import pytest
 import tilelang_tt.language as T
 import tvm
 from before_after import assert_pass
+from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gemm_stages import AFTER_ACCESSORS, AFTER_PROPAGATE, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
@@ -120,3 +121,15 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: one accessor per parameter: 2x2 tiles of 2048 bytes; A
     and B read, C written."""
     assert_pass(AttachTensorAccessorTT(), launched(AFTER_PROPAGATE), launched(AFTER_ACCESSORS))
+
+
+@T.prim_func
+def gathered(data: T.Tensor((1, 8, 8, 32), "bfloat16"), out: T.Tensor((64, 32), "bfloat16")):
+    with T.Kernel(1) as bx:
+        cols = T.alloc_shared((64, 32), "bfloat16")
+        T.im2col(data, cols, bx, 0, 3, 1, 1, 1)
+        T.copy(cols, out[0, 0])
+
+
+def test_a_gathered_image_is_stored_as_rows_of_channels():
+    assert attr(lower(gathered, "AttachTensorAccessorTT"), "tt.tensor_accessors") == GATHER_ACCESSORS

@@ -1,7 +1,8 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
 import tvm_ffi
-from before_after import assert_pass
+from before_after import T, assert_pass
+from gather_tiles import READER as GATHER_READER
 from gemm_kernels import (
     READER_ACCESSORS,
     WRITER_ACCESSORS,
@@ -116,3 +117,65 @@ def test_gemm_writer_before_expected():
         data_movement_kernel("writer", attrs, write_by_accessor),
         data_movement_kernel("writer", attrs, writer_block),
     )
+
+
+@T.prim_func(private=True, check_well_formed=False)  # data, cb_*: names the kernel header declares
+def im2col_reader():
+    T.func_attr(GATHER_READER)
+    data = T.int32()
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        T.tt.read_im2col(0, data, bx, 0, 3, 1, 1, 1, 8, 8, 32, 8, 8, 64, 64, 32, "p.py:7:8")
+
+
+@T.prim_func(private=True, check_well_formed=False)
+def im2col_reader_on_noc():
+    T.func_attr(GATHER_READER)
+    data = T.int32()
+    cb_cols_rows = T.int32()
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        T.tt.comment("p.py:7: ")
+        T.tt.comment("im2col rows: 3x3 window, stride 1, dilation 1, padding 1; runs of 32 channels per read")
+        # one strip of 32 rows = one tile-sized page of the staging CB at a time
+        for strip in range(2):
+            T.call_extern("void", "cb_reserve_back", cb_cols_rows, 1)
+            l1_write_addr_cols_rows: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_cols_rows)
+            for r in range(32):
+                # output position m = (n, oh, ow) of the 8×8 grid; window entry k = (kh, kw, c): one run of
+                # 32 channels per row (block_K = C = 32, so kw = k // 32 % 3, c = 0)
+                m: T.let[T.int32] = bx * 64 + strip * 32 + r
+                k: T.let[T.int32] = 0
+                h_padded: T.let[T.int32] = k // 96 + m % 64 // 8
+                w_padded: T.let[T.int32] = k % 96 // 32 + m % 8
+                run_addr: T.let[T.int32] = r * 64 + l1_write_addr_cols_rows
+                # inside the image: h_padded, w_padded in [pad, size + pad)
+                if m < 64 and k < 288 and h_padded >= 1 and w_padded >= 1 and h_padded < 9 and w_padded < 9:
+                    T.call_extern(
+                        "void",
+                        "noc_async_read",
+                        T.call_extern(
+                            "int32",
+                            "get_noc_addr",
+                            m // 64 * 64 + h_padded * 8 + w_padded - 9,
+                            data,
+                            k % 32 * 2,
+                        ),
+                        run_addr,
+                        64,
+                    )
+                else:
+                    padding: T.let[T.handle("uint32", "global")] = T.call_extern(
+                        T.handle("uint32", "global").ty,
+                        "reinterpret_cast<volatile tt_l1_ptr uint32_t*>",
+                        run_addr,
+                    )
+                    for word in range(16):
+                        padding_1 = T.Buffer((1,), "uint32", data=padding)
+                        padding_1[word] = T.uint32(0)
+            T.call_extern("void", "noc_async_read_barrier")
+            T.call_extern("void", "cb_push_back", cb_cols_rows, 1)
+
+
+def test_im2col_reader_reads_runs_of_channels_and_zero_fills_the_padding():
+    assert_pass(LowerCBIntrinsics(), im2col_reader, im2col_reader_on_noc)

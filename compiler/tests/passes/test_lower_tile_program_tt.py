@@ -1,6 +1,9 @@
 """LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
 
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
+from gather_tiles import ACCESSORS as GATHER_ACCESSORS
+from gather_tiles import CB_TABLE as GATHER_CB_TABLE
+from gather_tiles import TILE_DFG as GATHER_TILE_DFG
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt.passes import LowerTileProgramTT
 
@@ -52,3 +55,42 @@ def test_softmax_numerator_becomes_cbs_and_tile_ops():
     reads block row bx (1×2 tiles) into A_s's CB, compute waits for it, reduces into m, evaluates the
     expression tile-wise into S and copies S to the output CB the writer drains."""
     assert_pass(LowerTileProgramTT(), softmax_numerator, softmax_numerator_lowered)
+
+
+@T.prim_func(private=True)
+def im2col_gather(data: T.Buffer((1, 8, 8, 32), "bfloat16"), out: T.Buffer((64, 32), "bfloat16")):
+    T.func_attr(
+        {"tt.target": WORMHOLE, "tt.options": DEFAULT_OPTIONS, "tt.tensor_accessors": GATHER_ACCESSORS}
+    )
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        cols = T.alloc_shared((64, 32), "bfloat16")
+        T.tl.im2col(data[0:1, 0:8, 0:8, 0:32], cols[0:64, 0:32], bx, 0, 3, 1, 1, 1, "p.py:7:8")
+        T.tl.copy(cols[0:64, 0:32], out[0:64, 0:32], "p.py:8:8")
+
+
+@T.prim_func(private=True)
+def im2col_gather_lowered(data: T.Buffer((1, 8, 8, 32), "bfloat16"), out: T.Buffer((64, 32), "bfloat16")):
+    T.func_attr(
+        {
+            "tt.target": WORMHOLE,
+            "tt.options": DEFAULT_OPTIONS,
+            "tt.tensor_accessors": GATHER_ACCESSORS,
+            "tt.compute_schedule": "tile_program",
+            "tt.cb_table": GATHER_CB_TABLE,
+            "tt.accumulators": [],
+            "tt.tile_dfg": GATHER_TILE_DFG,
+        }
+    )
+    for block in range(T.tt.work_count()):
+        bx: T.let[T.int32] = T.tt.work_block(block, 0)
+        # the reader gathers the rows (image 8×8×32, output grid 8×8 = 64 positions, block 64×32) into
+        # the staging CB 0; compute tilizes them into the tile's value CB 24
+        T.tt.read_im2col(0, 0, bx, 0, 3, 1, 1, 1, 8, 8, 32, 8, 8, 64, 64, 32, "p.py:7:8")
+        T.tt.tile.tilize(0, 24, "p.py:7:8")
+        T.tt.tile.copy(24, 16, "p.py:8:8")
+        T.tt.write_from_cb(16, 1, 0, 0, 2, 1, "p.py:8:8")
+
+
+def test_im2col_becomes_a_reader_gather_and_a_tilize():
+    assert_pass(LowerTileProgramTT(), im2col_gather, im2col_gather_lowered)

@@ -1,6 +1,7 @@
 """ScheduleTileComputeTT: a tile program's compute kernel becomes compute-API calls (engines, DST, CBs)."""
 
 from before_after import WORMHOLE, T, assert_pass
+from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from softmax_tiles import CB_TABLE
 from tilelang_tt.passes import ScheduleTileComputeTT
 from tilelang_tt.records import ComputeConfig
@@ -122,3 +123,63 @@ def softmax_numerator_scheduled():
 
 def test_softmax_numerator_compute_kernel():
     assert_pass(ScheduleTileComputeTT(), softmax_numerator_compute, softmax_numerator_scheduled)
+
+
+GATHER_KERNEL = {**COMPUTE_KERNEL, "tt.cb_table": GATHER_CB_TABLE}
+# bfloat16 CBs only: DST keeps 16-bit values
+GATHER_SCHEDULED = {
+    **GATHER_KERNEL,
+    "tt.compute_config": ComputeConfig(
+        math_fidelity="HiFi4", fp32_dest_acc_en=False, dst_full_sync_en=False, math_approx_mode=False
+    ),
+}
+
+
+@T.prim_func(private=True)
+def im2col_gather_compute():
+    T.func_attr(GATHER_KERNEL)
+    for block in range(T.tt.work_count()):
+        T.tt.tile.tilize(0, 24, "p.py:7:8")
+        T.tt.tile.copy(24, 16, "p.py:8:8")
+
+
+@T.prim_func(private=True, check_well_formed=False)  # cb_* are free: constants the kernel header declares
+def im2col_gather_scheduled():
+    T.func_attr(GATHER_SCHEDULED)
+    cb_cols_rows = T.int32()
+    cb_cols_out = T.int32()
+    cb_cols = T.int32()
+    T.tt.comment("Configure the unpacker, math engines and packer")
+    T.call_extern("void", "compute_kernel_hw_startup", cb_cols_rows, cb_cols_rows, cb_cols_out)
+    for block in range(T.tt.work_count()):
+        T.tt.comment("p.py:7: ")
+        # the rows arrive one 32-row strip (one tile-sized page) at a time; each is tilized into the pages
+        # reserved for it, behind nothing (cols holds no value yet), then the whole tile is waited for
+        T.call_extern("void", "tilize_init", cb_cols_rows, 1, cb_cols)
+        for strip in range(2):
+            T.call_extern("void", "cb_wait_front", cb_cols_rows, 1)
+            T.call_extern("void", "cb_reserve_back", cb_cols, 1)
+            T.call_extern("void", "tilize_block", cb_cols_rows, 1, cb_cols)
+            T.call_extern("void", "cb_push_back", cb_cols, 1)
+            T.call_extern("void", "cb_pop_front", cb_cols_rows, 1)
+        T.call_extern("void", "tilize_uninit", cb_cols_rows, cb_cols)
+        T.call_extern("void", "cb_wait_front", cb_cols, 2)
+        # the tile copied to the output CB: both tiles in one DST acquire
+        T.tt.comment("p.py:8: ")
+        T.call_extern("void", "cb_reserve_back", cb_cols_out, 2)
+        T.call_extern("void", "tile_regs_acquire")
+        for tile in range(2):
+            T.call_extern("void", "copy_tile_to_dst_init_short", cb_cols)
+            T.call_extern("void", "copy_tile", cb_cols, tile, tile)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        for tile in range(2):
+            T.call_extern("void", "pack_tile", tile, cb_cols_out)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_cols_out, 2)
+        # values that became live in this loop body die at its end
+        T.call_extern("void", "cb_pop_front", cb_cols, 2)
+
+
+def test_im2col_rows_are_tilized_strip_by_strip():
+    assert_pass(ScheduleTileComputeTT(), im2col_gather_compute, im2col_gather_scheduled)

@@ -248,15 +248,15 @@ def render_host(plan: dict) -> str:
         "distributed::MeshCoordinateRange device_range(mesh_device->shape());",
         "Program program = CreateProgram();",
         "",
-        "// One buffer per tensor; a page is one tile, pages interleaved over the banks.",
+        "// One buffer per tensor, pages interleaved over the banks; a page is one tile (a row of a gathered",
+        "// tensor).",
     ]
     for t in tensors:
         n = _ident(t["name"])
         L += [
             f"distributed::DeviceLocalBufferConfig {n}_config{{.page_size = {t['page_size']}, "
             f".buffer_type = {BUFFER_TYPE[t['memory']]}}};",
-            f"distributed::ReplicatedBufferConfig {n}_size{{.size = "
-            f"{t['page_size'] * t['tiles'][0] * t['tiles'][1]}}};",
+            f"distributed::ReplicatedBufferConfig {n}_size{{.size = {t['page_size'] * t['pages']}}};",
             f"auto {n}_buffer = distributed::MeshBuffer::create({n}_size, {n}_config, mesh_device.get());",
             f"const uint32_t {n}_addr = static_cast<uint32_t>({n}_buffer->address());",
         ]
@@ -319,6 +319,12 @@ def render_host(plan: dict) -> str:
             L += [_offsets(t), f"const std::vector<{ty}> {n}_stored = to_stored_order({host}, {n}_offsets);"]
             host = f"{n}_stored.data()"
         L.append(f"const auto* {n}_host = {host};")
+        if t["page_layout"] == "row_major":  # pages are the rows as they are
+            L += [
+                f"const std::vector<{ty}> {n}_rows({n}_host, {n}_host + {rows * cols});",
+                f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_rows, false);",
+            ]
+            continue
         if _is_padded(t):
             view = f"pad_to_tile_view({n}_host, {', '.join(str(v) for v in _slices(t))})"
         else:

@@ -331,7 +331,11 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
         offset = "0" if previous is None else f"{previous}.next_compile_time_args_offset()"
         acc_decls += [
             f"constexpr auto {a.args} = TensorAccessorArgs<{offset}>();",
-            f"const uint32_t {a.tile_bytes} = get_tile_size({cb_of[a.cb]});",
+            (
+                f"const uint32_t {a.tile_bytes} = get_tile_size({cb_of[a.cb]});"
+                if a.page_layout == "tile"
+                else f"constexpr uint32_t {a.tile_bytes} = {a.page_size};  // one row of {a.tensor} per page"
+            ),
             f"const auto {a.accessor} = TensorAccessor({a.args}, {a.addr}, {a.tile_bytes});",
         ]
         previous = a.args

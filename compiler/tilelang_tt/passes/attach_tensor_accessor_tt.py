@@ -5,12 +5,15 @@ Input expectations
     buffers.
 Output guarantees
     ``tt.tensor_accessors``: one ``TensorAccessor`` per parameter, in parameter order: name, param_index,
-    dtype, format,
-    page_size (bytes of one tile), shape (as declared, N-D), view (the 2-D tile view,
-    ``ir_utils.tile_view_shape``: the last two dimensions padded up to multiples of 32, leading dimensions
-    flattened into rows so that each leading index starts on a tile row), tiles [rows, cols] of the view,
-    memory, layout, access ∈ read | write | read_write | unused, dim_order}. The DRAM buffer holds the
-    view's tiles; the host zero-pads inputs into it and crops outputs out of it. Access is derived from the
+    dtype, format, page_layout, pages, page_size (bytes of one page), shape (as declared, N-D), view (the
+    2-D tile view, ``ir_utils.tile_view_shape``: the last two dimensions padded up to multiples of 32,
+    leading dimensions flattened into rows so that each leading index starts on a tile row), tiles [rows,
+    cols] of the view, memory, layout, access ∈ read | write | read_write | unused, dim_order. The DRAM
+    buffer holds the view's tiles (page_layout "tile", one page per tile); the host zero-pads inputs into
+    it and crops outputs out of it. A tensor ``T.im2col`` gathers from is stored row-major instead
+    (page_layout "row_major": one page per row of the last dimension — an NHWC tensor's channels at one
+    (n, h, w) — view [rows, channels], no padding), since a gather reads runs of channels, not tiles; it
+    may not also be copied as tiles (TTCompileError). Access is derived from the
     copies' directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy
     touching them.
     ``dim_order`` is the order the tensor's dimensions are stored in (declared dimension numbers, outermost
@@ -35,6 +38,8 @@ Test
 """
 
 from __future__ import annotations
+
+import math
 
 import tvm
 import tvm_ffi
@@ -79,7 +84,8 @@ def _storage_orders(func: tirx.PrimFunc) -> dict[str, list[int]]:
     """tensor name → stored dimension order, for the N-D tensors whose tile regions span a row dimension
     other than the second-to-last (see the module docstring); the others keep the declared order."""
     rows: dict[str, tuple[int, str, int]] = {}  # tensor → (row dimension, loc of the region fixing it, rank)
-    for site in find_ops(func.body, ops.TL_OPS):
+    tile_ops = tuple(op for op in ops.TL_OPS if op != "tl.im2col")  # im2col gathers rows, not tiles
+    for site in find_ops(func.body, tile_ops):
         for arg in site.call.args:
             if not isinstance(arg, tvm.ir.TensorRegion) or not is_global(arg.source):
                 continue
@@ -145,6 +151,10 @@ def _store_in_order(func: tirx.PrimFunc, orders: dict[str, list[int]]) -> tirx.P
 def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
     modes: dict[str, set] = {}
     first_loc: dict[str, str] = {}
+    for site in find_ops(func.body, ("tl.im2col",)):
+        img = ops.fields(site.call).img.source
+        modes.setdefault(str(img.name), set()).add("gather")
+        first_loc.setdefault(str(img.name), site.loc)
     for site in find_ops(func.body, ("tl.copy",)):
         src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
         for reg, mode in ((src, "read"), (dst, "write")):
@@ -180,21 +190,37 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     f"tensor {name} has shape {tuple(shape)}; tensors of 2 or more dimensions are supported",
                 )
             order = storage_order(buf)
-            view = tile_view_shape(stored_shape(shape, order))
             mode = modes.get(name, set())
+            page_layout, view = "tile", tile_view_shape(stored_shape(shape, order))
+            if "gather" in mode:
+                if mode != {"gather"}:
+                    raise TTCompileError.at(
+                        loc,
+                        f"{name} is gathered by T.im2col and also copied as tiles; a gathered tensor is "
+                        f"stored as rows of its last dimension, so reading it as tiles too is not supported "
+                        f"on Tenstorrent yet",
+                    )
+                page_layout, view, mode = "row_major", [math.prod(shape[:-1]), shape[-1]], {"read"}
             access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
+            element_bytes = DATA_FORMATS[str(buf.dtype)][1] // (TILE * TILE)
             accessors.append(
                 TensorAccessor(
                     name=name,
                     param_index=index,
                     dtype=str(buf.dtype),
                     format=formats[name],
-                    page_size=DATA_FORMATS[str(buf.dtype)][1],
+                    page_layout=page_layout,
+                    pages=view[0] if page_layout == "row_major" else view[0] * view[1] // (TILE * TILE),
+                    page_size=(
+                        view[1] * element_bytes
+                        if page_layout == "row_major"
+                        else DATA_FORMATS[str(buf.dtype)][1]
+                    ),
                     shape=shape,
                     # what callers pass: a 1-D tensor is (L, 1) or (1, L) here (LegalizeVectorsTT)
                     declared_shape=declared.get(name, shape),
                     view=view,
-                    tiles=[view[0] // TILE, view[1] // TILE],
+                    tiles=[view[0] // TILE, view[1] // TILE] if page_layout == "tile" else [0, 0],
                     memory=layouts[name].memory,
                     layout=layouts[name].layout,
                     access=access,

@@ -33,7 +33,7 @@ from .. import ops
 from ..ir_utils import collect_vars, find_ops, get_attr, named, require_attr
 from ..records import AccessorArgs
 
-DM_OPS = ("tt.read_to_cb", "tt.write_from_cb")
+DM_OPS = ("tt.read_to_cb", "tt.write_from_cb", "tt.read_im2col")
 
 
 def _identifier(tensor: str, taken: set[str]) -> str:
@@ -62,11 +62,13 @@ def ConfigureTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                 accessor=acc,
                 args=f"{acc}_args",
                 addr=f"{acc}_addr",
-                tile_bytes=f"{acc}_tile_bytes",
+                tile_bytes=f"{acc}_tile_bytes" if t.page_layout == "tile" else f"{acc}_page_bytes",
                 cb=ops.fields(site.call).cb,
                 ct_offset=len(entries),
                 tiles=t.tiles,
                 memory=t.memory,
+                page_layout=t.page_layout,
+                page_size=t.page_size,
             )
         accessor_vars = {p: named(e.accessor) for p, e in entries.items()}
 

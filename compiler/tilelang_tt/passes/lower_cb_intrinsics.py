@@ -42,6 +42,7 @@ import tvm
 from tvm import tirx
 
 from .. import ops
+from ..gathers import lower_im2col_read
 from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
     cb_var,
@@ -56,11 +57,9 @@ from ..ir_utils import (
     simplify,
     uint_var,
     with_loop_body,
+    zero_fill_l1,
 )
-
-_L1_WORDS = tvm.ir.PointerType(tvm.ir.PrimType("uint32"))
-_L1_WORDS_CAST = "reinterpret_cast<volatile tt_l1_ptr uint32_t*>"
-_CALL_EXTERN = tvm.ir.Op.get("tirx.call_extern")
+from ..target import TILE
 
 
 class _Lowering:
@@ -85,18 +84,11 @@ class _Lowering:
         return last_row > acc.tiles[0], last_col > acc.tiles[1]
 
     def _zero_fill(self, acc, addr):
-        """The L1 tile at ``addr`` set to zeros, word by word."""
-        # The pointer and the word array stored through it share one C++ name.
-        words = tirx.Var(f"{acc.accessor}_zeros", _L1_WORDS)
-        view = tirx.decl_buffer((1,), "uint32", words.name)
-        word = uint_var("word")
-        cast = tvm.ir.Call(_CALL_EXTERN, [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS)
-        fill = tirx.BufferStore(view, tirx.const(0, "uint32"), [word])
+        """The L1 tile at ``addr`` set to zeros."""
         return seq(
             [
                 comment(f"outside {acc.tensor}'s {acc.tiles[0]}x{acc.tiles[1]} tile grid: zeros"),
-                tirx.Bind(words, cast),
-                tirx.For(word, 0, simplify(named(acc.tile_bytes) // 4), tirx.ForKind.SERIAL, fill),
+                zero_fill_l1(f"{acc.accessor}_zeros", addr, named(acc.tile_bytes)),
             ]
         )
 
@@ -219,6 +211,11 @@ class _Lowering:
             return seq(self.reads([stmt.value]))
         if ops.is_op(stmt, "tt.write_from_cb"):
             return seq(self.write(stmt.value))
+        if ops.is_op(stmt, "tt.read_im2col"):
+            entry = self.cbs[ops.fields(stmt).cb]
+            return lower_im2col_read(
+                stmt.value, entry, ops.fields(stmt).tensor, entry.page_size // (TILE * TILE)
+            )
         if ops.is_op(stmt, "tt.gen_tile"):
             return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt

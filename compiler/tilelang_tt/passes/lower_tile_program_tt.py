@@ -85,8 +85,8 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     """False for the plain matmul shape the matmul schedule handles: only global→tile copies, T.gemm of
     loaded operands into fragments that are zero-filled, stored to global (directly or through one shared
     buffer), and no element-wise statement or reduction."""
-    calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose"))
-    if any(ops.is_op(s.call, "tl.reduce") or ops.is_op(s.call, "tl.transpose") for s in calls):
+    calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose", "tl.im2col"))
+    if any(ops.is_op(s.call, op) for s in calls for op in ("tl.reduce", "tl.transpose", "tl.im2col")):
         return True
     if _parallel_nests(func.body):
         return True
@@ -291,12 +291,18 @@ class _Planner:
         for buf in allocs:
             self.bufs[str(buf.name)] = _Buf(buf)
         loaded, computed, loops_of, first_loc = {}, set(), {}, {}
-        for site in find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose")):
+        gathered = set()
+        tile_ops = ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose", "tl.im2col")
+        for site in find_ops(func.body, tile_ops):
             c = site.call
             for arg in c.args:
                 if isinstance(arg, tvm.ir.TensorRegion):
                     first_loc.setdefault(str(arg.source.name), site.loc)
-            if ops.is_op(c, "tl.copy"):
+            if ops.is_op(c, "tl.im2col"):
+                col = str(ops.fields(c).col.source.name)
+                gathered.add(col)
+                loops_of[col] = site.loops
+            elif ops.is_op(c, "tl.copy"):
                 src, dst = region(c.args[0], site.loc), region(c.args[1], site.loc)
                 if is_global(src.buffer) and dst.name in self.bufs:
                     loaded.setdefault(dst.name, set()).add(str(src.buffer.dtype))
@@ -325,7 +331,10 @@ class _Planner:
                 )
                 continue
             b.value_cb = self.new_cb(name, dtype, "intermediate", rows, cols, 2, loc)
-            if name in loaded:
+            if name in gathered:  # the reader gathers rows, compute tilizes them into the value
+                blocks = self.input_blocks(loops_of[name])
+                b.staging_cb = self.new_cb(f"{name}_rows", dtype, "input", rows, cols, blocks, loc)
+            elif name in loaded:
                 (src_dtype,) = loaded[name] if len(loaded[name]) == 1 else (dtype,)
                 blocks = self.input_blocks(loops_of[name])
                 b.staging_cb = self.new_cb(f"{name}_in", src_dtype, "input", rows, cols, blocks, loc)
@@ -534,6 +543,57 @@ class _Lowering:
         ids = [s.value_cb["cb"], d.value_cb["cb"]]
         return self._tile_op("tt.tile.transpose", loc, src=ids[0], dst=ids[1])
 
+    def im2col(self, c, loc):
+        """The reader gathers the block's rows (runs of channels of the NHWC image, zeros in the padding)
+        into a row-major staging CB; compute tilizes them into the tile buffer's value."""
+        f = ops.fields(c)
+        img, col = f.img.source, region(f.col, loc)
+        shape = [int(x) for x in img.ty.shape]
+        if len(shape) != 4 or not is_global(img):
+            raise TTCompileError.at(
+                loc, f"T.im2col reads an NHWC tensor parameter; {img.name} is {tuple(shape)}"
+            )
+        batch, height, width, channels = shape
+        rows, cols = col.extents
+        if str(img.ty.dtype) != str(col.buffer.ty.dtype):
+            raise TTCompileError.at(
+                loc,
+                f"T.im2col from {img.name} ({img.ty.dtype}) into {col.name} ({col.buffer.ty.dtype}): the "
+                f"dtypes differ",
+            )
+        if channels % TILE or rows % TILE or cols % TILE:
+            raise TTCompileError.at(
+                loc,
+                f"T.im2col of {img.name} (C = {channels}) into {col.name}{tuple(col.extents)}: the channel "
+                f"count and the block must be multiples of {TILE}, so that each run of channels the reader "
+                f"fetches is an aligned NOC read and the block is whole tiles; other sizes are not supported "
+                f"on Tenstorrent yet",
+            )
+        out_h = (height + 2 * f.pad - f.dilation * (f.kernel - 1) - 1) // f.stride + 1
+        out_w = (width + 2 * f.pad - f.dilation * (f.kernel - 1) - 1) // f.stride + 1
+        b = self._whole(col, loc, "T.im2col")
+        stage = b.staging_cb
+        return self._tile_op(
+            "tt.read_im2col",
+            loc,
+            cb=stage["cb"],
+            tensor=self.p.params[str(img.name)],
+            nhw_step=f.nhw_step,
+            c_step=f.c_step,
+            kernel=f.kernel,
+            stride=f.stride,
+            dilation=f.dilation,
+            pad=f.pad,
+            height=height,
+            width=width,
+            channels=channels,
+            out_height=out_h,
+            out_width=out_w,
+            positions=batch * out_h * out_w,
+            rows=rows,
+            cols=cols,
+        ) + self._tile_op("tt.tile.tilize", loc, src=stage["cb"], dst=b.value_cb["cb"])
+
     def parallel(self, nest: tirx.For):
         return _ElementStatement(self, nest).lower()
 
@@ -569,6 +629,7 @@ class _Lowering:
                 ("tl.gemm", self.gemm),
                 ("tl.reduce", self.reduce),
                 ("tl.transpose", self.transpose),
+                ("tl.im2col", self.im2col),
             ):
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))

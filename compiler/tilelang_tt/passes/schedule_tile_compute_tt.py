@@ -401,6 +401,35 @@ class _Scheduler:
             [src],
         )
 
+    def tilize(self, c, loc):
+        """Row-major strips of ``src`` (32 rows, pushed by the reader one strip at a time) → the tiles of
+        ``dst``, strip by strip as the SDK tilizes (tilize_block packs one strip into the pages reserved for
+        it, acquiring DST itself). ``dst`` then holds a new value, as after ``produce``: the new strips
+        queue behind the old value, which is popped once they are in."""
+        src, dst = ops.fields(c).src, ops.fields(c).dst
+        rows, cols = self.cbs[dst].tile_shape
+        n = self.n(dst)
+        cs, cd = self.cb_var(src), self.cb_var(dst)
+        strip = seq(
+            [
+                extern("cb_wait_front", cs, cols),
+                extern("cb_reserve_back", cd, cols),
+                extern("tilize_block", cs, cols, cd),
+                extern("cb_push_back", cd, cols),
+                extern("cb_pop_front", cs, cols),
+            ]
+        )
+        out = [
+            dsl_comment(loc),
+            extern("tilize_init", cs, cols, cd),
+            strip if rows == 1 else tirx.For(tirx.Var("strip", "int32"), 0, rows, tirx.ForKind.SERIAL, strip),
+            extern("tilize_uninit", cs, cd),
+        ]
+        if dst in self.live:
+            out.append(extern("cb_pop_front", cd, n))
+        self.live.add(dst)
+        return out + [extern("cb_wait_front", cd, n)]
+
     def eltwise(self, c, loc):
         dst, expr = ops.fields(c).dst, ops.fields(c).expr
         code = _Expr(self, self.cbs[dst], loc)
@@ -636,6 +665,7 @@ _HANDLERS = {
     "tt.tile.wait_input": _Scheduler.wait_input,
     "tt.tile.fill": _Scheduler.fill,
     "tt.tile.copy": _Scheduler.copy,
+    "tt.tile.tilize": _Scheduler.tilize,
     "tt.tile.eltwise": _Scheduler.eltwise,
     "tt.tile.matmul": _Scheduler.matmul,
     "tt.tile.reduce": _Scheduler.reduce,
