@@ -52,6 +52,9 @@ __all__ = [
     "alloc_shared",
     "alloc_fragment",
     "alloc_local",
+    "alloc_reducer",
+    "finalize_reducer",
+    "grid",
     "clear",
     "fill",
     "copy",
@@ -74,7 +77,6 @@ __all__ = [
     "empty",
 ]
 
-serial = _T.serial
 dtype = dtypes.dtype
 
 _PIPELINED_KEY = "tl.pipelined_stages"
@@ -363,6 +365,33 @@ def gemm(
     return ops.call("tl.gemm", _region(A), _region(B), _region(C), bool(transpose_A), bool(transpose_B), loc)
 
 
+def serial(*args, **kwargs):
+    """``for k in T.serial(n)``: a sequential loop. Its DSL line is kept (``tl.serial_loc``) so that a
+    nest of element statements VectorizeElementLoopsTT turns into tile math reports errors there."""
+    _T.evaluate(ops.call("tl.serial_loc", _loc()))
+    return _T.serial(*args, **kwargs)
+
+
+def grid(*extents):
+    """``for i, j in T.grid(M, N)``: a nest of sequential loops (see ``serial``)."""
+    _T.evaluate(ops.call("tl.serial_loc", _loc()))
+    return _T.grid(*extents)
+
+
+def alloc_reducer(shape, dtype, op: str = "sum", replication=None):
+    """TileLang's per-thread reduction buffer: on Tenstorrent a fragment, reduced as a tile
+    (``o[i] += x[i, j]`` in ``T.Parallel`` is a row sum); ``op`` must be "sum", ``replication`` is a GPU
+    knob."""
+    if op != "sum":
+        raise TypeError(f'T.alloc_reducer(op="{op}"): only "sum" reducers are supported on Tenstorrent yet')
+    return alloc_fragment(shape, dtype)
+
+
+def finalize_reducer(reducer):
+    """Nothing to do on Tenstorrent: the reduction is complete after the statement that makes it."""
+    return None
+
+
 def Parallel(*extents, loop_layout=None, prefer_async=None):  # noqa: N802
     """``for i, j in T.Parallel(M, N)``: an element-wise loop nest over a tile; its body is lowered to whole
     tile operations (every element is computed independently). The loops carry their DSL line as the
@@ -374,11 +403,12 @@ def Parallel(*extents, loop_layout=None, prefer_async=None):  # noqa: N802
 
 
 def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
-    """Every ``tl.loc`` marker → a ``tl.loc`` annotation on each loop of the nest that follows it."""
+    """Every ``tl.loc`` (``tl.serial_loc``) marker → a ``tl.loc`` (``tl.serial_loc``) annotation on each
+    loop of the nest that follows it."""
 
-    def annotate(nest: tirx.For, loc: tvm.ir.StringImm) -> tirx.For:
-        body = annotate(nest.body, loc) if isinstance(nest.body, tirx.For) else nest.body
-        annotations = {**(dict(nest.annotations) if nest.annotations else {}), "tl.loc": loc}
+    def annotate(nest: tirx.For, key: str, loc: tvm.ir.StringImm) -> tirx.For:
+        body = annotate(nest.body, key, loc) if isinstance(nest.body, tirx.For) else nest.body
+        annotations = {**(dict(nest.annotations) if nest.annotations else {}), key: loc}
         return tirx.For(
             nest.loop_var, nest.min, nest.extent, nest.kind, body, nest.thread_binding, annotations
         )
@@ -386,11 +416,12 @@ def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
     def rewrite(block: tirx.SeqStmt):
         out, pending = [], None
         for stmt in block.seq:
-            if ops.is_op(stmt, "tl.loc"):
-                pending = stmt.value.args[0]
+            marker = next((m for m in ("tl.loc", "tl.serial_loc") if ops.is_op(stmt, m)), None)
+            if marker is not None:
+                pending = (marker, stmt.value.args[0])
                 continue
             if pending is not None and isinstance(stmt, tirx.For):
-                stmt = annotate(stmt, pending)
+                stmt = annotate(stmt, *pending)
             pending = None
             out.append(stmt)
         return tirx.SeqStmt(out) if len(out) > 1 else out[0]

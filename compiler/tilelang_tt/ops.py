@@ -53,6 +53,7 @@ SPECS: dict[str, OpSpec] = {
     "tl.transpose": OpSpec(("src", "dst")),
     "tl.im2col": OpSpec(("img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad")),
     "tl.loc": OpSpec(()),
+    "tl.serial_loc": OpSpec(()),
     # GEMM-path intrinsics (positions and sizes in tiles; ``tensor`` a parameter index, later an accessor)
     "tt.read_to_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "reader", writes=("cb",)),
     "tt.write_from_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "writer", reads=("cb",)),

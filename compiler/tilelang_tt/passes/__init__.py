@@ -21,10 +21,12 @@ from .resolve_tensor_views_tt import ResolveTensorViewsTT
 from .schedule_tile_compute_tt import ScheduleTileComputeTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
+from .vectorize_element_loops_tt import VectorizeElementLoopsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
     "ResolveTensorViewsTT",
+    "VectorizeElementLoopsTT",
     "LegalizeVectorsTT",
     "StageElementGlobalsTT",
     "ApplyTTDefaults",

@@ -811,6 +811,11 @@ class _ElementStatement:
             expr = self._operands(value, dst_axes, dst_shape, str(buf.ty.dtype))
             reads = operand_cbs(expr)
             result += self.before
+            constant = _fold_constant(expr) if not reads else None
+            if constant is not None:  # every element set to one value: a fill
+                value = tirx.const(constant, "float32")
+                result += self.low._tile_op("tt.tile.fill", self.loc, cb=cb["cb"], value=value)
+                continue
             result += self.low._tile_op(
                 "tt.tile.eltwise", self.loc, operand_cbs=sorted(set(reads)), dst=cb["cb"], expr=expr
             )

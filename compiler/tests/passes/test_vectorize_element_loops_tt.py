@@ -1,0 +1,72 @@
+"""VectorizeElementLoopsTT: scalar loop nests of element statements become tile statements."""
+
+from before_after import T, assert_pass
+from tilelang_tt.passes import VectorizeElementLoopsTT
+
+
+@T.prim_func(private=True)
+def scalar_add(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    A_t = T.alloc_buffer((32, 32), scope="local.fragment")
+    C_t = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[0:32, 0:32], A_t[0:32, 0:32], "p.py:5:8")
+    for i in T.serial(32, annotations={"tl.serial_loc": "p.py:6:8"}):
+        for j in T.serial(32, annotations={"tl.serial_loc": "p.py:6:8"}):
+            C_t[i, j] = A_t[i, j] + T.float32(1)
+    T.tl.copy(C_t[0:32, 0:32], C[0:32, 0:32], "p.py:8:8")
+
+
+@T.prim_func(private=True)
+def scalar_add_vectorized(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    A_t = T.alloc_buffer((32, 32), scope="local.fragment")
+    C_t = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[0:32, 0:32], A_t[0:32, 0:32], "p.py:5:8")
+    # every element independent: the nest is a T.Parallel nest at the T.grid's line
+    for i in T.serial(32, annotations={"tl.loc": "p.py:6:8"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:6:8"}):
+            C_t[i, j] = A_t[i, j] + T.float32(1)
+    T.tl.copy(C_t[0:32, 0:32], C[0:32, 0:32], "p.py:8:8")
+
+
+def test_an_element_wise_nest_becomes_a_parallel_nest():
+    assert_pass(VectorizeElementLoopsTT(), scalar_add, scalar_add_vectorized)
+
+
+@T.prim_func(private=True)
+def row_sums(A: T.Buffer((32, 64), "float16"), x: T.Buffer((64,), "float16")):
+    A_t = T.alloc_buffer((32, 64), "float16", scope="local.fragment")
+    x_t = T.alloc_buffer((64,), "float16", scope="local.fragment")
+    y = T.alloc_buffer((32,), "float16", scope="local.fragment")
+    for i in T.serial(32, annotations={"tl.serial_loc": "p.py:9:8"}):
+        for j in T.serial(64, annotations={"tl.serial_loc": "p.py:9:8"}):
+            y[i] = y[i] + A_t[i, j] * x_t[j]
+
+
+@T.prim_func(private=True)
+def row_sums_vectorized(A: T.Buffer((32, 64), "float16"), x: T.Buffer((64,), "float16")):
+    A_t = T.alloc_buffer((32, 64), "float16", scope="local.fragment")
+    x_t = T.alloc_buffer((64,), "float16", scope="local.fragment")
+    y = T.alloc_buffer((32,), "float16", scope="local.fragment")
+    # the terms as a float32 tile, summed along each row, added to y
+    y_terms = T.alloc_buffer((32, 64), scope="local.fragment")
+    y_sum = T.alloc_buffer((32,), scope="local.fragment")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:9:8"}):
+        for j in T.serial(64, annotations={"tl.loc": "p.py:9:8"}):
+            y_terms[i, j] = T.Cast("float32", A_t[i, j] * x_t[j])
+    T.tl.reduce(y_terms[0:32, 0:64], y_sum[0:32], "sum", 1, 1, "p.py:9:8")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:9:8"}):
+        y[i] = y[i] + T.Cast("float16", y_sum[i])
+
+
+def test_a_sum_over_the_inner_loop_becomes_a_row_sum():
+    assert_pass(VectorizeElementLoopsTT(), row_sums, row_sums_vectorized)
+
+
+@T.prim_func(private=True)
+def prefix_sum(x: T.Buffer((32,), "float32")):
+    s = T.alloc_buffer((32,), scope="local.fragment")
+    for i in T.serial(31, annotations={"tl.serial_loc": "p.py:4:8"}):
+        s[i + 1] = s[i] + x[i]
+
+
+def test_a_loop_carried_value_is_left_sequential():
+    assert_pass(VectorizeElementLoopsTT(), prefix_sum, prefix_sum)

@@ -1,0 +1,193 @@
+"""A01 · VectorizeElementLoopsTT — scalar loop nests of element statements become tile statements.
+
+Tenstorrent has no scalar path worth using for tile data: the compute core works on whole 32×32 tiles,
+and the data-movement cores would move one element per NOC transaction. So a nest of sequential loops
+(``T.serial``, ``T.grid``, ``range``) whose body only stores elements is executed as what it computes:
+  * every store indexed by all the nest's loop variables, reading the stored buffers only at the stored
+    element, is element-wise: the nest becomes a ``T.Parallel`` nest (loops annotated ``tl.loc``);
+  * a single store ``y[i] = y[i] + f(i, j)`` (``y[i] += ...``) in a two-loop nest, whose index omits one
+    loop variable, is a sum over that variable, in a ``T.Parallel`` nest too (TileLang's reducers:
+    ``o_reducer[i] += a[i, j] * x[j]``): it becomes ``tmp[i, j] = f`` (a float32 fragment),
+    ``T.reduce_sum(tmp, part, dim)`` and ``y[i] = y[i] + part[i]``, which later passes lower to tile math
+    (SFPU/FPU) and ``reduce_tile``.
+Anything else (a loop-carried value, a store that does not cover the nest) is left as it is; what is left
+outside ``T.Parallel`` is reported by LowerTileProgramTT as scalar code not supported yet. In the timing
+model's terms a vectorised nest costs what its tile operations cost: one pass of the unpacker, math and
+packer per tile instead of one instruction per element.
+
+Input expectations
+    A PrimFunc from the DSL; sequential loops carry their DSL line (``tl.serial_loc``) when written with
+    ``T.serial`` / ``T.grid``.
+Output guarantees
+    Element-wise nests are ``T.Parallel`` nests (``tl.loc`` = their ``tl.serial_loc``, or the ``def``
+    line for ``range`` loops); each sum-reduction store is the three statements above, with the two new
+    fragments allocated before them (``<y>_terms``, ``<y>_sum``).
+Example
+    before: for i, j in T.grid(32, 32): y[i] = y[i] + A[i, j] * x[j]
+    after:  y_terms = T.alloc_fragment((32, 32), "float32"); y_sum = T.alloc_fragment((32,), "float32")
+            for i, j in T.Parallel(32, 32): y_terms[i, j] = A[i, j] * x[j]
+            T.reduce_sum(y_terms, y_sum, dim=1)
+            for i in T.Parallel(32): y[i] = y[i] + y_sum[i]
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
+        --test_arg=test_vectorize_element_loops_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..ir_utils import collect_vars, def_loc, parallel_loc, seq
+
+
+def _nest(loop: tirx.For) -> tuple[list[tirx.For], tirx.Stmt]:
+    """The perfect nest of loops starting at ``loop`` and its innermost body."""
+    loops = [loop]
+    while isinstance(loops[-1].body, tirx.For):
+        loops.append(loops[-1].body)
+    return loops, loops[-1].body
+
+
+def _stores(body) -> list[tirx.BufferStore] | None:
+    """The statements of a body made of element stores only, else None."""
+    stmts = list(body.seq) if isinstance(body, tirx.SeqStmt) else [body]
+    return stmts if all(isinstance(s, tirx.BufferStore) for s in stmts) else None
+
+
+def _var_set(exprs) -> set:
+    found = set()
+    for e in exprs:
+        found |= set(collect_vars(e))
+    return found
+
+
+def _loads(expr) -> list:
+    found = []
+    tvm_ffi.structural_walk(expr, (tvm.ir.TensorLoad, found.append))
+    return found
+
+
+def _same(a, b) -> bool:
+    return len(a) == len(b) and all(tvm_ffi.structural_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _element_wise(stores, loop_vars) -> bool:
+    for s in stores:
+        if _var_set(s.indices) != loop_vars:
+            return False
+        for load in _loads(s.value):
+            other = next((w for w in stores if w.buffer.same_as(load.source)), None)
+            if other is not None and not _same(load.indices, other.indices):
+                return False  # a value another iteration wrote: a loop-carried dependence
+    return True
+
+
+def _sum_terms(store: tirx.BufferStore):
+    """``f`` when ``store`` is ``y[I] = y[I] + f`` (either operand order), else None."""
+    value = store.value
+    if not isinstance(value, tirx.Add):
+        return None
+    for own, terms in ((value.a, value.b), (value.b, value.a)):
+        if (
+            isinstance(own, tvm.ir.TensorLoad)
+            and own.source.same_as(store.buffer)
+            and _same(own.indices, store.indices)
+            and not any(load.source.same_as(store.buffer) for load in _loads(terms))
+        ):
+            return terms
+    return None
+
+
+def _annotated(loops, body, marker) -> tirx.For:
+    """The nest ``loops`` around ``body`` as a ``T.Parallel`` nest whose ``tl.loc`` is ``marker``."""
+    for lp in reversed(loops):
+        annotations = {k: v for k, v in (lp.annotations or {}).items() if k != "tl.serial_loc"}
+        annotations["tl.loc"] = marker
+        body = tirx.For(lp.loop_var, lp.min, lp.extent, lp.kind, body, lp.thread_binding, annotations)
+    return body
+
+
+def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
+    """``y[I(kept)] += terms(kept, reduced)`` over a two-loop nest → terms tile, row/column sum, add."""
+    kept = [i for i, lp in enumerate(loops) if lp.loop_var in _var_set(store.indices)]
+    if len(loops) != 2 or len(kept) != 1:
+        return None
+    (keep,) = kept
+    extents = [int(lp.extent) for lp in loops]
+    name = str(store.buffer.name)
+    terms_buf = tirx.decl_buffer(extents, "float32", f"{name}_terms", scope="local.fragment")
+    sum_buf = tirx.decl_buffer([extents[keep]], "float32", f"{name}_sum", scope="local.fragment")
+    i, j = (lp.loop_var for lp in loops)
+    fill = tirx.BufferStore(terms_buf, tirx.Cast("float32", terms), [i, j])
+    zero = tirx.const(0, "int32")
+    regions = [
+        tirx.BufferRegion(terms_buf, [tvm.ir.Range.from_min_extent(zero, e) for e in extents]),
+        tirx.BufferRegion(sum_buf, [tvm.ir.Range.from_min_extent(zero, extents[keep])]),
+    ]
+    # reduce over the other loop: dim 1 (a sum along each row) when the kept loop is the outer one
+    reduce = ops.call("tl.reduce", *regions, "sum", 1 - keep, True, loc)
+    own = tirx.BufferLoad(store.buffer, store.indices)
+    total = own + tirx.Cast(store.buffer.ty.dtype, tirx.BufferLoad(sum_buf, [loops[keep].loop_var]))
+    add = tirx.BufferStore(store.buffer, total, store.indices)
+    return seq(
+        [
+            tirx.AllocBuffer(terms_buf),
+            tirx.AllocBuffer(sum_buf),
+            _annotated(loops, fill, marker),
+            tirx.Evaluate(reduce),
+            _annotated([loops[keep]], add, marker),
+        ]
+    )
+
+
+def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        fallback = def_loc(func)
+
+        def rewrite(loop: tirx.For):
+            loops, body = _nest(loop)
+            stores = _stores(body)
+            if stores is None or any(not isinstance(lp.extent, tirx.IntImm) for lp in loops):
+                return loop
+            # the annotation as written (a StringImm from the DSL's markers), or the def line
+            marker = (loop.annotations or {}).get("tl.loc", (loop.annotations or {}).get("tl.serial_loc"))
+            marker = fallback if marker is None else marker
+            loc = str(getattr(marker, "value", marker))
+            loop_vars = {lp.loop_var for lp in loops}
+            if len(stores) == 1 and _var_set(stores[0].indices) != loop_vars:
+                terms = _sum_terms(stores[0])
+                summed = None if terms is None else _row_sum(loops, stores[0], terms, marker, loc)
+                return loop if summed is None else summed
+            if parallel_loc(loop) is None and _element_wise(stores, loop_vars):
+                return _annotated(loops, body, marker)
+            return loop
+
+        def visit(stmt):
+            if isinstance(stmt, tirx.SeqStmt):
+                return seq([visit(s) for s in stmt.seq])
+            if isinstance(stmt, tirx.For):
+                out = rewrite(stmt)
+                if out is not stmt:
+                    return out
+                return tirx.For(
+                    stmt.loop_var,
+                    stmt.min,
+                    stmt.extent,
+                    stmt.kind,
+                    visit(stmt.body),
+                    stmt.thread_binding,
+                    stmt.annotations,
+                )
+            if isinstance(stmt, tirx.AttrStmt):
+                return tirx.AttrStmt(stmt.node, stmt.attr_key, stmt.value, visit(stmt.body))
+            if isinstance(stmt, tirx.IfThenElse):
+                else_case = None if stmt.else_case is None else visit(stmt.else_case)
+                return tirx.IfThenElse(stmt.condition, visit(stmt.then_case), else_case)
+            return stmt
+
+        return func.with_body(visit(func.body))
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="VectorizeElementLoopsTT")

@@ -1,0 +1,120 @@
+"""Scalar-style kernels on the mock device against numpy: loop nests of element statements are executed as
+tile math (VectorizeElementLoopsTT). The programs are the original Tenstorrent TileLang fork's
+element-wise add and GEMV (examples/tenstorrent/, written with T.grid and range loops) and TileLang's tiled
+GEMV with a reducer (examples/gemv/example_gemv.py, gemv_alloc_reducer, without its autotuner), imports
+changed; and the located error of what stays unsupported (SIMT code with thread bindings)."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+from tilelang_tt.errors import TTCompileError
+
+RNG = np.random.default_rng(0)
+
+
+@T.prim_func
+def elementwise_add_tt(
+    A: T.Buffer((256, 256), "float16"), B: T.Buffer((256, 256), "float16"), C: T.Buffer((256, 256), "float16")
+):
+    with T.Kernel(T.ceildiv(256, 32), T.ceildiv(256, 32)) as (bx, by):
+        A_tile = T.alloc_fragment((32, 32), "float16")
+        B_tile = T.alloc_fragment((32, 32), "float16")
+        C_tile = T.alloc_fragment((32, 32), "float16")
+        T.copy(A[by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32], A_tile)
+        T.copy(B[by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32], B_tile)
+        for i, j in T.grid(32, 32):
+            C_tile[i, j] = A_tile[i, j] + B_tile[i, j]
+        T.copy(C_tile, C[by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32])
+
+
+@T.prim_func
+def gemv_tt(
+    A: T.Buffer((256, 256), "float16"), x: T.Buffer((256,), "float16"), y: T.Buffer((256,), "float16")
+):
+    with T.Kernel(T.ceildiv(256, 32), 1) as (bx, by):
+        A_tile = T.alloc_fragment((32, 32), "float16")
+        x_tile = T.alloc_fragment((32,), "float16")
+        y_tile = T.alloc_fragment((32,), "float16")
+        for i in range(32):
+            y_tile[i] = 0.0
+        for k in T.serial(T.ceildiv(256, 32)):
+            T.copy(A[bx * 32 : (bx + 1) * 32, k * 32 : (k + 1) * 32], A_tile)
+            T.copy(x[k * 32 : (k + 1) * 32], x_tile)
+            for i, j in T.grid(32, 32):
+                y_tile[i] = y_tile[i] + A_tile[i, j] * x_tile[j]
+        T.copy(y_tile, y[bx * 32 : (bx + 1) * 32])
+
+
+@tilelang.jit
+def gemv_alloc_reducer(
+    a,
+    x,
+    block_M=128,
+    block_N=128,
+    num_stages=2,
+    threads=256,
+    dtype: T.dtype = T.float16,
+    accum_dtype: T.dtype = T.float,
+):
+    M, N = T.const("M, N")
+    a: T.Tensor((M, N), dtype)
+    x: T.Tensor((N,), dtype)
+    o = T.empty((M,), dtype)
+    with T.Kernel(T.ceildiv(M, block_M), threads=threads) as i0_m:
+        o_reducer = T.alloc_reducer(block_M, accum_dtype, replication="all")
+        T.clear(o_reducer)
+        for i0_n in T.Pipelined(T.ceildiv(N, block_N), num_stages=num_stages):
+            a_smem = T.alloc_shared((block_M, block_N), dtype)
+            T.copy(a[i0_m * block_M, i0_n * block_N], a_smem)
+            a_frag = T.alloc_fragment((block_M, block_N), dtype)
+            T.copy(a_smem, a_frag)
+            x_frag = T.alloc_fragment(block_N, dtype)
+            T.copy(x[i0_n * block_N], x_frag)
+            for i1_m, i1_n in T.Parallel(block_M, block_N):
+                o_reducer[i1_m] += a_frag[i1_m, i1_n] * x_frag[i1_n]
+        T.finalize_reducer(o_reducer)
+        T.copy(o_reducer, o[i0_m * block_M])
+    return o
+
+
+def _relative_error(got, expected):
+    got = np.asarray(got, np.float32)
+    return float(np.abs(got - expected).max() / np.abs(expected).max())
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_the_tenstorrent_forks_scalar_element_wise_add(target):
+    kernel = tilelang.compile(elementwise_add_tt, out_idx=[-1], target=target)
+    a, b = (RNG.standard_normal((256, 256)).astype(np.float16) for _ in range(2))
+    assert _relative_error(kernel(a, b), a.astype(np.float32) + b) <= 1e-2
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_the_tenstorrent_forks_scalar_gemv(target):
+    kernel = tilelang.compile(gemv_tt, out_idx=[-1], target=target)
+    a = RNG.standard_normal((256, 256)).astype(np.float16)
+    x = RNG.standard_normal(256).astype(np.float16)
+    assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_tilelangs_tiled_gemv_with_a_reducer(target):
+    a = RNG.standard_normal((256, 512)).astype(np.float16)
+    x = RNG.standard_normal(512).astype(np.float16)
+    kernel = gemv_alloc_reducer.compile(M=256, N=512)
+    if target != "wormhole":
+        kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx), target=target)
+    assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
+
+
+def test_simt_code_with_thread_bindings_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match="T.get_thread_binding is TileLang surface that TileLang-TT does not"
+    ):
+
+        @T.prim_func
+        def naive_gemv(A: T.Tensor((256,), "float16"), B: T.Tensor((128, 256), "float16")):
+            with T.Kernel(1) as bn:
+                tn = T.get_thread_binding(0)
+                B[tn, 0] = A[0]
