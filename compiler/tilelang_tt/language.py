@@ -53,6 +53,7 @@ __all__ = [
     "alloc_fragment",
     "alloc_local",
     "alloc_reducer",
+    "atomic_add",
     "finalize_reducer",
     "grid",
     "clear",
@@ -86,7 +87,7 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 # TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
 TILELANG_NOT_YET = frozenset(
     {
-        "cumsum", "alloc_var", "atomic_add", "get_thread_binding", "dynamic",
+        "cumsum", "alloc_var", "get_thread_binding", "dynamic",
         "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
     }
 )  # fmt: skip
@@ -376,6 +377,17 @@ def grid(*extents):
     """``for i, j in T.grid(M, N)``: a nest of sequential loops (see ``serial``)."""
     _T.evaluate(ops.call("tl.serial_loc", _loc()))
     return _T.grid(*extents)
+
+
+def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma: bool = False):
+    """``T.atomic_add(C[i, j], x)`` in a ``T.Parallel`` nest: C[i, j] += x, whichever grid point adds
+    (SerializeSplitKTT makes the grid points that add into one element take turns on one core).
+    ``memory_order`` and ``use_tma`` are GPU knobs; the previous value cannot be returned."""
+    if return_prev:
+        raise TypeError("T.atomic_add(return_prev=True) is not supported on Tenstorrent yet")
+    if not isinstance(dst, tvm.ir.TensorLoad):
+        raise TypeError(f"T.atomic_add adds into one element, e.g. C[i, j]; got {type(dst).__name__}")
+    return ops.call("tl.atomic_add", dst=dst, value=value, loc=_loc())
 
 
 def alloc_reducer(shape, dtype, op: str = "sum", replication=None):

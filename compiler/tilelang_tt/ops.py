@@ -52,6 +52,7 @@ SPECS: dict[str, OpSpec] = {
     "tl.reduce": OpSpec(("src", "dst", "kind", "dim", "clear")),
     "tl.transpose": OpSpec(("src", "dst")),
     "tl.im2col": OpSpec(("img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad")),
+    "tl.atomic_add": OpSpec(("dst", "value")),
     "tl.loc": OpSpec(()),
     "tl.serial_loc": OpSpec(()),
     # GEMM-path intrinsics (positions and sizes in tiles; ``tensor`` a parameter index, later an accessor)

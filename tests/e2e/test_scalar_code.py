@@ -1,8 +1,9 @@
-"""Scalar-style kernels on the mock device against numpy: loop nests of element statements are executed as
-tile math (VectorizeElementLoopsTT). The programs are the original Tenstorrent TileLang fork's
-element-wise add and GEMV (examples/tenstorrent/, written with T.grid and range loops) and TileLang's tiled
-GEMV with a reducer (examples/gemv/example_gemv.py, gemv_alloc_reducer, without its autotuner), imports
-changed; and the located error of what stays unsupported (SIMT code with thread bindings)."""
+"""Scalar-style kernels and split-K on the mock device against numpy. Loop nests of element statements
+are executed as tile math (VectorizeElementLoopsTT): the original Tenstorrent TileLang fork's element-wise
+add and GEMV (examples/tenstorrent/, written with T.grid and range loops) and TileLang's tiled GEMV with a
+reducer (examples/gemv/example_gemv.py, gemv_alloc_reducer, without its autotuner). TileLang's split-K GEMM
+(T.atomic_add from a 3-D grid, SerializeSplitKTT). Imports changed only; and the located error of what
+stays unsupported (SIMT code with thread bindings)."""
 
 import numpy as np
 import pytest
@@ -118,3 +119,43 @@ def test_simt_code_with_thread_bindings_is_a_located_error():
             with T.Kernel(1) as bn:
                 tn = T.get_thread_binding(0)
                 B[tn, 0] = A[0]
+
+
+@tilelang.jit
+def matmul_split_k(
+    A, B, C, block_M, block_N, block_K, split_k, dtype=T.float16, accum_dtype=T.float32, out_dtype=T.float32
+):
+    """TileLang's examples/gemm_splitk/example_tilelang_gemm_splitk.py, imports changed."""
+    M, N, K = T.const("M, N, K")
+    splitK = K // split_k
+
+    A: T.Tensor((M, K), dtype)
+    B: T.Tensor((K, N), dtype)
+    C: T.Tensor((M, N), out_dtype)
+
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), split_k, threads=128) as (bx, by, bz):
+        A_shared = T.alloc_shared((block_M, block_K), dtype)
+        B_shared = T.alloc_shared((block_K, block_N), dtype)
+        C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+
+        T.clear(C_local)
+        for ko in T.Pipelined(T.ceildiv(splitK, block_K), num_stages=0):
+            T.copy(A[by * block_M, bz * splitK + ko * block_K], A_shared)
+            T.copy(B[bz * splitK + ko * block_K, bx * block_N], B_shared)
+            T.gemm(A_shared, B_shared, C_local)
+
+        for i, j in T.Parallel(block_M, block_N):
+            T.atomic_add(C[by * block_M + i, bx * block_N + j], C_local[i, j])
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_split_k_gemm_adds_every_slice_once(target):
+    """C starts at ones: atomic adds add to what is there; each of the 4 K slices is added exactly once."""
+    a = RNG.standard_normal((256, 512)).astype(np.float16)
+    b = RNG.standard_normal((512, 128)).astype(np.float16)
+    c = np.ones((256, 128), np.float32)
+    kernel = matmul_split_k.compile(M=256, N=128, K=512, block_M=64, block_N=64, block_K=32, split_k=4)
+    if target != "wormhole":
+        kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx) or None, target=target)
+    kernel(a, b, c)
+    assert _relative_error(c, 1 + a.astype(np.float32) @ b.astype(np.float32)) <= 1e-4

@@ -19,6 +19,7 @@ from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
 from .propagate_tt_layout import PropagateTTLayout
 from .resolve_tensor_views_tt import ResolveTensorViewsTT
 from .schedule_tile_compute_tt import ScheduleTileComputeTT
+from .serialize_split_k_tt import SerializeSplitKTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
 from .vectorize_element_loops_tt import VectorizeElementLoopsTT
@@ -26,6 +27,7 @@ from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
     "ResolveTensorViewsTT",
+    "SerializeSplitKTT",
     "VectorizeElementLoopsTT",
     "LegalizeVectorsTT",
     "StageElementGlobalsTT",

@@ -1,0 +1,74 @@
+"""SerializeSplitKTT: grid points that T.atomic_add into the same output take turns on one core."""
+
+import pytest
+import tilelang_tt.language as TL
+from before_after import T, assert_pass
+from programs import lower
+from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import SerializeSplitKTT
+
+
+@T.prim_func(private=True)
+def split_k(A: T.Buffer((64, 128), "float32"), C: T.Buffer((64, 32), "float32")):
+    bx = T.launch_thread("blockIdx.x", 1)
+    by = T.launch_thread("blockIdx.y", 2)
+    bz = T.launch_thread("blockIdx.z", 2)
+    C_local = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[by * 32 : by * 32 + 32, bz * 64 : bz * 64 + 32], C_local[0:32, 0:32], "p.py:7:8")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+            T.tl.atomic_add(C[by * 32 + i, j], C_local[i, j], "p.py:9:12")
+
+
+@T.prim_func(private=True)
+def split_k_serialized(A: T.Buffer((64, 128), "float32"), C: T.Buffer((64, 32), "float32")):
+    bx = T.launch_thread("blockIdx.x", 1)
+    by = T.launch_thread("blockIdx.y", 2)
+    # bz selects no output element: the split axis, now a loop; the slices' blocks add up in L1
+    C_partials = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.fill(C_partials[0:32, 0:32], T.float32(0), "p.py:9:12")
+    for bz in range(2):
+        C_local = T.alloc_buffer((32, 32), scope="local.fragment")
+        T.tl.copy(A[by * 32 : by * 32 + 32, bz * 64 : bz * 64 + 32], C_local[0:32, 0:32], "p.py:7:8")
+        for i in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+            for j in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+                C_partials[i, j] = C_partials[i, j] + C_local[i, j]
+    # then the output block is added to once
+    C_block = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(C[by * 32 : by * 32 + 32, 0:32], C_block[0:32, 0:32], "p.py:9:12")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:8:20"}):
+            C_block[i, j] = C_block[i, j] + C_partials[i, j]
+    T.tl.copy(C_block[0:32, 0:32], C[by * 32 : by * 32 + 32, 0:32], "p.py:9:12")
+
+
+def test_the_split_axis_becomes_a_loop_accumulating_in_l1():
+    assert_pass(SerializeSplitKTT(), split_k, split_k_serialized)
+
+
+@TL.prim_func
+def atomic_outside_parallel(A: TL.Tensor((32, 32), "float32"), C: TL.Tensor((32, 32), "float32")):
+    with TL.Kernel(1, 1, 2) as (bx, by, bz):
+        TL.atomic_add(C[0, 0], A[bz, 0])
+
+
+@TL.prim_func
+def two_split_axes(A: TL.Tensor((64, 32), "float32"), C: TL.Tensor((32, 32), "float32")):
+    with TL.Kernel(1, 2, 2) as (bx, by, bz):
+        A_s = TL.alloc_fragment((32, 32), "float32")
+        TL.copy(A[by * 32, 0], A_s)
+        for i, j in TL.Parallel(32, 32):
+            TL.atomic_add(C[i, j], A_s[i, j])
+
+
+@pytest.mark.parametrize(
+    "program, message",
+    [
+        (atomic_outside_parallel, "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet"),
+        (two_split_axes, "T.atomic_add from a grid with 2 axes that select no output element"),
+    ],
+)
+def test_atomic_adds_it_cannot_serialize_are_located_errors(program, message):
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(program, "SerializeSplitKTT")
+    assert "TL.atomic_add(" in str(err.value), f"the error should quote the atomic add:\n{err.value}"

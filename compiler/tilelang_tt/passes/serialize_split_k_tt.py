@@ -1,0 +1,224 @@
+"""A02 · SerializeSplitKTT — grid points that ``T.atomic_add`` into the same output take turns on one core.
+
+Split-K GEMM launches a third grid axis over slices of K, and every slice adds its partial block into the
+output with ``T.atomic_add``. Tenstorrent has no atomic add into DRAM, and racing read-modify-writes from
+several cores would lose sums. The split axis (a launch axis no output index uses) becomes a sequential
+loop inside the kernel instead: the core that owns an output block computes each slice's partial block in
+turn and adds it to a float32 accumulator in L1; after the last slice the block is added to the output
+once (``C += sum of partials``, TileLang's atomic semantics). The result is exact and race-free; the
+slices of one block no longer run on different cores (the reduction across cores with semaphores that
+would keep that parallelism is not implemented), so a split-K program runs like the plain GEMM over K.
+
+Input expectations
+    A PrimFunc from the DSL: ``T.Kernel`` launch threads at the top; ``tl.atomic_add(C[idx], value)``
+    statements inside ``T.Parallel`` nests.
+Output guarantees
+    No ``tl.atomic_add`` remains. The launch axis that appears in no atomic-add (nor other global store)
+    index, if any, is a ``T.serial`` loop around the body; each atomic add accumulates into
+    ``<C>_partials`` (a float32 fragment of the ``T.Parallel`` nest's shape, cleared before the loop);
+    after the loop the output block is copied into ``<C>_block``, the partials are added in a
+    ``T.Parallel`` nest, and the block is copied back (an element statement may not read and write one
+    global tensor). Atomic adds outside ``T.Parallel``, or from a grid with more than one axis that
+    selects no output element, are TTCompileErrors at the atomic add.
+Example
+    before: with T.Kernel(gx, gy, S) as (bx, by, bz): ...; for i, j in T.Parallel(bM, bN):
+                T.atomic_add(C[by * bM + i, bx * bN + j], C_local[i, j])
+    after:  C_partials = T.alloc_fragment((bM, bN), "float32"); T.clear(C_partials)
+            for bz in T.serial(S): ...; for i, j in T.Parallel(bM, bN):
+                C_partials[i, j] = C_partials[i, j] + C_local[i, j]
+            T.copy(C[by * bM, bx * bN], C_block)
+            for i, j in T.Parallel(bM, bN): C_block[i, j] += C_partials[i, j]
+            T.copy(C_block, C[by * bM, bx * bN])
+Test
+    ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_serialize_split_k_tt
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from .. import ops
+from ..errors import TTCompileError
+from ..ir_utils import collect_vars, is_global, parallel_loc, seq, simplify
+
+
+def _atomic_sites(stmt) -> list[tuple]:
+    """(atomic add call, enclosing T.Parallel loops outermost first) for each atomic add under ``stmt``."""
+    found = []
+
+    def visit(node, loops):
+        if isinstance(node, tirx.SeqStmt):
+            for s in node.seq:
+                visit(s, loops)
+        elif isinstance(node, tirx.For):
+            visit(node.body, loops + [node] if parallel_loc(node) is not None else loops)
+        elif isinstance(node, tirx.AttrStmt):
+            visit(node.body, loops)
+        elif isinstance(node, tirx.IfThenElse):
+            visit(node.then_case, loops)
+            if node.else_case is not None:
+                visit(node.else_case, loops)
+        elif ops.is_op(node, "tl.atomic_add"):
+            found.append((node.value, loops))
+
+    visit(stmt, [])
+    return found
+
+
+def _global_store_vars(body) -> set:
+    """Variables in the indices of stores to global tensors (outputs select grid axes)."""
+    found = set()
+
+    def store(s):
+        if is_global(s.buffer):
+            for index in s.indices:
+                found.update(collect_vars(index))
+
+    tvm_ffi.structural_walk(body, (tirx.BufferStore, store))
+    for site in _calls_of(body, "tl.copy"):
+        dst = ops.fields(site).dst
+        if is_global(dst.source):
+            for r in dst.region:
+                found.update(collect_vars(r.min))
+    return found
+
+
+def _as(value, dtype: str):
+    return value if str(value.ty.dtype) == dtype else tirx.Cast(dtype, value)
+
+
+def _calls_of(body, name: str) -> list:
+    calls = []
+    tvm_ffi.structural_walk(
+        body, (tvm.ir.Call, lambda c: calls.append(c) if ops.is_op(tirx.Evaluate(c), name) else None)
+    )
+    return calls
+
+
+def _add_to_output(dst, loops, acc, loc: str) -> list:
+    """The output block ``dst`` (a ``T.Parallel`` element index over ``loops``) += ``acc``: read into a
+    fragment, added, written back (element statements may not read and write one global tensor)."""
+    mins, extents = [], []
+    for index in dst.indices:
+        start = simplify(
+            tvm_ffi.structural_map(
+                index,
+                (
+                    tvm.ir.Var,
+                    lambda v: next((tirx.const(0, "int32") for lp in loops if lp.loop_var.same_as(v)), v),
+                ),
+            )
+        )
+        offset = simplify(index - start)
+        moving = [lp for lp in loops if offset.same_as(lp.loop_var)]
+        if not moving and not (isinstance(offset, tirx.IntImm) and int(offset) == 0):
+            raise TTCompileError.at(
+                loc,
+                f"T.atomic_add into {dst.source.name}[{', '.join(map(str, dst.indices))}]: each index must "
+                "be a block start plus one T.Parallel variable",
+            )
+        mins.append(start)
+        extents.append(int(moving[0].extent) if moving else 1)
+    out = tirx.decl_buffer(
+        [int(lp.extent) for lp in loops],
+        dst.source.ty.dtype,
+        f"{dst.source.name}_block",
+        scope="local.fragment",
+    )
+    whole = [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), int(lp.extent)) for lp in loops]
+    block = tirx.BufferRegion(
+        dst.source, [tvm.ir.Range.from_min_extent(m, e) for m, e in zip(mins, extents, strict=True)]
+    )
+    fresh = [tirx.Var(lp.loop_var.name, lp.loop_var.ty.dtype) for lp in loops]
+    add = tirx.BufferStore(
+        out,
+        tirx.BufferLoad(out, fresh) + _as(tirx.BufferLoad(acc, fresh), str(dst.source.ty.dtype)),
+        fresh,
+    )
+    for lp, v in reversed(list(zip(loops, fresh, strict=True))):
+        add = tirx.For(v, lp.min, lp.extent, lp.kind, add, lp.thread_binding, lp.annotations)
+    return [
+        tirx.AllocBuffer(out),
+        tirx.Evaluate(ops.call("tl.copy", block, tirx.BufferRegion(out, whole), loc)),
+        add,
+        tirx.Evaluate(ops.call("tl.copy", tirx.BufferRegion(out, whole), block, loc)),
+    ]
+
+
+def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
+    def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        sites = _atomic_sites(func.body)
+        if not sites:
+            return func
+        launches, node = [], func.body
+        while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
+            launches.append(node)
+            node = node.body
+        body = node
+        for call, loops in sites:
+            if not loops:
+                raise TTCompileError.at(
+                    ops.loc_of(call),
+                    "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet; add a tile's "
+                    "elements in a T.Parallel nest",
+                )
+        used = _global_store_vars(body)
+        for call, _ in sites:
+            for index in ops.fields(call).dst.indices:
+                used.update(collect_vars(index))
+        split = [a for a in launches if not any(a.node.var.same_as(v) for v in used) and int(a.value) > 1]
+        loc = ops.loc_of(sites[0][0])
+        if len(split) > 1:
+            raise TTCompileError.at(
+                loc,
+                f"T.atomic_add from a grid with {len(split)} axes that select no output element; one "
+                f"(the split-K axis) is supported on Tenstorrent",
+            )
+        axis = split[0] if split else None
+
+        partials: dict[str, tirx.Buffer] = {}
+        finals = []
+
+        def accumulate(stmt):
+            if not ops.is_op(stmt, "tl.atomic_add"):
+                return stmt
+            call = stmt.value
+            f = ops.fields(call)
+            loops = next(lps for c, lps in sites if c.same_as(call))
+            name = str(f.dst.source.name)
+            if name not in partials:
+                extents = [int(lp.extent) for lp in loops]
+                partials[name] = tirx.decl_buffer(
+                    extents, "float32", f"{name}_partials", scope="local.fragment"
+                )
+                finals.append((f.dst, loops, partials[name]))
+            acc = partials[name]
+            index = [lp.loop_var for lp in loops]
+            own = tirx.BufferLoad(acc, index)
+            return tirx.BufferStore(acc, own + _as(f.value, "float32"), index)
+
+        looped = tvm_ffi.structural_map(body, (tirx.Evaluate, accumulate), order="post")
+        serial = (
+            looped if axis is None else tirx.For(axis.node.var, 0, axis.value, tirx.ForKind.SERIAL, looped)
+        )
+        zero = tirx.const(0, "int32")
+        before, after = [], []
+        for dst, loops, acc in finals:
+            region = tirx.BufferRegion(
+                acc, [tvm.ir.Range.from_min_extent(zero, int(lp.extent)) for lp in loops]
+            )
+            before += [
+                tirx.AllocBuffer(acc),
+                tirx.Evaluate(ops.call("tl.fill", region, tirx.const(0.0, "float32"), loc)),
+            ]
+            after += _add_to_output(dst, loops, acc, loc)
+        out = seq(before + [serial] + after)
+        for launch in reversed(launches):
+            if axis is not None and launch.same_as(axis):
+                continue
+            out = tirx.AttrStmt(launch.node, launch.attr_key, launch.value, out)
+        return func.with_body(out)
+
+    return tirx.transform.prim_func_pass(transform, opt_level=0, name="SerializeSplitKTT")
