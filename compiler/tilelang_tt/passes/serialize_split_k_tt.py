@@ -41,30 +41,15 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, is_global, parallel_loc, seq, simplify
+from ..ir_utils import collect_vars, find_ops, is_global, parallel_loc, seq, simplify
 
 
 def _atomic_sites(stmt) -> list[tuple]:
     """(atomic add call, enclosing T.Parallel loops outermost first) for each atomic add under ``stmt``."""
-    found = []
-
-    def visit(node, loops):
-        if isinstance(node, tirx.SeqStmt):
-            for s in node.seq:
-                visit(s, loops)
-        elif isinstance(node, tirx.For):
-            visit(node.body, loops + [node] if parallel_loc(node) is not None else loops)
-        elif isinstance(node, tirx.AttrStmt):
-            visit(node.body, loops)
-        elif isinstance(node, tirx.IfThenElse):
-            visit(node.then_case, loops)
-            if node.else_case is not None:
-                visit(node.else_case, loops)
-        elif ops.is_op(node, "tl.atomic_add"):
-            found.append((node.value, loops))
-
-    visit(stmt, [])
-    return found
+    return [
+        (site.call, [lp for lp in site.loops if parallel_loc(lp) is not None])
+        for site in find_ops(stmt, ("tl.atomic_add",))
+    ]
 
 
 def _global_store_vars(body) -> set:
