@@ -141,7 +141,7 @@ def test_signature_annotations_and_out_idx_are_rejected():
     with pytest.raises(tilelang.TTCompileError, match="not with annotations in the signature"):
 
         @tilelang.jit
-        def annotated(A: int):
+        def annotated(A: T.Tensor((64,), "float32")):  # eager kernels declare tensors in the body
             with T.Kernel(1) as bx:
                 T.clear(A)
 

@@ -43,6 +43,11 @@ def _program(body_kind):
             elif body_kind == "transposed_index":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = A_s[j, i]
+            elif body_kind == "transposed_broadcast":
+                col = T.alloc_fragment((M, 1), "float32")
+                T.reduce_sum(A_s, col, dim=1)
+                for i, j in T.Parallel(M, N):
+                    C_f[i, j] = A_s[i, j] + col[j, 0]
             elif body_kind == "partial_store":
                 T.copy(A_s, C_f)
                 for i, j in T.Parallel(M, N):
@@ -70,6 +75,7 @@ CASES = {
     "runtime_scalar": "changes at run time",
     "vector_both_ways": "used here as a row vector but as a column vector",
     "transposed_index": "index tile buffers by the T.Parallel variables in order",
+    "transposed_broadcast": "an operand is indexed in a different order than the stored buffer",
     "partial_store": r"storing C_f indexes \[i, 0\] of a \(64, 64\) buffer",
     "scalar_code": "scalar code, which is not supported on Tenstorrent yet",
     "strided_global": "a start plus one T.Parallel variable per dimension",

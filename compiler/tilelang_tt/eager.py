@@ -182,9 +182,10 @@ class _Template:
 
 
 def _is_dtype_annotation(node: ast.expr) -> bool:
-    """``T.dtype`` / ``dtype`` (any module prefix): the annotation of a dtype parameter."""
+    """``T.dtype`` / ``dtype`` (any module prefix), or a Python scalar type (``BLOCK_N: int``): the
+    annotation of a parameter that is not a tensor."""
     return (isinstance(node, ast.Attribute) and node.attr == "dtype") or (
-        isinstance(node, ast.Name) and node.id == "dtype"
+        isinstance(node, ast.Name) and node.id in ("dtype", "int", "float", "bool", "str")
     )
 
 

@@ -263,6 +263,21 @@ def loop(name: str, extent: int, body_fn) -> tirx.Stmt:
     return tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body_fn(var))
 
 
+def map_children(stmt, fn):
+    """``stmt`` (a sequence, loop, attribute or branch) with ``fn`` applied to each statement it holds;
+    any other statement is returned as it is."""
+    if isinstance(stmt, tirx.SeqStmt):
+        return seq([fn(s) for s in stmt.seq])
+    if isinstance(stmt, tirx.For):
+        return with_loop_body(stmt, fn(stmt.body))
+    if isinstance(stmt, tirx.AttrStmt):
+        return tirx.AttrStmt(stmt.node, stmt.attr_key, stmt.value, fn(stmt.body))
+    if isinstance(stmt, tirx.IfThenElse):
+        else_case = None if stmt.else_case is None else fn(stmt.else_case)
+        return tirx.IfThenElse(stmt.condition, fn(stmt.then_case), else_case)
+    return stmt
+
+
 def with_loop_body(stmt: tirx.For, body: tirx.Stmt) -> tirx.For:
     """``stmt`` with its body replaced; loop variable, range, kind, binding and annotations kept."""
     return tirx.For(

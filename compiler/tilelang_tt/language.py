@@ -53,6 +53,7 @@ __all__ = [
     "alloc_fragment",
     "alloc_local",
     "alloc_reducer",
+    "get_thread_binding",
     "atomic_add",
     "finalize_reducer",
     "grid",
@@ -87,7 +88,7 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 # TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
 TILELANG_NOT_YET = frozenset(
     {
-        "cumsum", "alloc_var", "get_thread_binding", "dynamic",
+        "cumsum", "alloc_var", "dynamic",
         "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
     }
 )  # fmt: skip
@@ -149,10 +150,10 @@ def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
     """``x = expr`` in a kernel body parses as a one-element ``local`` buffer stored once and read as
-    ``x[0]``; a buffer used that way (one store, straight in a statement sequence) is a named value: the
-    store becomes ``Bind(x, expr)`` and each read the variable. Buffers written more than once (loop-carried
-    scalars) stay buffers."""
-    allocs, stores = {}, {}
+    ``x[0]``; a buffer used that way (one store, straight in a statement sequence, not reading itself) is a
+    named value: the store becomes ``Bind(x, expr)`` and each read the variable. Buffers written more than
+    once or accumulating (loop-carried values: ``acc[0] += x``) stay buffers."""
+    allocs, stores, in_sequence = {}, {}, []
 
     def visit(node):
         if isinstance(node, tirx.AllocBuffer) and str(node.buffer.ty.storage_scope) == "local":
@@ -160,10 +161,26 @@ def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
                 allocs[str(node.buffer.name)] = node.buffer
         elif isinstance(node, tirx.BufferStore):
             stores.setdefault(str(node.buffer.name), []).append(node)
+        elif isinstance(node, tirx.SeqStmt):
+            in_sequence.extend(s for s in node.seq if isinstance(s, tirx.BufferStore))
+
+    def reads_itself(store) -> bool:
+        found = []
+        tvm_ffi.structural_walk(
+            store.value,
+            (tvm.ir.TensorLoad, lambda t: found.append(t) if t.source.same_as(store.buffer) else None),
+        )
+        return bool(found)
 
     tvm_ffi.structural_walk(func.body, visit)
+    # one store, straight in a statement sequence, that does not accumulate (``acc[0] += x`` is carried)
     names = {
-        n for n, buf in allocs.items() if len(stores.get(n, [])) == 1 and stores[n][0].buffer.same_as(buf)
+        n
+        for n, buf in allocs.items()
+        if len(stores.get(n, [])) == 1
+        and stores[n][0].buffer.same_as(buf)
+        and any(x.same_as(stores[n][0]) for x in in_sequence)
+        and not reads_itself(stores[n][0])
     }
     if not names:
         return func
@@ -257,8 +274,12 @@ class Kernel:
         self.grid = grid
         self.threads = threads
         self._frames = []
+        self._threads: dict[int, tirx.Var] = {}
+
+    _current: list = []  # the kernels being parsed, innermost last
 
     def __enter__(self):
+        Kernel._current.append(self)
         ids = []
         for tag, extent in zip(self.AXES, self.grid, strict=False):
             frame = _T.launch_thread(tag, extent)
@@ -269,7 +290,20 @@ class Kernel:
     def __exit__(self, *exc):
         for frame in reversed(self._frames):
             frame.__exit__(*exc)
+        Kernel._current.remove(self)
         return False
+
+    def thread(self, dim: int):
+        """The SIMT thread index along ``dim`` (``threads`` per block, TileLang's default 128), launched
+        here once; VectorizeThreadsTT turns what each thread does into tile statements."""
+        extents = self.threads if isinstance(self.threads, tuple | list) else (self.threads or 128,)
+        if not 0 <= dim < len(extents):
+            raise TypeError(f"T.get_thread_binding({dim}) in a kernel with threads={self.threads}")
+        if dim not in self._threads:
+            frame = _T.launch_thread(f"threadIdx.{'xyz'[dim]}", int(extents[dim]))
+            self._threads[dim] = frame.__enter__()
+            self._frames.append(frame)
+        return self._threads[dim]
 
 
 def ceildiv(a, b):
@@ -388,6 +422,13 @@ def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma
     if not isinstance(dst, tvm.ir.TensorLoad):
         raise TypeError(f"T.atomic_add adds into one element, e.g. C[i, j]; got {type(dst).__name__}")
     return ops.call("tl.atomic_add", dst=dst, value=value, loc=_loc())
+
+
+def get_thread_binding(dim: int = 0):
+    """The index of the current thread along ``dim`` (``threadIdx.x`` for 0) in SIMT-style TileLang code."""
+    if not Kernel._current:
+        raise TypeError("T.get_thread_binding is used inside a T.Kernel")
+    return Kernel._current[-1].thread(dim)
 
 
 def alloc_reducer(shape, dtype, op: str = "sum", replication=None):

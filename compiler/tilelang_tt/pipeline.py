@@ -26,6 +26,7 @@ def tt_passes(
     return [
         P.ResolveTensorViewsTT(),  # a parameter indexed through a reshaped view takes the view's shape
         P.SerializeSplitKTT(),  # grid points that T.atomic_add into one output take turns on one core
+        P.VectorizeThreadsTT(),  # SIMT code: thread-local values get a thread dimension, statements loops
         P.VectorizeElementLoopsTT(),  # scalar nests of element statements → T.Parallel / row sums
         P.LegalizeVectorsTT(),  # 1-D buffers → the (L, 1) / (1, L) tiles they occupy, before shapes are read
         P.StageElementGlobalsTT(),  # element-wise statements reach global tensors through staged tiles

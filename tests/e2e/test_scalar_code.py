@@ -2,14 +2,13 @@
 are executed as tile math (VectorizeElementLoopsTT): the original Tenstorrent TileLang fork's element-wise
 add and GEMV (examples/tenstorrent/, written with T.grid and range loops) and TileLang's tiled GEMV with a
 reducer (examples/gemv/example_gemv.py, gemv_alloc_reducer, without its autotuner). TileLang's split-K GEMM
-(T.atomic_add from a 3-D grid, SerializeSplitKTT). Imports changed only; and the located error of what
-stays unsupported (SIMT code with thread bindings)."""
+(T.atomic_add from a 3-D grid, SerializeSplitKTT). TileLang's naive SIMT GEMV (T.get_thread_binding,
+VectorizeThreadsTT). Imports changed only."""
 
 import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
-from tilelang_tt.errors import TTCompileError
 
 RNG = np.random.default_rng(0)
 
@@ -109,16 +108,39 @@ def test_tilelangs_tiled_gemv_with_a_reducer(target):
     assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
 
 
-def test_simt_code_with_thread_bindings_is_a_located_error():
-    with pytest.raises(
-        TTCompileError, match="T.get_thread_binding is TileLang surface that TileLang-TT does not"
-    ):
+@tilelang.jit
+def naive_gemv(A, B, BLOCK_N: int, BLOCK_K: int, dtype: T.dtype = T.float16, accum_dtype: T.dtype = T.float):
+    """TileLang's examples/gemv/example_gemv.py naive_gemv (SIMT: one thread per output), imports changed."""
+    N, K = T.const("N, K")
+    A: T.Tensor((K,), dtype)
+    B: T.Tensor((N, K), dtype)
+    C = T.empty((N,), dtype)
 
-        @T.prim_func
-        def naive_gemv(A: T.Tensor((256,), "float16"), B: T.Tensor((128, 256), "float16")):
-            with T.Kernel(1) as bn:
-                tn = T.get_thread_binding(0)
-                B[tn, 0] = A[0]
+    with T.Kernel(T.ceildiv(N, BLOCK_N)) as bn:
+        tn = T.get_thread_binding(0)  # tn = threadIdx.x
+        A_shared = T.alloc_shared((BLOCK_K,), dtype)
+        B_shared = T.alloc_shared((BLOCK_N, BLOCK_K), dtype)
+        C_reg = T.alloc_local((1,), accum_dtype)
+        T.clear(C_reg)
+        for bk in T.serial(T.ceildiv(K, BLOCK_K)):
+            for tk in T.serial(BLOCK_K):
+                A_shared[tk] = A[bk * BLOCK_K + tk]
+                B_shared[tn, tk] = B[bn * BLOCK_N + tn, bk * BLOCK_K + tk]
+            for tk in T.serial(BLOCK_K):
+                C_reg[0] += A_shared[tk].astype(accum_dtype) * B_shared[tn, tk].astype(accum_dtype)
+        C[bn * BLOCK_N + tn] = C_reg[0]
+
+    return C
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_tilelangs_naive_simt_gemv(target):
+    a = RNG.standard_normal(512).astype(np.float16)
+    b = RNG.standard_normal((256, 512)).astype(np.float16)
+    kernel = naive_gemv.compile(N=256, K=512, BLOCK_N=128, BLOCK_K=128)
+    if target != "wormhole":
+        kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx), target=target)
+    assert _relative_error(kernel(a, b), b.astype(np.float32) @ a.astype(np.float32)) <= 1e-2
 
 
 @tilelang.jit

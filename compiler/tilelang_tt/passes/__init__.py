@@ -23,11 +23,13 @@ from .serialize_split_k_tt import SerializeSplitKTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
 from .vectorize_element_loops_tt import VectorizeElementLoopsTT
+from .vectorize_threads_tt import VectorizeThreadsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
     "ResolveTensorViewsTT",
     "SerializeSplitKTT",
+    "VectorizeThreadsTT",
     "VectorizeElementLoopsTT",
     "LegalizeVectorsTT",
     "StageElementGlobalsTT",

@@ -701,7 +701,8 @@ class _ElementStatement:
         """none | row | col | scalar: how an operand's tile is spread over the destination tile."""
         bcast_rows = op_axes[0] is None and dst_shape[0] > 1  # one row, repeated down the rows
         bcast_cols = op_axes[1] is None and dst_shape[1] > 1  # one column, repeated across
-        if op_axes != dst_axes and not (bcast_rows or bcast_cols):
+        transposed = any(a is not None and a != d for a, d in zip(op_axes, dst_axes, strict=True))
+        if transposed or (op_axes != dst_axes and not (bcast_rows or bcast_cols)):
             raise TTCompileError.at(
                 self.loc,
                 "an operand is indexed in a different order than the stored buffer; element-wise statements "

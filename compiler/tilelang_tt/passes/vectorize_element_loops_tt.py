@@ -40,7 +40,7 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import ops
-from ..ir_utils import collect_vars, def_loc, parallel_loc, seq
+from ..ir_utils import collect_vars, def_loc, map_children, parallel_loc, seq
 
 
 def _nest(loop: tirx.For) -> tuple[list[tirx.For], tirx.Stmt]:
@@ -76,7 +76,7 @@ def _same(a, b) -> bool:
 
 def _element_wise(stores, loop_vars) -> bool:
     for s in stores:
-        if _var_set(s.indices) != loop_vars:
+        if _var_set(s.indices) & loop_vars != loop_vars:
             return False
         for load in _loads(s.value):
             other = next((w for w in stores if w.buffer.same_as(load.source)), None)
@@ -157,7 +157,7 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
             marker = fallback if marker is None else marker
             loc = str(getattr(marker, "value", marker))
             loop_vars = {lp.loop_var for lp in loops}
-            if len(stores) == 1 and _var_set(stores[0].indices) != loop_vars:
+            if len(stores) == 1 and _var_set(stores[0].indices) & loop_vars != loop_vars:
                 terms = _sum_terms(stores[0])
                 summed = None if terms is None else _row_sum(loops, stores[0], terms, marker, loc)
                 return loop if summed is None else summed
@@ -166,27 +166,11 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
             return loop
 
         def visit(stmt):
-            if isinstance(stmt, tirx.SeqStmt):
-                return seq([visit(s) for s in stmt.seq])
             if isinstance(stmt, tirx.For):
                 out = rewrite(stmt)
                 if out is not stmt:
                     return out
-                return tirx.For(
-                    stmt.loop_var,
-                    stmt.min,
-                    stmt.extent,
-                    stmt.kind,
-                    visit(stmt.body),
-                    stmt.thread_binding,
-                    stmt.annotations,
-                )
-            if isinstance(stmt, tirx.AttrStmt):
-                return tirx.AttrStmt(stmt.node, stmt.attr_key, stmt.value, visit(stmt.body))
-            if isinstance(stmt, tirx.IfThenElse):
-                else_case = None if stmt.else_case is None else visit(stmt.else_case)
-                return tirx.IfThenElse(stmt.condition, visit(stmt.then_case), else_case)
-            return stmt
+            return map_children(stmt, visit)
 
         return func.with_body(visit(func.body))
 
