@@ -58,6 +58,10 @@ def _program(body_kind):
             elif body_kind == "strided_global":
                 for i, j in T.Parallel(M // 2, N):
                     C_f[i, j] = A[i * 2, j] + A_s[i, j]
+            elif body_kind == "data_dependent_gather":
+                T.copy(A_s, D_f)
+                for i, j in T.Parallel(M, N):
+                    C_f[i, j] = A[T.Cast("int32", D_f[i, j]), j]
             elif body_kind == "unsupported_function":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = T.erf(A_s[i, j])
@@ -79,6 +83,7 @@ CASES = {
     "partial_store": r"storing C_f indexes \[i, 0\] of a \(64, 64\) buffer",
     "scalar_code": "scalar code, which is not supported on Tenstorrent yet",
     "strided_global": "a start plus one T.Parallel variable per dimension",
+    "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f_?\d*\[i, j\]\), j\]: an element-wise statement indexes a global",
     "unsupported_function": "T.erf in an element-wise statement is not supported on Tenstorrent yet",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }
