@@ -83,7 +83,7 @@ CASES = {
     "partial_store": r"storing C_f indexes \[i, 0\] of a \(64, 64\) buffer",
     "scalar_code": "scalar code, which is not supported on Tenstorrent yet",
     "strided_global": "a start plus one T.Parallel variable per dimension",
-    "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f_?\d*\[i, j\]\), j\]: an element-wise statement indexes a global",
+    "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
     "unsupported_function": "T.erf in an element-wise statement is not supported on Tenstorrent yet",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }
