@@ -43,18 +43,15 @@ from .. import ops
 from ..ir_utils import collect_vars, def_loc, map_children, parallel_loc, seq
 
 
-def _nest(loop: tirx.For) -> tuple[list[tirx.For], tirx.Stmt]:
-    """The perfect nest of loops starting at ``loop`` and its innermost body."""
-    loops = [loop]
-    while isinstance(loops[-1].body, tirx.For):
-        loops.append(loops[-1].body)
-    return loops, loops[-1].body
-
-
-def _stores(body) -> list[tirx.BufferStore] | None:
-    """The statements of a body made of element stores only, else None."""
-    stmts = list(body.seq) if isinstance(body, tirx.SeqStmt) else [body]
-    return stmts if all(isinstance(s, tirx.BufferStore) for s in stmts) else None
+def store_nest(stmt) -> tuple[list[tirx.For], list[tirx.BufferStore]] | None:
+    """(loops, stores) when ``stmt`` is a store or a perfect loop nest around element stores only (the
+    loops outermost first), else None."""
+    loops = []
+    while isinstance(stmt, tirx.For):
+        loops.append(stmt)
+        stmt = stmt.body
+    stores = list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
+    return (loops, stores) if all(isinstance(x, tirx.BufferStore) for x in stores) else None
 
 
 def _var_set(exprs) -> set:
@@ -148,10 +145,11 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
         fallback = def_loc(func)
 
         def rewrite(loop: tirx.For):
-            loops, body = _nest(loop)
-            stores = _stores(body)
-            if stores is None or any(not isinstance(lp.extent, tirx.IntImm) for lp in loops):
+            nest = store_nest(loop)
+            if nest is None or any(not isinstance(lp.extent, tirx.IntImm) for lp in nest[0]):
                 return loop
+            loops, stores = nest
+            body = loops[-1].body
             # the annotation as written (a StringImm from the DSL's markers), or the def line
             marker = (loop.annotations or {}).get("tl.loc", (loop.annotations or {}).get("tl.serial_loc"))
             marker = fallback if marker is None else marker

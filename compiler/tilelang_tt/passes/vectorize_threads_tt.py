@@ -40,6 +40,7 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import collect_vars, def_loc, map_children, seq
+from .vectorize_element_loops_tt import store_nest
 
 
 def _threads(func) -> tuple[list, tirx.Stmt, list]:
@@ -53,16 +54,6 @@ def _threads(func) -> tuple[list, tirx.Stmt, list]:
 
 def _uses(stmt, variables) -> bool:
     return any(any(v.same_as(t) for t in variables) for v in collect_vars(stmt))
-
-
-def _store_nest(stmt) -> tuple[list, list] | None:
-    """(loops, stores) when ``stmt`` is a store or a perfect loop nest around stores only, else None."""
-    loops = []
-    while isinstance(stmt, tirx.For):
-        loops.append(stmt)
-        stmt = stmt.body
-    stores = list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
-    return (loops, stores) if all(isinstance(x, tirx.BufferStore) for x in stores) else None
 
 
 def _nest(loops, stores) -> tirx.Stmt:
@@ -157,7 +148,7 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
         def wrap(stmt):
             if not _uses(stmt, variables):
                 return stmt
-            nest = _store_nest(stmt)
+            nest = store_nest(stmt)
             if nest is not None:
                 # the stores every thread makes alike stay once; the per-thread ones get the thread loops
                 loops, stores = nest
