@@ -58,6 +58,7 @@ from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import (
     buffer_scope,
     collect_vars,
+    def_loc,
     find_ops,
     is_global,
     is_zero_mod,
@@ -66,6 +67,7 @@ from ..ir_utils import (
     require_attr,
     seq,
     simplify,
+    with_loop_body,
 )
 from ..records import CircularBuffer, DFGNode
 from ..target import DATA_FORMATS, TILE
@@ -206,6 +208,7 @@ class _Buf:
 class _Planner:
     def __init__(self, func):
         self.target = require_attr(func, "tt.target", "LowerTileProgramTT")
+        self.def_loc = def_loc(func)
         options = require_attr(func, "tt.options", "LowerTileProgramTT")
         self.double = options.enable_double_buffer
         self.params = {
@@ -351,6 +354,7 @@ class _Lowering:
     def __init__(self, planner: _Planner):
         self.p = planner
         self.scalars: dict = {}  # named values of the kernel body (``inv_D = 1.0 / D``), for element bodies
+        self.loop_locs: list[str] = [planner.def_loc]  # DSL lines of the T.serial loops being rewritten
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _whole(self, reg, loc, what):
@@ -605,15 +609,11 @@ class _Lowering:
         if isinstance(stmt, tirx.For):
             if stmt.annotations and "tl.loc" in stmt.annotations:
                 return seq(self.parallel(stmt))
-            return tirx.For(
-                stmt.loop_var,
-                stmt.min,
-                stmt.extent,
-                stmt.kind,
-                self.rewrite(stmt.body),
-                stmt.thread_binding,
-                stmt.annotations,
-            )
+            line = (stmt.annotations or {}).get("tl.serial_loc")
+            self.loop_locs.append(self.loop_locs[-1] if line is None else str(getattr(line, "value", line)))
+            body = self.rewrite(stmt.body)
+            self.loop_locs.pop()
+            return with_loop_body(stmt, body)
         if isinstance(stmt, tirx.IfThenElse):
             return tirx.IfThenElse(
                 stmt.condition,
@@ -642,9 +642,11 @@ class _Lowering:
                 self.scalars[stmt.var] = value
             return stmt
         if isinstance(stmt, tirx.BufferStore):
-            raise TTCompileError(
-                f"a store to {stmt.buffer.name} outside T.Parallel is scalar code, which is not supported on "
-                "Tenstorrent yet; write element-wise statements inside `for i, j in T.Parallel(...)`"
+            raise TTCompileError.at(
+                self.loop_locs[-1],
+                f"a store to {stmt.buffer.name} outside T.Parallel is scalar code (a value carried from one "
+                "element or iteration to the next), which is not supported on Tenstorrent yet; write "
+                "element-wise statements inside `for i, j in T.Parallel(...)`",
             )
         return stmt
 
