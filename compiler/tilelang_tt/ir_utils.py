@@ -58,6 +58,11 @@ def simplify(expr):
     return _ANALYZER.simplify(expr)
 
 
+def cast_to(value, dtype: str):
+    """``value`` as ``dtype``: itself when it already is, else a Cast."""
+    return value if str(value.ty.dtype) == str(dtype) else tirx.Cast(str(dtype), value)
+
+
 def provably_equal(a, b) -> bool:
     return _ANALYZER.can_prove_equal(a, b)
 

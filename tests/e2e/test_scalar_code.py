@@ -181,3 +181,27 @@ def test_split_k_gemm_adds_every_slice_once(target):
         kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx) or None, target=target)
     kernel(a, b, c)
     assert _relative_error(c, 1 + a.astype(np.float32) @ b.astype(np.float32)) <= 1e-4
+
+
+@T.prim_func
+def scaled_by_the_total(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32")):
+    """A loop-carried T.alloc_local scalar: the sum of the column sums scales the tile."""
+    with T.Kernel(1) as bx:
+        A_s = T.alloc_shared((64, 64), "float32")
+        C_f = T.alloc_fragment((64, 64), "float32")
+        column_sums = T.alloc_fragment((64,), "float32")
+        total = T.alloc_local((1,), "float32")
+        T.copy(A[0, 0], A_s)
+        T.reduce_sum(A_s, column_sums, dim=0)
+        total[0] = 0.0
+        for k in T.serial(64):
+            total[0] = total[0] + column_sums[k]
+        for i, j in T.Parallel(64, 64):
+            C_f[i, j] = A_s[i, j] * total[0]
+        T.copy(C_f, C[0, 0])
+
+
+def test_a_loop_carried_local_scalar():
+    a = RNG.standard_normal((64, 64)).astype(np.float32)
+    got = tilelang.compile(scaled_by_the_total, out_idx=[-1])(a)
+    assert _relative_error(got, a * a.sum()) <= 1e-4

@@ -70,3 +70,33 @@ def prefix_sum(x: T.Buffer((32,), "float32")):
 
 def test_a_loop_carried_value_is_left_sequential():
     assert_pass(VectorizeElementLoopsTT(), prefix_sum, prefix_sum)
+
+
+@T.prim_func(private=True)
+def scalar_total(v: T.Buffer((64,), "float32")):
+    v_t = T.alloc_buffer((64,), scope="local.fragment")
+    acc = T.alloc_buffer((1,), scope="local")
+    acc[0] = T.float32(0)
+    for k in T.serial(64, annotations={"tl.serial_loc": "p.py:6:8"}):
+        acc[0] = acc[0] + v_t[k]
+
+
+@T.prim_func(private=True)
+def scalar_total_vectorized(v: T.Buffer((64,), "float32")):
+    v_t = T.alloc_buffer((64,), scope="local.fragment")
+    acc = T.alloc_buffer((1,), scope="local")
+    # a scalar is a one-element tile: its stores are element statements of a one-element T.Parallel
+    for one in T.serial(1, annotations={"tl.loc": ""}):
+        acc[one] = T.float32(0)
+    # a sum over one loop: the terms as a row, its sum, added
+    acc_terms = T.alloc_buffer((1, 64), scope="local.fragment")
+    acc_sum = T.alloc_buffer((1, 1), scope="local.fragment")
+    for k in T.serial(64, annotations={"tl.loc": "p.py:6:8"}):
+        acc_terms[0, k] = v_t[k]
+    T.tl.reduce(acc_terms[0:1, 0:64], acc_sum[0:1, 0:1], "sum", 1, 1, "p.py:6:8")
+    for one in T.serial(1, annotations={"tl.loc": "p.py:6:8"}):
+        acc[one] = acc[0] + acc_sum[0, 0]
+
+
+def test_a_loop_carried_scalar_becomes_a_one_element_tile_and_its_sum_a_row_sum():
+    assert_pass(VectorizeElementLoopsTT(), scalar_total, scalar_total_vectorized)

@@ -501,12 +501,13 @@ class _Lowering:
                 f"T.reduce_{kind} over dim {dim} of {src.name}{tuple(src.extents)} gives {want[0] * want[1]} "
                 f"values but {dst.name} holds {dst.extents[0] * dst.extents[1]}",
             )
-        if any(e % TILE for e in src.extents):
+        # Each row (column) reduces on its own: only the reduced dimension must fill whole tiles.
+        if src.extents[dim] % TILE:
             raise TTCompileError.at(
                 loc,
-                f"T.reduce_{kind} of {src.name}{tuple(src.extents)}: reductions over buffers that are not "
-                "whole "
-                "32x32 tiles are not supported on Tenstorrent yet (the padding would be reduced too)",
+                f"T.reduce_{kind} of {src.name}{tuple(src.extents)} over dim {dim}: a reduction over a "
+                f"dimension that is not whole 32-element tiles is not supported on Tenstorrent yet (the "
+                f"padding would be reduced too)",
             )
         scaler = self.p.scaler_cb(loc)
         # |x| or -x of the source goes through a scratch block the reduction then reads (reduce_tile
@@ -701,6 +702,9 @@ class _ElementStatement:
 
     def _broadcast(self, op_axes, dst_axes, dst_shape):
         """none | row | col | scalar: how an operand's tile is spread over the destination tile."""
+        # a loop variable of extent 1 is index 0, as in a dimension of 1
+        op_axes = [None if a is not None and self.extents[a] == 1 else a for a in op_axes]
+        dst_axes = [None if a is not None and self.extents[a] == 1 else a for a in dst_axes]
         bcast_rows = op_axes[0] is None and dst_shape[0] > 1  # one row, repeated down the rows
         bcast_cols = op_axes[1] is None and dst_shape[1] > 1  # one column, repeated across
         transposed = any(a is not None and a != d for a, d in zip(op_axes, dst_axes, strict=True))

@@ -41,7 +41,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, find_ops, is_global, parallel_loc, seq, simplify
+from ..ir_utils import cast_to, collect_vars, find_ops, is_global, parallel_loc, seq, simplify
 
 
 def _atomic_sites(stmt) -> list[tuple]:
@@ -68,10 +68,6 @@ def _global_store_vars(body) -> set:
             for r in dst.region:
                 found.update(collect_vars(r.min))
     return found
-
-
-def _as(value, dtype: str):
-    return value if str(value.ty.dtype) == dtype else tirx.Cast(dtype, value)
 
 
 def _calls_of(body, name: str) -> list:
@@ -119,7 +115,7 @@ def _add_to_output(dst, loops, acc, loc: str) -> list:
     fresh = [tirx.Var(lp.loop_var.name, lp.loop_var.ty.dtype) for lp in loops]
     add = tirx.BufferStore(
         out,
-        tirx.BufferLoad(out, fresh) + _as(tirx.BufferLoad(acc, fresh), str(dst.source.ty.dtype)),
+        tirx.BufferLoad(out, fresh) + cast_to(tirx.BufferLoad(acc, fresh), str(dst.source.ty.dtype)),
         fresh,
     )
     for lp, v in reversed(list(zip(loops, fresh, strict=True))):
@@ -182,7 +178,7 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             acc = partials[name]
             index = [lp.loop_var for lp in loops]
             own = tirx.BufferLoad(acc, index)
-            return tirx.BufferStore(acc, own + _as(f.value, "float32"), index)
+            return tirx.BufferStore(acc, own + cast_to(f.value, "float32"), index)
 
         looped = tvm_ffi.structural_map(body, (tirx.Evaluate, accumulate), order="post")
         serial = (

@@ -10,7 +10,9 @@ and the data-movement cores would move one element per NOC transaction. So a nes
     ``o_reducer[i] += a[i, j] * x[j]``): it becomes ``tmp[i, j] = f`` (a float32 fragment),
     ``T.reduce_sum(tmp, part, dim)`` and ``y[i] = y[i] + part[i]``, which later passes lower to tile math
     (SFPU/FPU) and ``reduce_tile``.
-Anything else (a loop-carried value, a store that does not cover the nest) is left as it is; what is left
+  * a store to a one-element tile buffer (a ``T.alloc_local((1,))`` scalar) is the element statement
+    of a one-element ``T.Parallel``, and ``s[0] = s[0] + f(k)`` over one loop a row sum of a (1, L) row.
+Anything else (another loop-carried value, a store that does not cover the nest) is left as it is; what is left
 outside ``T.Parallel`` is reported by LowerTileProgramTT as scalar code not supported yet. In the timing
 model's terms a vectorised nest costs what its tile operations cost: one pass of the unpacker, math and
 packer per tile instead of one instruction per element.
@@ -40,7 +42,7 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import ops
-from ..ir_utils import collect_vars, def_loc, map_children, parallel_loc, seq
+from ..ir_utils import cast_to, collect_vars, def_loc, is_global, map_children, parallel_loc, seq
 
 
 def store_nest(stmt) -> tuple[list[tirx.For], list[tirx.BufferStore]] | None:
@@ -107,9 +109,52 @@ def _annotated(loops, body, marker) -> tirx.For:
     return body
 
 
+def _single_element(buf) -> bool:
+    return not is_global(buf) and all(int(x) == 1 for x in buf.ty.shape)
+
+
+def _once(store, marker) -> tirx.For:
+    """A store to a one-element tile buffer as the element statement of a one-element ``T.Parallel``
+    (its index is the loop's variable, which is 0)."""
+    one = tirx.Var("one", "int32")
+    indexed = tirx.BufferStore(store.buffer, store.value, [one] * len(store.indices))
+    return _annotated([tirx.For(one, 0, 1, tirx.ForKind.SERIAL, indexed)], indexed, marker)
+
+
+def _scalar_sum(loop, store, terms, marker, loc: str) -> tirx.Stmt:
+    """``y[0] += terms(k)`` over one loop, ``y`` a one-element buffer → a (1, L) terms row, its sum, add."""
+    length = int(loop.extent)
+    name = str(store.buffer.name)
+    terms_buf = tirx.decl_buffer([1, length], "float32", f"{name}_terms", scope="local.fragment")
+    sum_buf = tirx.decl_buffer([1, 1], "float32", f"{name}_sum", scope="local.fragment")
+    zero = tirx.const(0, "int32")
+    fill = tirx.BufferStore(terms_buf, cast_to(terms, "float32"), [zero, loop.loop_var])
+    regions = [
+        tirx.BufferRegion(
+            terms_buf, [tvm.ir.Range.from_min_extent(zero, 1), tvm.ir.Range.from_min_extent(zero, length)]
+        ),
+        tirx.BufferRegion(
+            sum_buf, [tvm.ir.Range.from_min_extent(zero, 1), tvm.ir.Range.from_min_extent(zero, 1)]
+        ),
+    ]
+    own = tirx.BufferLoad(store.buffer, store.indices)
+    total = own + cast_to(tirx.BufferLoad(sum_buf, [zero, zero]), store.buffer.ty.dtype)
+    return seq(
+        [
+            tirx.AllocBuffer(terms_buf),
+            tirx.AllocBuffer(sum_buf),
+            _annotated([loop], fill, marker),
+            tirx.Evaluate(ops.call("tl.reduce", *regions, "sum", 1, True, loc)),
+            _once(tirx.BufferStore(store.buffer, total, store.indices), marker),
+        ]
+    )
+
+
 def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
     """``y[I(kept)] += terms(kept, reduced)`` over a two-loop nest → terms tile, row/column sum, add."""
     kept = [i for i, lp in enumerate(loops) if lp.loop_var in _var_set(store.indices)]
+    if len(loops) == 1 and not kept and _single_element(store.buffer):
+        return _scalar_sum(loops[0], store, terms, marker, loc)
     if len(loops) != 2 or len(kept) != 1:
         return None
     (keep,) = kept
@@ -118,7 +163,7 @@ def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
     terms_buf = tirx.decl_buffer(extents, "float32", f"{name}_terms", scope="local.fragment")
     sum_buf = tirx.decl_buffer([extents[keep]], "float32", f"{name}_sum", scope="local.fragment")
     i, j = (lp.loop_var for lp in loops)
-    fill = tirx.BufferStore(terms_buf, tirx.Cast("float32", terms), [i, j])
+    fill = tirx.BufferStore(terms_buf, cast_to(terms, "float32"), [i, j])
     zero = tirx.const(0, "int32")
     regions = [
         tirx.BufferRegion(terms_buf, [tvm.ir.Range.from_min_extent(zero, e) for e in extents]),
@@ -127,7 +172,7 @@ def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
     # reduce over the other loop: dim 1 (a sum along each row) when the kept loop is the outer one
     reduce = ops.call("tl.reduce", *regions, "sum", 1 - keep, True, loc)
     own = tirx.BufferLoad(store.buffer, store.indices)
-    total = own + tirx.Cast(store.buffer.ty.dtype, tirx.BufferLoad(sum_buf, [loops[keep].loop_var]))
+    total = own + cast_to(tirx.BufferLoad(sum_buf, [loops[keep].loop_var]), store.buffer.ty.dtype)
     add = tirx.BufferStore(store.buffer, total, store.indices)
     return seq(
         [
@@ -166,8 +211,10 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
         def visit(stmt):
             if isinstance(stmt, tirx.For):
                 out = rewrite(stmt)
-                if out is not stmt:
+                if out is not stmt or parallel_loc(stmt) is not None:
                     return out
+            if isinstance(stmt, tirx.BufferStore) and _single_element(stmt.buffer):
+                return _once(stmt, fallback)  # a scalar kept in a one-element tile (T.alloc_local((1,)))
             return map_children(stmt, visit)
 
         return func.with_body(visit(func.body))
