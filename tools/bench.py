@@ -1,6 +1,9 @@
 """`bazel run //tools:bench -- [--size 1024] [--block 128 128 32] [--repeat 5] [--no-run] [--compile-table]`:
 compiler and simulator timings for a square GEMM.
 
+``--families`` times one program of each tile-program family from ``examples/`` on the mock device next to
+its numpy reference (``ref_program``), alternated, medians of at least 7 rounds.
+
 ``--compile-table`` instead times compilation alone for 1024³ and 8192³ GEMMs with 32³ and 128×128×32
 blocks, repetitions alternated across the four so that machine load hits them alike (median of
 ``--repeat``, at least 7), split into passes and codegen.
@@ -12,12 +15,22 @@ mock device's run time next to numpy's matmul on the same shapes in the same pro
 
 from __future__ import annotations
 
-import argparse
 import os
-import statistics
-import sys
-import tempfile
-import time
+
+# Before numpy loads OpenBLAS, which reads them once (they pin it to a slower kernel).
+for _name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+    os.environ.pop(_name, None)
+
+import argparse  # noqa: E402
+import importlib.util  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+EXAMPLES = Path(__file__).absolute().parent.parent / "examples"
+FAMILIES = ["elementwise", "softmax", "layer_norm", "gemm_epilogue", "flash_attention", "convolution"]
 
 
 def _gemm(T, size, bm, bn, bk):  # noqa: N803
@@ -63,6 +76,41 @@ def compile_table(repeat: int, target: str) -> None:
         print(f"  {size:>7d}³ {f'{bm}x{bn}x{bk}':>12s} {total:9.2f} {passes:10.2f} {codegen:11.2f}")
 
 
+def families_table(repeat: int) -> None:
+    """Mock-device call time of each family's example kernel next to its numpy reference."""
+    import numpy as np
+    from blas_info import blas_description
+    from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
+
+    rounds = max(7, repeat)
+    rng = np.random.default_rng(0)
+    print(f"numpy BLAS: {blas_description()}")
+    print(f"tile-program families on the mock device, median of {rounds} alternated rounds:")
+    print(f"  {'family':16s} {'cores':>5s} {'mock ms':>9s} {'numpy ms':>9s} {'ratio':>7s}")
+    for name in FAMILIES:
+        spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        kernel = module.kernel
+        inputs = [
+            rng.standard_normal(caller_shape(t)).astype(np.float32).astype(NUMPY_DTYPES[t["dtype"]])
+            for t in kernel.plan["tensors"]
+            if t["access"] != "write"
+        ]
+        kernel(*inputs)  # build and warm the kernel cache
+        mock, ref = [], []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            kernel(*inputs)
+            t1 = time.perf_counter()
+            module.ref_program(*inputs)
+            t2 = time.perf_counter()
+            mock.append(t1 - t0)
+            ref.append(t2 - t1)
+        m, r = statistics.median(mock) * 1000, statistics.median(ref) * 1000
+        print(f"  {name:16s} {kernel.cores_used:5d} {m:9.2f} {r:9.2f} {m / r:6.1f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=1024)
@@ -71,9 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="wormhole")
     parser.add_argument("--no-run", action="store_true", help="skip the host build and the device run")
     parser.add_argument("--compile-table", action="store_true", help="compile times of four GEMM shapes")
+    parser.add_argument("--families", action="store_true", help="tile-program examples next to numpy")
     args = parser.parse_args(argv)
     if args.compile_table:
         compile_table(args.repeat, args.target)
+        return 0
+    if args.families:
+        families_table(args.repeat)
         return 0
 
     start = time.perf_counter()

@@ -31,7 +31,6 @@ for _name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
     os.environ.pop(_name, None)
 
 import argparse  # noqa: E402
-import ctypes  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
 import resource  # noqa: E402
@@ -45,6 +44,7 @@ from pathlib import Path  # noqa: E402
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 import tt_mock  # noqa: E402
+from blas_info import blas_description  # noqa: E402
 
 # tests/sdk_style next to tools/, in the source tree or in runfiles.
 SDK_STYLE = Path(__file__).absolute().parent.parent / "tests" / "sdk_style"
@@ -155,35 +155,6 @@ def _compiled_gemms(args: argparse.Namespace, grid: tuple[int, int]) -> None:
         f"{statistics.median(small_times) * ms:8.2f} ms   "
         f"(min {min(small_times) * ms:.2f}, max {max(small_times) * ms:.2f})"
     )
-
-
-def blas_description() -> str:
-    """numpy's BLAS library, its build configuration and the kernel it chose for this CPU (OpenBLAS)."""
-    blas = np.__config__.CONFIG["Build Dependencies"]["blas"]
-    text = f"{blas.get('name', '?')} {blas.get('version', '')}".strip()
-    library = next(
-        (
-            line.split()[-1]
-            for line in Path("/proc/self/maps").read_text().splitlines()
-            if "openblas" in line.split()[-1]
-        ),
-        None,
-    )
-    if library is None:
-        return text + " (not OpenBLAS: no kernel name)"
-    lib = ctypes.CDLL(library)
-    found = {}
-    for what, names in {
-        "config": ("scipy_openblas_get_config64_", "openblas_get_config64_", "openblas_get_config"),
-        "core": ("scipy_openblas_get_corename64_", "openblas_get_corename64_", "openblas_get_corename"),
-    }.items():
-        for name in names:
-            if hasattr(lib, name):
-                function = getattr(lib, name)
-                function.restype = ctypes.c_char_p
-                found[what] = function().decode()
-                break
-    return f"{text}: {found.get('config', '?')}; kernel in use: {found.get('core', '?')}"
 
 
 def _first_run_in_fresh_process(so_path: Path, size: int) -> float:
