@@ -91,7 +91,7 @@ SPECS: dict[str, OpSpec] = {
         ),
         "reader",
         writes=("cb",),
-    ),  # fmt: skip
+    ),
     "tt.tile.wait_input": OpSpec(("cb",), "compute", reads=("cb",)),
     "tt.tile.tilize": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
     "tt.tile.fill": OpSpec(("cb", "value"), "compute", writes=("cb",)),
