@@ -39,14 +39,27 @@ def batched_gemm(batch=2, M=64, N=64, K=64, bM=32, bN=32, bK=32):
     return bmm
 
 
-def softmax():
+def _example(name):
     import importlib.util
 
-    path = os.path.join(os.path.dirname(STYLE_FILE), "examples", "softmax.py")
-    spec = importlib.util.spec_from_file_location("softmax_example", path)
+    path = os.path.join(os.path.dirname(STYLE_FILE), "examples", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_example", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.softmax_kernel.get_tir(M=256, N=512)
+    return module
+
+
+def softmax():
+    return _example("softmax").softmax_kernel.get_tir(M=256, N=512)
+
+
+def convolution():
+    """A 3x3 convolution with padding: the reader's im2col gather and the compute kernel's tilize."""
+    factory = _example("convolution").convolution
+    return factory.get_tir(
+        N=1, C=32, H=8, W=8, F=64, K=3, S=1, D=1, P=1,
+        block_M=64, block_N=64, block_K=32, num_stages=2, threads=128,
+    )  # fmt: skip
 
 
 PROGRAMS = {
@@ -55,6 +68,7 @@ PROGRAMS = {
     "edge_gemm": lambda: tilelang_tt.compile(gemm(M=100, N=72, K=40, bM=64, bN=64), out_idx=[-1]),
     "batched_gemm": lambda: tilelang_tt.compile(batched_gemm(), out_idx=[-1]),
     "softmax": lambda: tilelang_tt.compile(softmax(), out_idx=[-1]),
+    "convolution": lambda: tilelang_tt.compile(convolution(), out_idx=[-1]),
 }
 
 
