@@ -71,7 +71,7 @@ Dram::~Dram() {
     ChunkPool& pool = ChunkPool::instance();
     for (auto& bank : chunks_) {
         for (const Chunk& chunk : bank) {
-            if (chunk.memory != nullptr && !pool.give(chunk.memory))
+            if (chunk.memory != nullptr && !(recyclable_ && pool.give(chunk.memory)))
                 munmap(chunk.memory, kChunkBytes);
         }
     }
