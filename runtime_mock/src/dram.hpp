@@ -1,9 +1,13 @@
 // DRAM: `banks` separate byte arrays of the arch's bank size, each reached at its own NOC coordinate.
 //
 // Storage grows lazily in 1 MiB chunks: a chunk exists once an allocation covers it (a Wormhole bank is
-// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). New chunks read as zeros: each is an
-// anonymous mapping, so only the pages an access touches cost memory and time (a device is created per
-// host-program call, and a small tensor reaches one chunk in every bank). Which
+// 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). A chunk is either a fresh anonymous
+// mapping (zero, and only the pages an access touches cost memory and time) or one recycled from a
+// device that no longer exists: a host program creates a device per call, and re-using the last call's
+// chunks saves a page fault per 4 KiB the next call touches and the unmapping. The part of a recycled
+// chunk each new buffer covers is zeroed when the buffer is allocated, so DRAM this device has not
+// written reads as zeros either way. A device whose run abandoned kernel threads (which may still
+// write its DRAM) unmaps its chunks instead of recycling them (never_recycle). Which
 // buffer an address belongs to, and which of its pages an access reaches, is the allocator's business
 // (buffers()); callers check accesses there before they copy.
 #pragma once
@@ -27,6 +31,8 @@ public:
     // Copies between host memory and a bank; the range must lie in an allocated buffer.
     void write(uint32_t bank, uint64_t address, const void* data, size_t bytes);
     void read(uint32_t bank, uint64_t address, void* data, size_t bytes) const;
+    // Kernel threads that never returned may still write this DRAM: no later device gets its chunks.
+    void never_recycle() { recyclable_ = false; }
 
     ~Dram();
     Dram(const Dram&) = delete;
@@ -34,8 +40,16 @@ public:
 
 private:
     static constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
+    struct Chunk {
+        uint8_t* memory = nullptr;  // nullptr until an allocation covers it
+        bool recycled = false;      // from an earlier device: not zero
+    };
+    // A recycled chunk when the pool has one, else a fresh mapping.
+    static Chunk new_chunk();
+
     BankAllocator allocator_;
-    std::vector<std::vector<uint8_t*>> chunks_;  // [bank][chunk], nullptr until allocated
+    std::vector<std::vector<Chunk>> chunks_;  // [bank][chunk]
+    bool recyclable_ = true;
 };
 
 }  // namespace tt_mock

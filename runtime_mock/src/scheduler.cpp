@@ -415,6 +415,7 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     if (abandoned) {
         // Threads that could not be stopped keep using the run's state and the device's L1: keep both alive.
         run.l1->leak();
+        run.dram->never_recycle();
         owner.release();
         error +=
             "\n(kernel threads that did not stop within 2 s, e.g. inside a system call, were abandoned; this "

@@ -9,7 +9,10 @@
 
 #include <tt_stl/assert.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace tt::tilize_detail {
@@ -26,6 +29,41 @@ inline uint32_t offset_in_tile(uint32_t r, uint32_t c, bool faces) {
     return face * kFace * kFace + (r % kFace) * kFace + (c % kFace);
 }
 
+// Copies `kCount` datums; a fixed-size memcpy (a few vector moves) for trivially copyable types.
+template <uint32_t kCount, typename T>
+inline void copy_run(const T* src, T* dst) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        std::memcpy(dst, src, kCount * sizeof(T));
+    } else {
+        std::copy_n(src, kCount, dst);
+    }
+}
+
+// A row of a tile is contiguous in both layouts in runs of `kRun` datums (a face row, or the whole tile
+// row without faces): each run is copied whole, which is why this is fast even in an -O1 host program.
+template <uint32_t kRun, typename T>
+void convert_runs(const T* input, T* output, size_t size, uint32_t m, uint32_t n, bool faces, bool to_tiles) {
+    const size_t matrix = static_cast<size_t>(m) * n;
+    const size_t tile_row_datums = static_cast<size_t>(n) * kTile;  // one row of tiles
+    for (size_t base = 0; base < size; base += matrix) {
+        for (uint32_t row = 0; row < m; ++row) {
+            const size_t tiles_of_row = base + (row / kTile) * tile_row_datums;
+            const size_t linear_row = base + static_cast<size_t>(row) * n;
+            for (uint32_t col = 0; col < n; col += kRun) {
+                const size_t tiled = tiles_of_row + static_cast<size_t>(col / kTile) * kTile * kTile +
+                                     offset_in_tile(row % kTile, col % kTile, faces);
+                if (to_tiles) {
+                    copy_run<kRun>(input + linear_row + col, output + tiled);
+                } else {
+                    copy_run<kRun>(input + tiled, output + linear_row + col);
+                }
+            }
+        }
+    }
+}
+
+// Row-major -> tiled (to_tiles) or back, for every m x n matrix in `input`; datum (r, c) of a matrix
+// moves between r * n + c and its tile's start plus offset_in_tile(r % 32, c % 32, faces).
 template <typename T>
 std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool faces, bool to_tiles,
                        const char* name) {
@@ -33,22 +71,13 @@ std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool
     TT_FATAL(input.size() % (static_cast<size_t>(m) * n) == 0, "{}: input size {} is not a multiple of m*n = {}*{}",
              name, input.size(), m, n);
     TT_FATAL(m % kTile == 0 && n % kTile == 0, "{}: m = {} and n = {} must be multiples of 32", name, m, n);
-    std::vector<T> output(input.size());
-    const size_t matrix = static_cast<size_t>(m) * n;
-    const uint32_t tiles_per_row = n / kTile;
-    for (size_t base = 0; base < input.size(); base += matrix) {
-        for (uint32_t row = 0; row < m; ++row) {
-            for (uint32_t col = 0; col < n; ++col) {
-                const size_t tile = static_cast<size_t>(row / kTile) * tiles_per_row + col / kTile;
-                const size_t tiled = base + tile * kTile * kTile + offset_in_tile(row % kTile, col % kTile, faces);
-                const size_t linear = base + static_cast<size_t>(row) * n + col;
-                if (to_tiles) {
-                    output[tiled] = input[linear];
-                } else {
-                    output[linear] = input[tiled];
-                }
-            }
-        }
+    // Every datum of the output is overwritten: starting from a copy (one memcpy for trivially copyable
+    // types) is cheaper than value-initialising it, which an -O1 build does one datum at a time.
+    std::vector<T> output(input);
+    if (faces) {
+        convert_runs<kFace>(input.data(), output.data(), input.size(), m, n, true, to_tiles);
+    } else {
+        convert_runs<kTile>(input.data(), output.data(), input.size(), m, n, false, to_tiles);
     }
     return output;
 }
