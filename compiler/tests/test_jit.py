@@ -59,3 +59,20 @@ def test_grayskull_compiles_but_does_not_run():
 def test_host_build_is_shared_when_only_kernels_differ(kernel):
     other = tilelang_tt.compile(gemm(), out_idx=[-1], enable_prefetch=False)
     assert other.host_hash == kernel.host_hash and other.build_hash != kernel.build_hash
+
+
+def test_the_host_object_is_keyed_by_the_shim_headers(kernel, tmp_path, monkeypatch):
+    """Shims that differ in one header give different host objects; identical ones share it."""
+
+    def shim(name, text):
+        header = tmp_path / name / "tt-metalium" / "host_api.hpp"
+        header.parent.mkdir(parents=True)
+        header.write_text(text)
+        return str(tmp_path / name)
+
+    keys = {}
+    for name, text in (("a", "// one version\n"), ("b", "// another version\n"), ("c", "// one version\n")):
+        monkeypatch.setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim(name, text))
+        keys[name] = kernel.host_hash
+    assert keys["a"] != keys["b"], "a changed shim header must not reuse the host object built before it"
+    assert keys["a"] == keys["c"], "the same headers must share the host object"

@@ -40,6 +40,21 @@ __all__ = ["JITKernel", "compile", "jit"]
 MOCK_ARCHS = ("wormhole", "blackhole")
 
 
+@functools.lru_cache(maxsize=4)
+def _headers_digest(include_dir: str) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(include_dir).rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(include_dir)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def shim_fingerprint() -> str:
+    """Digest of every header of the shim in use (hashed once per process and directory)."""
+    include_dir = config.find_shim_include()
+    return _headers_digest(include_dir) if include_dir else "no shim"
+
+
 class JITKernel:
     """A compiled program: its artifacts, per-pass timings and a ``__call__`` that runs it."""
 
@@ -100,8 +115,11 @@ class JITKernel:
 
     @property
     def host_hash(self) -> str:
-        """Key of the host shared object: main.cpp alone (kernels are JIT-built by the device)."""
-        return hashlib.sha256(self.artifacts["main.cpp"].encode()).hexdigest()[:24]
+        """Key of the host shared object: main.cpp and the shim headers it is compiled against (kernels
+        are JIT-built, and cached, by the device), so a changed header never reuses a stale object."""
+        digest = hashlib.sha256(shim_fingerprint().encode())
+        digest.update(self.artifacts["main.cpp"].encode())
+        return digest.hexdigest()[:24]
 
     def build(self) -> tuple[str, str]:
         """Write the artifacts and build (or reuse) the host shared object: (kernel dir, host .so).
