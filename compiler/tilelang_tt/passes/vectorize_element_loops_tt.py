@@ -12,10 +12,10 @@ and the data-movement cores would move one element per NOC transaction. So a nes
     (SFPU/FPU) and ``reduce_tile``.
   * a store to a one-element tile buffer (a ``T.alloc_local((1,))`` scalar) is the element statement
     of a one-element ``T.Parallel``, and ``s[0] = s[0] + f(k)`` over one loop a row sum of a (1, L) row.
-Anything else (another loop-carried value, a store that does not cover the nest) is left as it is; what is left
-outside ``T.Parallel`` is reported by LowerTileProgramTT as scalar code not supported yet. In the timing
-model's terms a vectorised nest costs what its tile operations cost: one pass of the unpacker, math and
-packer per tile instead of one instruction per element.
+Anything else (another loop-carried value, a store that does not cover the nest) is left as it is; what
+is left outside ``T.Parallel`` is reported by LowerTileProgramTT as scalar code not supported yet. In the
+timing model's terms a vectorised nest costs what its tile operations cost: one pass of the unpacker,
+math and packer per tile instead of one instruction per element.
 
 Input expectations
     A PrimFunc from the DSL; sequential loops carry their DSL line (``tl.serial_loc``) when written with
