@@ -1,9 +1,13 @@
-"""Scalar-style kernels and split-K on the mock device against numpy. Loop nests of element statements
-are executed as tile math (VectorizeElementLoopsTT): the original Tenstorrent TileLang fork's element-wise
-add and GEMV (examples/tenstorrent/, written with T.grid and range loops) and TileLang's tiled GEMV with a
-reducer (examples/gemv/example_gemv.py, gemv_alloc_reducer, without its autotuner). TileLang's split-K GEMM
-(T.atomic_add from a 3-D grid, SerializeSplitKTT). TileLang's naive SIMT GEMV (T.get_thread_binding,
-VectorizeThreadsTT). Imports changed only."""
+"""Scalar-style kernels and split-K on the mock device against numpy, imports changed only:
+- loop nests of element statements run as tile math (VectorizeElementLoopsTT): the original Tenstorrent
+  TileLang fork's element-wise add and GEMV (examples/tenstorrent/, T.grid and range loops) and TileLang's
+  tiled GEMV with a reducer (examples/gemv.py: gemv_alloc_reducer, without its autotuner);
+- TileLang's naive SIMT GEMV (examples/gemv.py: T.get_thread_binding, VectorizeThreadsTT);
+- TileLang's split-K GEMM (T.atomic_add from a 3-D grid, SerializeSplitKTT);
+- a loop-carried T.alloc_local scalar."""
+
+import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -11,6 +15,17 @@ import tilelang_tt as tilelang
 import tilelang_tt.language as T
 
 RNG = np.random.default_rng(0)
+
+
+def _example(name):
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_example", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GEMV = _example("gemv")  # naive_gemv (SIMT) and gemv_alloc_reducer (tiled), TileLang's two GEMVs
 
 
 @T.prim_func
@@ -46,38 +61,6 @@ def gemv_tt(
         T.copy(y_tile, y[bx * 32 : (bx + 1) * 32])
 
 
-@tilelang.jit
-def gemv_alloc_reducer(
-    a,
-    x,
-    block_M=128,
-    block_N=128,
-    num_stages=2,
-    threads=256,
-    dtype: T.dtype = T.float16,
-    accum_dtype: T.dtype = T.float,
-):
-    M, N = T.const("M, N")
-    a: T.Tensor((M, N), dtype)
-    x: T.Tensor((N,), dtype)
-    o = T.empty((M,), dtype)
-    with T.Kernel(T.ceildiv(M, block_M), threads=threads) as i0_m:
-        o_reducer = T.alloc_reducer(block_M, accum_dtype, replication="all")
-        T.clear(o_reducer)
-        for i0_n in T.Pipelined(T.ceildiv(N, block_N), num_stages=num_stages):
-            a_smem = T.alloc_shared((block_M, block_N), dtype)
-            T.copy(a[i0_m * block_M, i0_n * block_N], a_smem)
-            a_frag = T.alloc_fragment((block_M, block_N), dtype)
-            T.copy(a_smem, a_frag)
-            x_frag = T.alloc_fragment(block_N, dtype)
-            T.copy(x[i0_n * block_N], x_frag)
-            for i1_m, i1_n in T.Parallel(block_M, block_N):
-                o_reducer[i1_m] += a_frag[i1_m, i1_n] * x_frag[i1_n]
-        T.finalize_reducer(o_reducer)
-        T.copy(o_reducer, o[i0_m * block_M])
-    return o
-
-
 def _relative_error(got, expected):
     got = np.asarray(got, np.float32)
     return float(np.abs(got - expected).max() / np.abs(expected).max())
@@ -102,42 +85,17 @@ def test_the_tenstorrent_forks_scalar_gemv(target):
 def test_tilelangs_tiled_gemv_with_a_reducer(target):
     a = RNG.standard_normal((256, 512)).astype(np.float16)
     x = RNG.standard_normal(512).astype(np.float16)
-    kernel = gemv_alloc_reducer.compile(M=256, N=512)
+    kernel = GEMV.gemv_alloc_reducer.compile(M=256, N=512)
     if target != "wormhole":
         kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx), target=target)
     assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
-
-
-@tilelang.jit
-def naive_gemv(A, B, BLOCK_N: int, BLOCK_K: int, dtype: T.dtype = T.float16, accum_dtype: T.dtype = T.float):
-    """TileLang's examples/gemv/example_gemv.py naive_gemv (SIMT: one thread per output), imports changed."""
-    N, K = T.const("N, K")
-    A: T.Tensor((K,), dtype)
-    B: T.Tensor((N, K), dtype)
-    C = T.empty((N,), dtype)
-
-    with T.Kernel(T.ceildiv(N, BLOCK_N)) as bn:
-        tn = T.get_thread_binding(0)  # tn = threadIdx.x
-        A_shared = T.alloc_shared((BLOCK_K,), dtype)
-        B_shared = T.alloc_shared((BLOCK_N, BLOCK_K), dtype)
-        C_reg = T.alloc_local((1,), accum_dtype)
-        T.clear(C_reg)
-        for bk in T.serial(T.ceildiv(K, BLOCK_K)):
-            for tk in T.serial(BLOCK_K):
-                A_shared[tk] = A[bk * BLOCK_K + tk]
-                B_shared[tn, tk] = B[bn * BLOCK_N + tn, bk * BLOCK_K + tk]
-            for tk in T.serial(BLOCK_K):
-                C_reg[0] += A_shared[tk].astype(accum_dtype) * B_shared[tn, tk].astype(accum_dtype)
-        C[bn * BLOCK_N + tn] = C_reg[0]
-
-    return C
 
 
 @pytest.mark.parametrize("target", ["wormhole", "blackhole"])
 def test_tilelangs_naive_simt_gemv(target):
     a = RNG.standard_normal(512).astype(np.float16)
     b = RNG.standard_normal((256, 512)).astype(np.float16)
-    kernel = naive_gemv.compile(N=256, K=512, BLOCK_N=128, BLOCK_K=128)
+    kernel = GEMV.naive_gemv.compile(N=256, K=512, BLOCK_N=128, BLOCK_K=128)
     if target != "wormhole":
         kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx), target=target)
     assert _relative_error(kernel(a, b), b.astype(np.float32) @ a.astype(np.float32)) <= 1e-2
