@@ -132,6 +132,23 @@ class Region:
         return self.view_shape if self.view_shape is not None else [int(s) for s in self.buffer.shape]
 
 
+def gemm_operands(call, loc: str):
+    """(a, b, c regions, trans_a, trans_b, (m, n, k)) of a ``tl.gemm``; shapes that do not multiply are a
+    TTCompileError at ``loc``."""
+    f = ops.fields(call)
+    a, b, c = (region(r, loc) for r in (f.a, f.b, f.c))
+    ta, tb = f.trans_a, f.trans_b
+    m, k = a.extents[::-1] if ta else a.extents
+    k2, n = b.extents[::-1] if tb else b.extents
+    if k != k2 or c.extents != [m, n]:
+        raise TTCompileError.at(
+            loc,
+            f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)}{'ᵀ' if ta else ''} @ "
+            f"{b.name}{tuple(b.extents)}{'ᵀ' if tb else ''} → {c.name}{tuple(c.extents)}",
+        )
+    return a, b, c, ta, tb, (m, n, k)
+
+
 def padded_to_tile(n: int) -> int:
     """``n`` rounded up to a whole number of tiles (the padding rule of every tensor's tile view)."""
     return -(-int(n) // TILE) * TILE

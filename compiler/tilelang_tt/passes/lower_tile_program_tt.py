@@ -60,6 +60,7 @@ from ..ir_utils import (
     collect_vars,
     def_loc,
     find_ops,
+    gemm_operands,
     is_global,
     is_zero_mod,
     parallel_loc,
@@ -466,16 +467,7 @@ class _Lowering:
         return self._tile_op("tt.tile.fill", loc, cb=b.value_cb["cb"], value=ops.fields(c).value)
 
     def gemm(self, c, loc):
-        a, b, cc = (region(c.args[i], loc) for i in range(3))
-        ta, tb = ops.fields(c).trans_a, ops.fields(c).trans_b
-        m, k = a.extents[::-1] if ta else a.extents
-        k2, n = b.extents[::-1] if tb else b.extents
-        if k != k2 or cc.extents != [m, n]:
-            raise TTCompileError.at(
-                loc,
-                f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)}{'ᵀ' if ta else ''} @ "
-                f"{b.name}{tuple(b.extents)}{'ᵀ' if tb else ''} → {cc.name}{tuple(cc.extents)}",
-            )
+        a, b, cc, ta, tb, (m, _, k) = gemm_operands(c, loc)
         for reg in (a, b, cc):
             if any(e % TILE for e in reg.extents):
                 raise TTCompileError.at(

@@ -30,7 +30,17 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import buffer_scope, get_attr, is_global, is_zero_mod, region, require_attr, seq, simplify
+from ..ir_utils import (
+    buffer_scope,
+    gemm_operands,
+    get_attr,
+    is_global,
+    is_zero_mod,
+    region,
+    require_attr,
+    seq,
+    simplify,
+)
 from ..target import TILE
 
 
@@ -92,17 +102,7 @@ class _Lowering:
 
     def gemm(self, call):
         loc = ops.loc_of(call)
-        a, b, c = (region(call.args[i], loc) for i in range(3))
-        ta, tb = ops.fields(call).trans_a, ops.fields(call).trans_b
-        m, k = a.extents[::-1] if ta else a.extents
-        k2, n = b.extents[::-1] if tb else b.extents
-        if k != k2 or c.extents != [m, n]:
-            raise TTCompileError.at(
-                loc,
-                f"shape mismatch in T.gemm: {a.name}{tuple(a.extents)}"
-                f"{'ᵀ' if ta else ''} @ {b.name}{tuple(b.extents)}{'ᵀ' if tb else ''} "
-                f"→ {c.name}{tuple(c.extents)}",
-            )
+        a, b, c, ta, tb, (m, n, k) = gemm_operands(call, loc)
         for reg in (a, b):
             if reg.name not in self.cbs:
                 raise TTCompileError.at(
