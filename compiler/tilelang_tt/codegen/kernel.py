@@ -188,7 +188,7 @@ def _if(s, emit):
 
 def _evaluate(s, emit):
     if ops.is_op(s, "tt.comment"):
-        emit.comment(str(s.value.args[0].value))
+        emit.comment(str(ops.fields(s).text))
     elif ops.is_op(s, "tt.l1_store_f32"):
         _fitted(
             emit,

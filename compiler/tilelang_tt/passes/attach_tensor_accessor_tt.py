@@ -156,7 +156,7 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
         modes.setdefault(str(img.name), set()).add("gather")
         first_loc.setdefault(str(img.name), site.loc)
     for site in find_ops(func.body, ("tl.copy",)):
-        src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
+        src, dst = (region(r, site.loc) for r in (ops.fields(site.call).src, ops.fields(site.call).dst))
         for reg, mode in ((src, "read"), (dst, "write")):
             if is_global(reg.buffer):
                 modes.setdefault(reg.name, set()).add(mode)

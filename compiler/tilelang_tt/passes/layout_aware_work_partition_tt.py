@@ -179,7 +179,7 @@ def core_ranges(cores: list[list[int]]) -> list[CoreRange]:
 def _len_k(func: tirx.PrimFunc) -> int:
     total = 0
     for site in find_ops(func.body, ("tl.gemm",)):
-        a = region(site.call.args[0], site.loc)
+        a = region(ops.fields(site.call).a, site.loc)
         k_tiles = tiles(a.extents[0] if ops.fields(site.call).trans_a else a.extents[1])
         trips = 1
         for loop in site.loops:
@@ -196,14 +196,14 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         stores = [
             s
             for s in find_ops(func.body, ("tl.copy",))
-            if is_global(s.call.args[1].source) and not is_global(s.call.args[0].source)
+            if is_global(ops.fields(s.call).dst.source) and not is_global(ops.fields(s.call).src.source)
         ]
         if not stores:
             raise TTCompileError.at(
                 def_loc(func), "the kernel stores nothing to a global tensor: T.copy a result into one"
             )
         store = stores[0]
-        dst = region(store.call.args[1], store.loc)
+        dst = region(ops.fields(store.call).dst, store.loc)
         spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops) for d in (0, 1)]
         axes = [_block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
         extents = {tag: ext for tag, (_, ext) in grid.items()}

@@ -95,7 +95,10 @@ def _plan(func, target, options):
     double = options.enable_double_buffer
     entries, accumulators, dims = [], [], {}
     for site in find_ops(func.body, ("tl.gemm",)):
-        a, b, c = (region(site.call.args[i], site.loc) for i in range(3))
+        a, b, c = (
+            region(r, site.loc)
+            for r in (ops.fields(site.call).a, ops.fields(site.call).b, ops.fields(site.call).c)
+        )
         ta, tb = ops.fields(site.call).trans_a, ops.fields(site.call).trans_b
         dims[a.name] = ["k", "m"] if ta else ["m", "k"]
         dims[b.name] = ["n", "k"] if tb else ["k", "n"]
@@ -128,7 +131,7 @@ def _plan(func, target, options):
             )
             entries.append({**entry, "source": a.name})
     for site in find_ops(func.body, ("tl.copy",)):
-        src, dst = region(site.call.args[0], site.loc), region(site.call.args[1], site.loc)
+        src, dst = (region(r, site.loc) for r in (ops.fields(site.call).src, ops.fields(site.call).dst))
         for reg in (src, dst):
             if not is_global(reg.buffer):
                 _check_tiles(reg, site.loc)

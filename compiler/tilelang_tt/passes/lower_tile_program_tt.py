@@ -96,18 +96,20 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     loaded, accumulators, staged = set(), set(), set()
     for s in calls:
         if ops.is_op(s.call, "tl.gemm"):
-            a, b, c = (region(s.call.args[i], s.loc) for i in range(3))
+            a, b, c = (
+                region(r, s.loc) for r in (ops.fields(s.call).a, ops.fields(s.call).b, ops.fields(s.call).c)
+            )
             accumulators.add(c.name)
             if buffer_scope(c.buffer) != "local.fragment":
                 return True
             loaded |= {a.name, b.name}
     for s in calls:
         if ops.is_op(s.call, "tl.fill"):
-            dst = region(s.call.args[0], s.loc)
+            dst = region(ops.fields(s.call).dst, s.loc)
             if dst.name not in accumulators or float(ops.fields(s.call).value) != 0.0:
                 return True
         elif ops.is_op(s.call, "tl.copy"):
-            src, dst = region(s.call.args[0], s.loc), region(s.call.args[1], s.loc)
+            src, dst = (region(r, s.loc) for r in (ops.fields(s.call).src, ops.fields(s.call).dst))
             if is_global(src.buffer) and is_global(dst.buffer):
                 return True
             if not is_global(src.buffer) and not is_global(dst.buffer):
@@ -307,18 +309,18 @@ class _Planner:
                 gathered.add(col)
                 loops_of[col] = site.loops
             elif ops.is_op(c, "tl.copy"):
-                src, dst = region(c.args[0], site.loc), region(c.args[1], site.loc)
+                src, dst = (region(r, site.loc) for r in (ops.fields(c).src, ops.fields(c).dst))
                 if is_global(src.buffer) and dst.name in self.bufs:
                     loaded.setdefault(dst.name, set()).add(str(src.buffer.dtype))
                     loops_of[dst.name] = site.loops
                 elif dst.name in self.bufs:
                     computed.add(dst.name)
             elif ops.is_op(c, "tl.fill"):
-                computed.add(region(c.args[0], site.loc).name)
+                computed.add(region(ops.fields(c).dst, site.loc).name)
             elif ops.is_op(c, "tl.gemm"):
-                computed.add(region(c.args[2], site.loc).name)
+                computed.add(region(ops.fields(c).c, site.loc).name)
             else:
-                computed.add(region(c.args[1], site.loc).name)
+                computed.add(region(ops.fields(c).dst, site.loc).name)
         for nest in _parallel_nests(func.body):
             tvm_ffi.structural_walk(nest, (tirx.BufferStore, lambda s: computed.add(str(s.buffer.name))))
             for name in _buffers_touched(nest):
@@ -425,7 +427,7 @@ class _Lowering:
 
     # ---- statements -------------------------------------------------------------------------------
     def copy(self, c, loc):
-        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
         if [e for e in src.extents if e != 1] != [e for e in dst.extents if e != 1]:
             raise TTCompileError.at(
                 loc,
@@ -463,7 +465,7 @@ class _Lowering:
         return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=d.value_cb["cb"])
 
     def fill(self, c, loc):
-        b = self._whole(region(c.args[0], loc), loc, "T.fill")
+        b = self._whole(region(ops.fields(c).dst, loc), loc, "T.fill")
         return self._tile_op("tt.tile.fill", loc, cb=b.value_cb["cb"], value=ops.fields(c).value)
 
     def gemm(self, c, loc):
@@ -483,7 +485,7 @@ class _Lowering:
         return prologue + self._tile_op("tt.tile.matmul", loc, a=ids[0], b=ids[1], c=ids[2], trans_b=tb)
 
     def reduce(self, c, loc):
-        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
         kind, dim, clear = ops.fields(c).kind, ops.fields(c).dim, ops.fields(c).clear
         s, d = self._whole(src, loc, f"T.reduce_{kind}"), self._whole(dst, loc, f"T.reduce_{kind}")
         want = [src.extents[0], 1] if dim == 1 else [1, src.extents[1]]
@@ -529,7 +531,7 @@ class _Lowering:
         )
 
     def transpose(self, c, loc):
-        src, dst = region(c.args[0], loc), region(c.args[1], loc)
+        src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
         s, d = self._whole(src, loc, "T.transpose"), self._whole(dst, loc, "T.transpose")
         if dst.extents != src.extents[::-1] or any(e % TILE for e in src.extents):
             raise TTCompileError.at(

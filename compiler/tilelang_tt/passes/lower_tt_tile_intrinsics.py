@@ -69,7 +69,7 @@ class _Lowering:
 
     def copy(self, call):
         loc = ops.loc_of(call)
-        src, dst = region(call.args[0], loc), region(call.args[1], loc)
+        src, dst = (region(r, loc) for r in (ops.fields(call).src, ops.fields(call).dst))
         if src.extents != dst.extents:
             raise TTCompileError.at(
                 loc,
@@ -125,7 +125,7 @@ class _Lowering:
 
     def fill(self, call):
         loc = ops.loc_of(call)
-        dst = region(call.args[0], loc)
+        dst = region(ops.fields(call).dst, loc)
         value = float(ops.fields(call).value)
         if dst.name not in self.accs:
             raise TTCompileError.at(

@@ -25,6 +25,7 @@ import warnings
 import tvm
 from tvm import tirx
 
+from .. import ops
 from ..ir_utils import find_ops, is_global, region, require_attr
 from ..records import LayoutDesc, replace
 
@@ -64,7 +65,8 @@ def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
         for name, d in desc.items():
             out[name] = d if d.layout == "cb" and d.memory == "L1" else _checked(name, d)
         for site in find_ops(func.body, ("tl.copy",)):
-            src, dst = (region(site.call.args[i], site.loc, tile_view=False) for i in (0, 1))
+            f = ops.fields(site.call)
+            src, dst = (region(r, site.loc, tile_view=False) for r in (f.src, f.dst))
             if is_global(src.buffer) != is_global(dst.buffer):
                 glob, tile = (src, dst) if is_global(src.buffer) else (dst, src)
                 out[tile.name] = replace(out[tile.name], peer=glob.name)
