@@ -1,9 +1,9 @@
-"""`bazel run //tools:compile -- FILE.py [--func NAME [--args ARGS]] [--target T] [--partition P] [--out DIR]
-[--run] [--dump-ir DIR]`: compile the kernels of a TileLang-TT program.
+"""`bazel run //tools:compile -- FILE.py [--func NAME [--args ARGS]] [--target T] [--partition P]
+[--math-fidelity F] [--out DIR] [--run] [--dump-ir DIR]`: compile the kernels of a TileLang-TT program.
 
 The kernels of a file are its module-level objects of three kinds: PrimFuncs (``@T.prim_func``), compiled
 kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
-with its own out_idx and target unless --target/--partition say otherwise), and ``@tilelang.jit``
+with its own out_idx and target unless --target/--partition/--math-fidelity say otherwise), and ``@tilelang.jit``
 factories, classic or eager. A factory is built with its default arguments, or with ``--func NAME --args
 ARGS``, where ARGS is a call's argument list of Python literals:
 
@@ -80,7 +80,8 @@ def _kernels(module) -> dict:
 
 
 def _compile(item, call_args, options: dict):
-    """A JITKernel for one module-level object, with the CLI's ``options`` (target, partition, dump_ir)."""
+    """A JITKernel for one module-level object, with the CLI's ``options`` (target, partition,
+    math_fidelity, dump_ir)."""
     import tilelang_tt
     from tilelang_tt import JITKernel
     from tilelang_tt.factory import KernelFactory
@@ -95,6 +96,7 @@ def _compile(item, call_args, options: dict):
             "partition": options.get("partition") or item.options.partition,
             "enable_double_buffer": item.options.enable_double_buffer,
             "enable_prefetch": item.options.enable_prefetch,
+            "math_fidelity": options.get("math_fidelity") or item.options.math_fidelity,
             "dump_ir": options.get("dump_ir"),
         }
         return tilelang_tt.compile(item.func, out_idx=list(item.options.out_idx) or None, **options)
@@ -132,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         "--target", help="grayskull | wormhole | blackhole (default: a kernel's own target, else wormhole)"
     )
     parser.add_argument("--partition", help="row_major | column_major | block (default: row_major)")
+    parser.add_argument(
+        "--math-fidelity", help="LoFi | HiFi2 | HiFi3 | HiFi4 (default: a kernel's own, else HiFi4)"
+    )
     parser.add_argument("--out", default="tt_out", help="output directory (default: tt_out)")
     parser.add_argument("--run", action="store_true", help="run on the mock device and check ref_program")
     parser.add_argument("--dump-ir", help="write the IR after every pass into this directory")
@@ -191,7 +196,12 @@ def main(argv: list[str] | None = None) -> int:
             if not args.dump_ir
             else (_path(args.dump_ir) if len(funcs) == 1 else os.path.join(_path(args.dump_ir), name))
         )
-        options = {"target": args.target, "partition": args.partition, "dump_ir": dump}
+        options = {
+            "target": args.target,
+            "partition": args.partition,
+            "math_fidelity": args.math_fidelity,
+            "dump_ir": dump,
+        }
         try:
             kernel = _compile(func, call_args, options)
             written = kernel.write_artifacts(out_dir)

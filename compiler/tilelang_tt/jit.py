@@ -30,7 +30,7 @@ from .arguments import bind_arguments, output_indices
 from .errors import TTCompileError, TTRuntimeError
 from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
-from .pass_config import check_pass_configs
+from .pass_config import TT_MATH_FIDELITY, check_pass_configs
 from .pipeline import emit_tt_artifacts, run_pipeline
 from .profiler import Profiler
 from .tensor_supply import TensorSupplyType
@@ -286,15 +286,17 @@ def compile(
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     dump_ir: str | None = None,
+    math_fidelity: str | None = None,
 ) -> JITKernel:
     """Compile ``func`` into a kernel (TileLang's ``tilelang.compile``, same arguments).
 
     ``out_idx``: the parameters the kernel allocates and returns (an int or a list, negative from the end).
     ``target``: "wormhole" (default), "blackhole" or "grayskull"; None, "auto" and GPU targets ("cuda",
     "hip", ...) mean the default. ``pass_configs``: ``PassConfigKey`` keys (checked, no effect on
-    Tenstorrent). No effect either: ``execution_backend`` (one of TileLang's), ``target_host``,
+    Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of TileLang's), ``target_host``,
     ``verbose``, ``compile_flags``. Tenstorrent options: ``partition`` (row_major | column_major | block),
-    ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR after every pass)."""
+    ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR after every pass),
+    ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4; or the pass_configs key)."""
     if not isinstance(func, tirx.PrimFunc):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:
@@ -302,9 +304,19 @@ def compile(
             f"unknown execution_backend {execution_backend!r}; TileLang's are "
             f"{', '.join(EXECUTION_BACKENDS)} (none changes how a Tenstorrent kernel is called)"
         )
-    check_pass_configs(pass_configs)
+    configs = check_pass_configs(pass_configs)
+    configured = configs.get(TT_MATH_FIDELITY)
+    if math_fidelity is not None and configured is not None and configured != math_fidelity:
+        raise TTCompileError(
+            f"math_fidelity={math_fidelity!r} and pass_configs[{TT_MATH_FIDELITY!r}]={configured!r} disagree"
+        )
     options = CompileOptions.make(
-        _tt_target_name(target), partition, _out_idx_of(func, out_idx), enable_double_buffer, enable_prefetch
+        _tt_target_name(target),
+        partition,
+        _out_idx_of(func, out_idx),
+        enable_double_buffer,
+        enable_prefetch,
+        math_fidelity or configured,
     )
     return JITKernel(func, options, dump_ir=dump_ir)
 
@@ -323,6 +335,7 @@ def jit(
     partition: str | None = None,
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
+    math_fidelity: str | None = None,
 ):
     """TileLang's ``@tilelang.jit``, with or without arguments (those of ``compile``; ``debug_root_path``
     has no effect either). On:
@@ -344,6 +357,7 @@ def jit(
         partition=partition,
         enable_double_buffer=enable_double_buffer,
         enable_prefetch=enable_prefetch,
+        math_fidelity=math_fidelity,
     )
 
     def wrap(f):

@@ -6,24 +6,32 @@ from __future__ import annotations
 import dataclasses
 
 from .errors import TTCompileError
-from .passes.apply_tt_defaults import PARTITION_STRATEGIES
+from .passes.apply_tt_defaults import PARTITION_STRATEGIES, check_math_fidelity
 from .target import DEFAULT_TARGET, get_target
 
 
 @dataclasses.dataclass(frozen=True)
 class CompileOptions:
     """``target``: grayskull | wormhole | blackhole; ``partition``: row_major | column_major | block;
-    ``out_idx``: indices of the parameters the kernel allocates and returns (negative from the end)."""
+    ``out_idx``: indices of the parameters the kernel allocates and returns (negative from the end);
+    ``math_fidelity``: LoFi | HiFi2 | HiFi3 | HiFi4, the compute kernels' matrix-engine fidelity."""
 
     target: str = DEFAULT_TARGET
     partition: str = "row_major"
     enable_double_buffer: bool = True
     enable_prefetch: bool = True
     out_idx: tuple[int, ...] = ()
+    math_fidelity: str = "HiFi4"
 
     @classmethod
     def make(
-        cls, target=None, partition=None, out_idx=None, enable_double_buffer=True, enable_prefetch=True
+        cls,
+        target=None,
+        partition=None,
+        out_idx=None,
+        enable_double_buffer=True,
+        enable_prefetch=True,
+        math_fidelity=None,
     ) -> CompileOptions:
         name = DEFAULT_TARGET if target in (None, "auto") else target
         name = get_target(name).name
@@ -38,7 +46,9 @@ class CompileOptions:
             idx = (out_idx,)
         else:
             idx = tuple(int(i) for i in out_idx)
-        return cls(name, partition, bool(enable_double_buffer), bool(enable_prefetch), idx)
+        fidelity = math_fidelity or "HiFi4"
+        check_math_fidelity(fidelity)
+        return cls(name, partition, bool(enable_double_buffer), bool(enable_prefetch), idx, fidelity)
 
     def pipeline_kwargs(self) -> dict:
         return {
@@ -46,4 +56,5 @@ class CompileOptions:
             "partition_strategy": self.partition,
             "enable_double_buffer": self.enable_double_buffer,
             "enable_prefetch": self.enable_prefetch,
+            "math_fidelity": self.math_fidelity,
         }

@@ -5,7 +5,9 @@ Every key selects a CUDA/HIP code-generation or TVM-lowering behaviour (TMA, war
 storage sync, fast math, vectorisation, CSE, ptxas, ...) that has no counterpart in the Tenstorrent
 pipeline, so each is accepted and has no effect; the IR dumps TL_ENABLE_DUMP_IR asks for are written by
 ``compile(..., dump_ir=DIR)`` / ``tools/compile.py --dump-ir``. A key that is not one of these (a typo) is
-a TTCompileError, as TVM's PassContext rejects unknown options upstream.
+a TTCompileError, as TVM's PassContext rejects unknown options upstream. TileLang-TT adds one key of its
+own, ``"tl.tt.math_fidelity"`` (``TT_MATH_FIDELITY``): LoFi, HiFi2, HiFi3 or HiFi4 (the default) for the
+compute kernels' matrix engine.
 
     kernel = tilelang.compile(func, out_idx=[-1], pass_configs={
         tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER: True,
@@ -20,7 +22,9 @@ import enum
 
 from .errors import TTCompileError
 
-__all__ = ["PassConfigKey", "check_pass_configs"]
+__all__ = ["PassConfigKey", "TT_MATH_FIDELITY", "check_pass_configs"]
+
+TT_MATH_FIDELITY = "tl.tt.math_fidelity"
 
 
 class PassConfigKey(str, enum.Enum):
@@ -88,7 +92,7 @@ class PassConfigKey(str, enum.Enum):
 def check_pass_configs(pass_configs: dict | None) -> dict[str, object]:
     """``pass_configs`` with its keys as plain option strings; an unknown key is a TTCompileError."""
     checked: dict[str, object] = {}
-    known = {key.value for key in PassConfigKey}
+    known = {key.value for key in PassConfigKey} | {TT_MATH_FIDELITY}
     for key, value in (pass_configs or {}).items():
         name = key.value if isinstance(key, PassConfigKey) else key
         if name not in known:

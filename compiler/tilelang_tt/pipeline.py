@@ -21,6 +21,7 @@ def tt_passes(
     partition_strategy: str = "row_major",
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
+    math_fidelity: str = "HiFi4",
 ) -> list:
     """The passes in order (the body of build_tt_pipeline)."""
     return [
@@ -31,7 +32,7 @@ def tt_passes(
         P.LegalizeVectorsTT(),  # 1-D buffers → the (L, 1) / (1, L) tiles they occupy, before shapes are read
         P.StageElementGlobalsTT(),  # element-wise statements reach global tensors through staged tiles
         P.ApplyTTDefaults(
-            target_device, partition_strategy, enable_double_buffer, enable_prefetch
+            target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity
         ),  # facts + dtypes first: every later pass reads them
         P.InferTTLayout(),  # where each tensor lives (DRAM/L1, interleaved) before anything addresses it
         P.PropagateTTLayout(),  # reject/fall back unsupported layouts, tie tile buffers to their tensors
@@ -64,9 +65,10 @@ def build_tt_pipeline(
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     plan_path: str | None = None,
+    math_fidelity: str = "HiFi4",
 ) -> tvm.transform.Sequential:
     """The pipeline as a ``tvm.transform.Sequential``; with ``plan_path`` it ends by writing tt.plan.json."""
-    seq = tt_passes(target_device, partition_strategy, enable_double_buffer, enable_prefetch)
+    seq = tt_passes(target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity)
     if plan_path is not None:
         seq.append(_write_plan_pass(plan_path))
     return tvm.transform.Sequential(seq, opt_level=0, name="TileLangTT")
@@ -128,13 +130,14 @@ def run_pipeline(
     plan_path: str | None = None,
     dump_ir: str | None = None,
     timings: list | None = None,
+    math_fidelity: str = "HiFi4",
 ) -> tvm.IRModule:
     """Run every pass; ``dump_ir`` writes the IR after each pass, ``timings`` receives (pass, seconds)."""
     if dump_ir:
         os.makedirs(dump_ir, exist_ok=True)
     recorder = _Recorder(dump_ir)
     seq = build_tt_pipeline(
-        target_device, partition_strategy, enable_double_buffer, enable_prefetch, plan_path
+        target_device, partition_strategy, enable_double_buffer, enable_prefetch, plan_path, math_fidelity
     )
     with tvm.transform.PassContext(opt_level=0, instruments=[recorder]):
         out = seq(mod)

@@ -88,6 +88,7 @@ class Options(dc.Object):
     partition_strategy: str  # row_major | column_major | block
     enable_double_buffer: bool
     enable_prefetch: bool
+    math_fidelity: str = "HiFi4"  # LoFi | HiFi2 | HiFi3 | HiFi4: the matrix engine's passes per multiply
 
 
 @_record("tt.LayoutDesc")

@@ -1,6 +1,6 @@
 """ScheduleTileComputeTT: a tile program's compute kernel becomes compute-API calls (engines, DST, CBs)."""
 
-from before_after import WORMHOLE, T, assert_pass
+from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from softmax_tiles import CB_TABLE
 from tilelang_tt.passes import ScheduleTileComputeTT
@@ -10,6 +10,7 @@ COMPUTE_KERNEL = {
     "tt.kernel_role": "compute",
     "tt.compute_schedule": "tile_program",
     "tt.target": WORMHOLE,
+    "tt.options": DEFAULT_OPTIONS,
     "tt.cb_table": CB_TABLE,
 }
 # what the pass adds: the CBs hold float32, so DST keeps fp32

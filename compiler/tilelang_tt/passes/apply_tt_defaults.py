@@ -5,7 +5,7 @@ Input expectations
     allocations). Parameters are 2-D buffers.
 Output guarantees
     Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
-    (partition_strategy, enable_double_buffer, enable_prefetch) and ``tt.data_formats`` (buffer name →
+    (partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity) and ``tt.data_formats`` (buffer name →
     tt::DataFormat name, for parameters and allocations). Every dtype is one the target can hold in tiles
     ("float" is float32), and every buffer and launch-grid extent is a static, non-zero integer;
     otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
@@ -32,6 +32,8 @@ from ..records import Options
 from ..target import DATA_FORMATS, get_target
 
 PARTITION_STRATEGIES = ("row_major", "column_major", "block")
+# The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
+MATH_FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 
 
 def _allocations(func: tirx.PrimFunc) -> list[tirx.Buffer]:
@@ -90,11 +92,18 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
     return formats
 
 
+def check_math_fidelity(value) -> None:
+    """TTCompileError unless ``value`` is one of the SDK's MathFidelity names."""
+    if value not in MATH_FIDELITIES:
+        raise TTCompileError(f"unknown math fidelity {value!r}; choose one of {', '.join(MATH_FIDELITIES)}")
+
+
 def ApplyTTDefaults(
     target_device: str = "wormhole",
     partition_strategy: str = "row_major",  # noqa: N802
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
+    math_fidelity: str = "HiFi4",
 ) -> tvm.transform.Pass:
     target = get_target(target_device)
     if partition_strategy not in PARTITION_STRATEGIES:
@@ -102,6 +111,7 @@ def ApplyTTDefaults(
             f"unknown partition strategy {partition_strategy!r}; "
             f"choose one of {', '.join(PARTITION_STRATEGIES)}"
         )
+    check_math_fidelity(math_fidelity)
 
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         return func.with_attrs(
@@ -111,6 +121,7 @@ def ApplyTTDefaults(
                     partition_strategy=partition_strategy,
                     enable_double_buffer=bool(enable_double_buffer),
                     enable_prefetch=bool(enable_prefetch),
+                    math_fidelity=math_fidelity,
                 ),
                 "tt.data_formats": _formats(func, target),
             }

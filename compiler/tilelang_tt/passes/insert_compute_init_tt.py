@@ -48,7 +48,7 @@ def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
             "mm_init", cb_var(cbs[mma.cb_a]), cb_var(cbs[mma.cb_b]), cb_var(cbs[pack.cb]), mma.trans_b
         )
         config = ComputeConfig(
-            math_fidelity="HiFi4",
+            math_fidelity=require_attr(func, "tt.options", "InsertComputeInitTT").math_fidelity,
             fp32_dest_acc_en=any(a.fp32 for a in accs),
             dst_full_sync_en=False,
             math_approx_mode=False,

@@ -693,7 +693,7 @@ def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
             ]
         )
         config = ComputeConfig(
-            math_fidelity="HiFi4",
+            math_fidelity=require_attr(func, "tt.options", "ScheduleTileComputeTT").math_fidelity,
             fp32_dest_acc_en=sched.fp32,
             dst_full_sync_en=False,
             math_approx_mode=False,
