@@ -3,9 +3,9 @@
 
 The kernels of a file are its module-level objects of three kinds: PrimFuncs (``@T.prim_func``), compiled
 kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
-with its own out_idx and target unless --target/--partition/--math-fidelity say otherwise), and ``@tilelang.jit``
-factories, classic or eager. A factory is built with its default arguments, or with ``--func NAME --args
-ARGS``, where ARGS is a call's argument list of Python literals:
+with its own out_idx and target unless --target/--partition/--math-fidelity say otherwise), and
+``@tilelang.jit`` factories, classic or eager. A factory is built with its default arguments, or with
+``--func NAME --args ARGS``, where ARGS is a call's argument list of Python literals:
 
     compile.py gemm.py --func matmul --args "256, 256, 128, 64, 64, 32"
     compile.py gemm.py --func matmul --args "M=256, N=256, K=128, block_M=64, block_N=64, block_K=32"

@@ -293,10 +293,11 @@ def compile(
     ``out_idx``: the parameters the kernel allocates and returns (an int or a list, negative from the end).
     ``target``: "wormhole" (default), "blackhole" or "grayskull"; None, "auto" and GPU targets ("cuda",
     "hip", ...) mean the default. ``pass_configs``: ``PassConfigKey`` keys (checked, no effect on
-    Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of TileLang's), ``target_host``,
-    ``verbose``, ``compile_flags``. Tenstorrent options: ``partition`` (row_major | column_major | block),
-    ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR after every pass),
-    ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4; or the pass_configs key)."""
+    Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of
+    TileLang's), ``target_host``, ``verbose``, ``compile_flags``. Tenstorrent options: ``partition``
+    (row_major | column_major | block), ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a
+    directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4;
+    or the pass_configs key)."""
     if not isinstance(func, tirx.PrimFunc):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:

@@ -5,10 +5,10 @@ Input expectations
     allocations). Parameters are 2-D buffers.
 Output guarantees
     Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
-    (partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity) and ``tt.data_formats`` (buffer name →
-    tt::DataFormat name, for parameters and allocations). Every dtype is one the target can hold in tiles
-    ("float" is float32), and every buffer and launch-grid extent is a static, non-zero integer;
-    otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
+    (partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity) and ``tt.data_formats``
+    (buffer name → tt::DataFormat name, for parameters and allocations). Every dtype is one the target can
+    hold in tiles ("float" is float32), and every buffer and launch-grid extent is a static, non-zero
+    integer; otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
     unchanged.
 Example
     before: def f(A: T.Buffer((64, 64), "bfloat16"), ...)
