@@ -390,17 +390,31 @@ _L1_WORDS = tvm.ir.PointerType(tvm.ir.PrimType("uint32"))
 _L1_WORDS_CAST = "reinterpret_cast<volatile tt_l1_ptr uint32_t*>"
 
 
+def l1_word_pointer(name: str) -> tirx.Var:
+    """A variable the kernel declares as ``volatile tt_l1_ptr uint32_t* name``."""
+    return tirx.Var(name, _L1_WORDS)
+
+
+def l1_words_of(addr) -> tvm.ir.Call:
+    """The L1 address ``addr`` seen as words: ``reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)``."""
+    return tvm.ir.Call(
+        tvm.ir.Op.get("tirx.call_extern"), [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS
+    )
+
+
 def zero_fill_l1(name: str, addr, nbytes) -> tirx.Stmt:
     """``nbytes`` (a multiple of 4) of L1 at ``addr`` set to zeros, word by word, through a ``volatile
     tt_l1_ptr uint32_t*`` named ``name`` (the pointer and the word array stored through it share it)."""
-    words = tirx.Var(name, _L1_WORDS)
+    words = l1_word_pointer(name)
     view = tirx.decl_buffer((1,), "uint32", words.name)
     word = uint_var("word")
-    cast = tvm.ir.Call(
-        tvm.ir.Op.get("tirx.call_extern"), [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS
-    )
     fill = tirx.BufferStore(view, tirx.const(0, "uint32"), [word])
-    return seq([tirx.Bind(words, cast), tirx.For(word, 0, simplify(nbytes // 4), tirx.ForKind.SERIAL, fill)])
+    return seq(
+        [
+            tirx.Bind(words, l1_words_of(addr)),
+            tirx.For(word, 0, simplify(nbytes // 4), tirx.ForKind.SERIAL, fill),
+        ]
+    )
 
 
 def cb_var(entry: CircularBuffer) -> tirx.Var:

@@ -14,6 +14,7 @@ serialises a record with ``asdict``. The attribute that holds each record, and t
     tt.core_work         [CoreWork]                 LayoutAwareWorkPartitionTT
     tt.core_ranges       [CoreRange]                LayoutAwareWorkPartitionTT
     tt.work_partition    WorkPartition              LayoutAwareWorkPartitionTT
+    tt.lockstep_grid     LockstepGrid               LayoutAwareWorkPartitionTT (block partitions that divide)
     tt.cb_table          [CircularBuffer]           LowerTileProgramTT / LowerSharedToCB (+ spills)
     tt.accumulators      [Accumulator]              LowerSharedToCB
     tt.tile_dfg          TileDFG                    BuildTileDFGTT
@@ -42,6 +43,7 @@ __all__ = [
     "CoreWork",
     "CoreRange",
     "WorkPartition",
+    "LockstepGrid",
     "CircularBuffer",
     "Accumulator",
     "DFGNode",
@@ -180,6 +182,17 @@ class CoreRange(dc.Object):
 class WorkPartition(dc.Object):
     len_k: int  # K tiles one output block reduces over (0 when the program has no matmul)
     tile_order: str
+
+
+@_record("tt.LockstepGrid")
+class LockstepGrid(dc.Object):
+    """A block partition over a ``cores_x`` × ``cores_y`` rectangle of cores (from core (0, 0)) that step
+    through their blocks in lockstep: each core computes as many blocks as every other, the cores of a row
+    the same block rows in the same order, the cores of a column the same block columns. Reads shared by a
+    row or a column can then be multicast (multicast.py)."""
+
+    cores_x: int
+    cores_y: int
 
 
 @_record("tt.CircularBuffer")

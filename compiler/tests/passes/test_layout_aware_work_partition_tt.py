@@ -7,8 +7,8 @@ from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import LayoutAwareWorkPartitionTT
-from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges
-from tilelang_tt.records import CoreRange, CoreWork, GridAxis, WorkPartition
+from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges, lockstep_grid
+from tilelang_tt.records import CoreRange, CoreWork, GridAxis, LockstepGrid, WorkPartition
 
 
 @pytest.mark.parametrize(
@@ -31,6 +31,20 @@ def test_column_major_walks_blocks_down_columns():
 def test_block_strategy_gives_rectangles():
     work = assign("block", 4, 4, 2, 2)
     assert work[0].blocks == [0, 1, 4, 5]
+
+
+@pytest.mark.parametrize(
+    "strategy, gx, rows, expected",
+    [
+        ("block", 32, 32, LockstepGrid(cores_x=8, cores_y=8)),  # 4 x 4 blocks on every core
+        ("block", 3, 16, LockstepGrid(cores_x=3, cores_y=8)),
+        ("block", 8, 10, None),  # 10 block rows on 8 rows of cores: two rows of cores do two
+        ("block", 1, 1, None),  # one core: nobody to share with
+        ("row_major", 32, 32, None),  # runs of blocks: the cores of a row compute different rows
+    ],
+)
+def test_lockstep_grid_only_where_every_core_steps_alike(strategy, gx, rows, expected):
+    assert lockstep_grid(strategy, gx, rows, assign(strategy, gx, rows, 8, 8)) == expected
 
 
 def test_more_blocks_than_cores_loop_per_core():

@@ -9,6 +9,7 @@ kernels' ``get_arg_val`` indices were generated from.
 
 from __future__ import annotations
 
+from .. import multicast
 from .formatting import INDENT, wrap_comment
 
 ELEMENT_TYPE = {"bfloat16": "uint16_t", "float16": "uint16_t", "float32": "float"}
@@ -164,12 +165,81 @@ def _core_work_table(plan: dict) -> list[str]:
     return lines + ["};", "// clang-format on"]
 
 
+def _multicast_helpers() -> list[str]:
+    """The per-core arguments of one multicast direction (multicast.FIELDS, in slot order)."""
+    return wrap_comment(
+        "What one core needs for one direction of multicast: whether it sends (it is the first core of its "
+        "row or column), the sender's NOC coordinates, and the rectangle of the other cores, start and end "
+        "in the order the reader's NOC travels (NOC 1 runs the other way, so its rectangle starts at the far "
+        "end)."
+    ) + [
+        "struct Multicast {",
+        *(f"uint32_t {field};" for field in multicast.FIELDS),
+        "};",
+        "",
+        "Multicast multicast_args(distributed::MeshDevice& device, CoreCoord core, CoreCoord sender, "
+        "CoreCoord first, CoreCoord last, uint32_t receivers, bool noc1, uint32_t ready_semaphore, "
+        "uint32_t valid_semaphore) {",
+        "const CoreCoord sender_noc = device.worker_core_from_logical_core(sender);",
+        "CoreCoord start = device.worker_core_from_logical_core(first);",
+        "CoreCoord end = device.worker_core_from_logical_core(last);",
+        "if (noc1) {",
+        "std::swap(start, end);",
+        "}",
+        "const uint32_t is_sender = core == sender ? 1 : 0;",
+        "return {is_sender, static_cast<uint32_t>(sender_noc.x), static_cast<uint32_t>(sender_noc.y),",
+        "static_cast<uint32_t>(start.x), static_cast<uint32_t>(start.y), static_cast<uint32_t>(end.x),",
+        "static_cast<uint32_t>(end.y), receivers, ready_semaphore, valid_semaphore};",
+        "}",
+        "",
+    ]
+
+
+def _multicast_setup(plan: dict, reader: dict) -> list[str]:
+    """The semaphores of each multicast direction the reader uses (created on every core)."""
+    grid = plan["lockstep_grid"]
+    lines = wrap_comment(
+        f"Multicast: the {grid['cores_x']}x{grid['cores_y']} cores step through their blocks in lockstep "
+        '(tt.plan.json "lockstep_grid"). Receivers count themselves ready on the sender\'s ready '
+        "semaphore; the sender flags the data valid on their valid semaphore."
+    )
+    for d in reader["multicast"]:
+        lines += [
+            f"const uint32_t {d}_{w}_semaphore = CreateSemaphore(program, cores, 0);"
+            for w in ("ready", "valid")
+        ]
+    return lines + [""]
+
+
+def _multicast_per_core(plan: dict, reader: dict) -> list[str]:
+    """The Multicast arguments of this core (``w``), for each direction the reader uses."""
+    if not reader.get("multicast"):
+        return []
+    grid = plan["lockstep_grid"]
+    noc1 = "true" if reader["noc"] in ("RISCV_1_default", "NOC_1") else "false"
+    shapes = {
+        "row": ("{0, w.y}", "{1, w.y}", f"{{{grid['cores_x'] - 1}, w.y}}", grid["cores_x"] - 1),
+        "col": ("{w.x, 0}", "{w.x, 1}", f"{{w.x, {grid['cores_y'] - 1}}}", grid["cores_y"] - 1),
+    }
+    lines = []
+    for d in reader["multicast"]:
+        sender, first, last, receivers = shapes[d]
+        lines.append(
+            f"const Multicast {d}_mcast = multicast_args(*mesh_device, core, {sender}, {first}, {last}, "
+            f"{receivers}, {noc1}, {d}_ready_semaphore, {d}_valid_semaphore);"
+        )
+    return lines
+
+
 def _runtime_args(kernel: dict, tensors: dict) -> list[str]:
     role = kernel["role"]
     fixed, tail = [], []
     for a in kernel["runtime_args"]:
         if a["kind"] == "addr":
             fixed.append(f"{_ident(a['tensor'])}_addr")
+        elif a["kind"] == "multicast":
+            direction, field = a["name"].split("_", 1)
+            fixed.append(f"{direction}_mcast.{field}")
         elif a["kind"] == "work_start":
             fixed.append("w.start")
         elif a["kind"] == "work_count":
@@ -222,6 +292,7 @@ def render_host(plan: dict) -> str:
         "#include <memory>",
         "#include <stdexcept>",
         "#include <string>",
+        "#include <utility>",
         "#include <vector>",
         "",
         "#include <tt-metalium/distributed.hpp>",
@@ -236,6 +307,8 @@ def render_host(plan: dict) -> str:
         "",
     ]
     L += _core_work_table(plan) + [""]
+    if kernels["reader"].get("multicast"):
+        L += _multicast_helpers()
     if any(_is_padded(t) for t in tensors):
         L += _PADDING_HELPERS
     if any(_is_permuted(t) for t in tensors):
@@ -275,10 +348,10 @@ def render_host(plan: dict) -> str:
             f"{c}_config.set_page_size(CBIndex::{c}, {cb['page_size']});",
             f"CreateCircularBuffer(program, cores, {c}_config);",
         ]
-    L += [
-        "",
-        "// Kernels: the reader and writer move tiles between DRAM and the CBs, compute multiplies them.",
-    ]
+    L += [""]
+    if kernels["reader"].get("multicast"):
+        L += _multicast_setup(plan, kernels["reader"])
+    L += ["// Kernels: the reader and writer move tiles between DRAM and the CBs, compute multiplies them."]
     for role in ("reader", "writer"):
         k = kernels[role]
         L.append(f"std::vector<uint32_t> {role}_compile_args;")
@@ -306,6 +379,7 @@ def render_host(plan: dict) -> str:
         '// Runtime arguments, in the order of each kernel\'s argument schema (tt.plan.json "runtime_args").',
         "for (const CoreWork& w : kCoreWork) {",
         "const CoreCoord core{w.x, w.y};",
+        *_multicast_per_core(plan, kernels["reader"]),
     ]
     for role in ("reader", "compute", "writer"):
         L += _runtime_args(kernels[role], by_name)

@@ -20,7 +20,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import ops, tile_ops
+from .. import multicast, ops, tile_ops
 from ..errors import TTError
 from ..ir_utils import get_attr
 from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
@@ -50,6 +50,8 @@ ARG_NAMES = {
     "noc_async_write_tile": ("tile_id", "accessor", "l1_read_addr"),
     "reduce_tile": ("icb", "icb_scaler", "itile", "itile_scaler", "idst"),
     "reinterpret_cast<volatile tt_l1_ptr uint32_t*>": ("l1_addr",),
+    "noc_async_write_multicast": ("src_l1_addr", "dst_noc_addr_multicast", "size", "num_dests"),
+    "noc_semaphore_set_multicast": ("src_l1_addr", "dst_noc_addr_multicast", "num_dests"),
 }
 
 _BINARY = {
@@ -306,6 +308,7 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
             "work_start": "first work item of this core",
             "work_count": "number of output blocks this core computes",
             "work_list": "the ids of those blocks (by * grid_x + bx), one word each",
+            "multicast": multicast.arg_meaning(a.name) if a.kind == "multicast" else "",
         }[a.kind]
         comments.append(f"//   {i}{'...' if a.kind == 'work_list' else ''}: {a.name}: {what}")
         if a.name in used:

@@ -82,6 +82,7 @@ def build_plan(mod: tvm.IRModule) -> dict:
         "grid": _attr(compute, "tt.grid"),
         "core_ranges": _attr(compute, "tt.core_ranges"),
         "work_encoding": _attr(compute, "tt.work_encoding"),
+        "lockstep_grid": _attr(compute, "tt.lockstep_grid"),
         "core_work": _attr(compute, "tt.core_work"),
         "work_partition": _attr(compute, "tt.work_partition"),
         "layouts": _attr(compute, "tt.layout_desc"),
@@ -108,6 +109,8 @@ def build_plan(mod: tvm.IRModule) -> dict:
         }
         if role == "compute":
             entry["compute_config"] = _attr(func, "tt.compute_config")
+        if role == "reader":
+            entry["multicast"] = _attr(func, "tt.multicast", [])
         plan["kernels"].append(entry)
     if config.check_plan():
         validator().validate(plan)

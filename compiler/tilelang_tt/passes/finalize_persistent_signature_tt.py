@@ -6,10 +6,12 @@ Input expectations
     ``tt.grid`` (LayoutAwareWorkPartitionTT).
 Output guarantees
     ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor), kind ∈
-    addr (a tensor's base address) | work_start | work_count | work_list (the core's block ids, variable
-    length, always last). Data-movement kernels get their tensor addresses, then the work arguments; compute
-    gets the block count only. ``tt.core_runtime_args``: per used core, ``CoreRuntimeArgs`` with the values
-    ("addr:<tensor>" for addresses the host fills in). The work intrinsics are replaced: ``range_*`` encodings
+    addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast`` direction of a
+    reader) | work_start | work_count | work_list (the core's block ids, variable length, always last).
+    Data-movement kernels get their tensor addresses, then their multicast arguments, then the work
+    arguments; compute gets the block count only. ``tt.core_runtime_args``: per used core,
+    ``CoreRuntimeArgs`` with the values ("addr:<tensor>" for addresses and "multicast:<name>" for the
+    multicast arguments, which the host fills in from the core's position). The work intrinsics are replaced: ``range_*`` encodings
     compute ``block_id = block_start + block`` and split it row- or column-major (z and y of a 3-D grid as one
     row index ``bz * gy + by``); ``list`` reads ``block_id = get_arg_val<uint32_t>(<list offset> + block)``.
     More than ``max_runtime_args`` (341) words on any core → TTResourceError.
@@ -31,16 +33,21 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import ops
+from .. import multicast, ops
 from ..errors import TTResourceError
 from ..ir_utils import get_attr, named, require_attr, seq, uint_var
 from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg
 
 
 def schema(
-    role: str, accessors: list[AccessorArgs], encoding: str, uses_blocks: bool = True
+    role: str,
+    accessors: list[AccessorArgs],
+    encoding: str,
+    uses_blocks: bool = True,
+    multicast_directions: tuple[str, ...] = (),
 ) -> list[RuntimeArg]:
     args = [RuntimeArg(name=a.addr, kind="addr", tensor=a.tensor) for a in accessors]
+    args += [a for d in multicast_directions for a in multicast.runtime_args(d)]
     count = RuntimeArg(name="num_blocks", kind="work_count")
     if role == "compute" and not uses_blocks:
         return [count]
@@ -54,6 +61,8 @@ def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
     for a in args:
         if a.kind == "addr":
             values.append(f"addr:{a.tensor}")
+        elif a.kind == "multicast":
+            values.append(f"multicast:{a.name}")
         elif a.kind == "work_start":
             values.append(work.start)
         elif a.kind == "work_count":
@@ -81,7 +90,11 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             ),
         )
         args = schema(
-            role, get_attr(func, "tt.accessor_args", []), encoding, role != "compute" or bool(block_calls)
+            role,
+            get_attr(func, "tt.accessor_args", []),
+            encoding,
+            role != "compute" or bool(block_calls),
+            tuple(get_attr(func, "tt.multicast", [])),
         )
         per_core = []
         for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):

@@ -19,7 +19,9 @@ Output guarantees
     consecutive ids from ``start`` in that order, ``list`` = count + ids); ``tt.core_ranges`` ``CoreRange``s
     (x0, y0, x1, y1); ``tt.work_partition`` a ``WorkPartition`` (len_k, tile_order) (an output block's row and
     column are ``Grid.output_block(id)``). Nothing here grows with the number of blocks beyond the per-core
-    table.
+    table. A ``block`` partition whose cores divide the block rows and columns evenly (and uses more than
+    one core) also gets ``tt.lockstep_grid``, a ``LockstepGrid`` (cores_x, cores_y): its shared reads are
+    multicast (LowerCBIntrinsics).
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
     (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
@@ -52,7 +54,7 @@ from ..ir_utils import (
     simplify,
     tiles,
 )
-from ..records import CoreRange, CoreWork, Grid, GridAxis, WorkPartition
+from ..records import CoreRange, CoreWork, Grid, GridAxis, LockstepGrid, WorkPartition
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -165,6 +167,18 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
     return work
 
 
+def lockstep_grid(strategy: str, gx: int, rows: int, work: list[CoreWork]) -> LockstepGrid | None:
+    """The core rectangle of a ``block`` partition in which every core has the same number of block rows
+    and columns (``rows`` = gy * gz block rows), if it has more than one core."""
+    if strategy != "block" or len(work) < 2:
+        return None
+    cores_x = 1 + max(w.core[0] for w in work)
+    cores_y = 1 + max(w.core[1] for w in work)
+    if gx % cores_x or rows % cores_y:
+        return None
+    return LockstepGrid(cores_x=cores_x, cores_y=cores_y)
+
+
 def core_ranges(cores: list[list[int]]) -> list[CoreRange]:
     """Merge cores into runs along x (one range per row run)."""
     runs = []
@@ -235,8 +249,10 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
         work = assign(strategy, gx, gy * gz, *target.grid)
         encoding = "list" if strategy == "block" else f"range_{strategy}"
+        lockstep = lockstep_grid(strategy, gx, gy * gz, work)
         return func.with_attrs(
-            {
+            ({"tt.lockstep_grid": lockstep} if lockstep is not None else {})
+            | {
                 "tt.grid": Grid(
                     x=gx,
                     y=gy,

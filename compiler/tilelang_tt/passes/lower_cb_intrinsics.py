@@ -19,6 +19,11 @@ Output guarantees
     enclosing loops and launch-grid indices (``tt.grid`` extents), so aligned programs have none.
     Tile loops are named after the dimensions they walk (mt, nt, kt); each block starts with a comment
     quoting its DSL line.
+    Multicast (multicast.py): with ``tt.lockstep_grid`` and a reader whose loops and reads do not branch
+    on the block, a block whose tile position does not depend on the block column is read only by the
+    first core of each row and multicast to the others (``row``), one that does not depend on the block
+    row likewise down each column (``col``). The reader then gets ``tt.multicast`` (the directions used),
+    the semaphore pointers before its work loop, and one hand-off per direction after each step's reads.
 Example
     before: T.tt.read_to_cb(0, a, by * 2, k, 2, 1, "g.py:12:8")
     after:  // g.py:12: T.copy(A[by * bM, k * bK], A_s)
@@ -39,13 +44,15 @@ Test
 from __future__ import annotations
 
 import tvm
+import tvm_ffi
 from tvm import tirx
 
-from .. import ops
+from .. import multicast, ops
 from ..gathers import lower_im2col_read
 from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
     cb_var,
+    collect_vars,
     comment,
     dsl_comment,
     extern,
@@ -70,6 +77,11 @@ class _Lowering:
         grid = require_attr(func, "tt.grid", "LowerCBIntrinsics")
         self.grid_extents = [grid.x, grid.y, grid.z]
         self.analyzer = tvm.sym.Analyzer()  # ranges of the loop and launch-grid variables in scope
+        self.grid_axes = []  # (launch-grid variable, its axis: 0 = block column, 1 and 2 = block row)
+        lockstep = get_attr(func, "tt.lockstep_grid")
+        in_lockstep = get_attr(func, "tt.kernel_role") == "reader" and _steps_alike(func.body)
+        self.lockstep = lockstep if in_lockstep else None
+        self.directions = {}  # multicast direction used → its multicast.Direction
 
     def _parts(self, call):
         f = ops.fields(call)
@@ -118,6 +130,21 @@ class _Lowering:
 
         return loop(f"{dims[0]}t", sh, lambda r: loop(f"{dims[1]}t", sw, lambda c: body(r, c)))
 
+    def _shared_direction(self, row, col) -> str | None:
+        """The multicast direction of a block read at (row, col), None when each core reads its own."""
+        if self.lockstep is None:
+            return None
+        used = collect_vars(row) + collect_vars(col)
+        axes = {axis for var, axis in self.grid_axes if any(var.same_as(v) for v in used)}
+        return multicast.shared_direction(
+            bool(axes & {1, 2}), 0 in axes, self.lockstep.cores_x, self.lockstep.cores_y
+        )
+
+    def _direction(self, name: str) -> multicast.Direction:
+        if name not in self.directions:
+            self.directions[name] = multicast.Direction(name)
+        return self.directions[name]
+
     def reads(self, calls):
         groups = [calls] if self.prefetch else [[c] for c in calls]
         out = []
@@ -126,16 +153,21 @@ class _Lowering:
             out += [dsl_comment(p[-1]) for p in parts]
             for entry, _, _, _, _, rows, cols, _ in parts:
                 out.append(extern("cb_reserve_back", cb_var(entry), rows * cols))
+            shared = {}  # direction → [(L1 address, bytes)] of its blocks
             for entry, acc, acc_var, row, col, rows, cols, _ in parts:
                 base = uint_var(f"l1_write_addr_{entry.name[3:]}")
                 out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
                 checks = self._may_leave_grid(acc, row, col, rows, cols)
-                out.append(
-                    self._tile_loops(
-                        entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile", checks=checks
-                    )
+                read = self._tile_loops(
+                    entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile", checks=checks
                 )
+                direction = self._shared_direction(row, col)
+                if direction is not None:
+                    shared.setdefault(direction, []).append((base, rows * cols * named(acc.tile_bytes)))
+                    read = tirx.IfThenElse(self._direction(direction).arg("is_sender") == 1, read, None)
+                out.append(read)
             out.append(extern("noc_async_read_barrier"))
+            out += [self._direction(d).handoff(blocks) for d, blocks in shared.items()]
             for entry, _, _, _, _, rows, cols, _ in parts:
                 out.append(extern("cb_push_back", cb_var(entry), rows * cols))
         return out
@@ -185,6 +217,7 @@ class _Lowering:
         if isinstance(stmt, tirx.Bind) and ops.is_op(stmt.value, "tt.work_block"):
             axis = ops.fields(stmt.value).axis
             self.analyzer.bind(stmt.var, tvm.ir.Range.from_min_extent(0, self.grid_extents[axis]))
+            self.grid_axes.append((stmt.var, int(axis)))
         elif isinstance(stmt, tirx.For) and all(isinstance(e, tirx.IntImm) for e in (stmt.min, stmt.extent)):
             self.analyzer.bind(stmt.loop_var, tvm.ir.Range.from_min_extent(stmt.min, stmt.extent))
 
@@ -221,10 +254,34 @@ class _Lowering:
         return stmt
 
 
+def _steps_alike(body) -> bool:
+    """Whether every core runs the same steps whatever its blocks: no branch, and no loop but the work loop
+    whose trip count is not a constant (a causal bound on the block index would make cores diverge)."""
+    alike = [True]
+
+    def visit(node):
+        if isinstance(node, tirx.IfThenElse) or (
+            isinstance(node, tirx.For)
+            and not isinstance(node.extent, tirx.IntImm)
+            and not ops.is_op(tirx.Evaluate(node.extent), "tt.work_count")
+        ):
+            alike[0] = False
+
+    tvm_ffi.structural_walk(body, (tirx.Stmt, visit))
+    return alike[0]
+
+
 def LowerCBIntrinsics() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         if get_attr(func, "tt.kernel_role") not in ("reader", "writer"):
             return func
-        return func.with_body(_Lowering(func).rewrite(func.body))
+        lowering = _Lowering(func)
+        body = lowering.rewrite(func.body)
+        if not lowering.directions:
+            return func.with_body(body)
+        prologue = [s for d in lowering.directions.values() for s in d.prologue()]
+        return func.with_body(seq(prologue + [body])).with_attr(
+            "tt.multicast", [d for d in multicast.DIRECTIONS if d in lowering.directions]
+        )
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="LowerCBIntrinsics")
