@@ -11,9 +11,10 @@ Output guarantees
     Data-movement kernels get their tensor addresses, then their multicast arguments, then the work
     arguments; compute gets the block count only. ``tt.core_runtime_args``: per used core,
     ``CoreRuntimeArgs`` with the values ("addr:<tensor>" for addresses and "multicast:<name>" for the
-    multicast arguments, which the host fills in from the core's position). The work intrinsics are replaced: ``range_*`` encodings
-    compute ``block_id = block_start + block`` and split it row- or column-major (z and y of a 3-D grid as one
-    row index ``bz * gy + by``); ``list`` reads ``block_id = get_arg_val<uint32_t>(<list offset> + block)``.
+    multicast arguments, which the host fills in from the core's position). The work intrinsics are
+    replaced: ``range_*`` encodings compute ``block_id = block_start + block`` and split it row- or
+    column-major (z and y of a 3-D grid as one row index ``bz * gy + by``); ``list`` reads
+    ``block_id = get_arg_val<uint32_t>(<list offset> + block)``.
     More than ``max_runtime_args`` (341) words on any core → TTResourceError.
 Example
     before: for block in range(T.tt.work_count()): bx = T.tt.work_block(block, 0); by = ...
