@@ -1,10 +1,12 @@
 """InsertDSTManagementTT: DST lifecycle, subblocks, spills."""
 
+import tvm_ffi
 from before_after import assert_pass
 from gemm_kernels import COMPUTE_CONFIG, compute_block, compute_kernel, kernel_attrs, mma_intrinsics
 from programs import extern_calls, gemm, lower
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import InsertDSTManagementTT
+from tvm import tirx
 
 
 def test_dst_resident_accumulation_acquires_once_per_block():
@@ -27,7 +29,10 @@ def test_dst_resident_accumulation_acquires_once_per_block():
 
 
 def test_subblocked_accumulation_spills_and_reloads():
-    calls = extern_calls(lower(gemm(M=128, N=128, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"])
+    """More K than one DST pass takes (32 steps, 16 per pass): partial sums go to L1 and come back."""
+    calls = extern_calls(
+        lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
+    )
     assert {"copy_tile_to_dst_init_short", "copy_tile", "mm_init_short"} <= set(calls)
 
 
@@ -54,3 +59,40 @@ def test_gemm_compute_before_expected():
     assert_pass(
         InsertDSTManagementTT(), compute_kernel(attrs, mma_intrinsics), compute_kernel(attrs, compute_block)
     )
+
+
+def _grouping(func) -> tuple[int, int]:
+    """(k_group trip count, k_step trip count) of a grouped compute kernel."""
+    extents = {}
+    tvm_ffi.structural_walk(
+        func.body,
+        (tirx.For, lambda lp: extents.setdefault(lp.loop_var.name, getattr(lp.extent, "value", None))),
+    )
+    return extents.get("k_group"), extents.get("k_step")
+
+
+def test_k_steps_are_grouped_into_dst_passes():
+    """128x128 blocks of fp32 partials: 32 reader steps of one K tile are taken 16 at a time, so the partial
+    sums are spilled and reloaded once per 16 K tiles; the input CBs hold the 16 steps, twice."""
+    func = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
+    assert _grouping(func) == (2, 16)
+    depths = {e.buffer: e.depth for e in func.attrs["tt.cb_table"]}
+    assert depths["A_s"] == depths["B_s"] == 2 * 4 * 16
+    calls = extern_calls(func)
+    assert calls.count("copy_tile") == 1 and calls.count("matmul_tiles") == 1
+
+
+def test_k_group_is_limited_by_the_l1_left_to_circular_buffers():
+    """float32 256x256 blocks: the partials and the output CB take most of L1, so 4 steps per pass fit."""
+    func = lower(gemm(M=256, N=256, K=2048, bM=256, bN=256, dtype="float32"), "InsertDSTManagementTT")[
+        "gemm_compute"
+    ]
+    assert _grouping(func) == (16, 4)
+    table = func.attrs["tt.cb_table"]
+    assert sum(e.total_bytes for e in table) <= func.attrs["tt.target"].l1_cb_budget
+
+
+def test_steps_that_fill_a_group_once_need_no_spill():
+    func = lower(gemm(M=128, N=128, K=512, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
+    assert _grouping(func) == (None, 16)  # one group: the k_group loop is gone
+    assert "copy_tile" not in extern_calls(func)

@@ -11,11 +11,16 @@ Output guarantees
     tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of its
     own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
     (copy_tile_to_dst_init_short, copy_tile, then mm_init_short) and, except on the last step, packed back
-    to it; the last step packs to the output CB. Accumulation starts from zero (DST is cleared by acquire)
-    and runs in fp32 when the accumulator is float32. With transpose_A each step first transposes A's
-    tiles (transpose_wh_tile through DST) into the intermediate CB in (m, k) order and multiplies from
-    there. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n (n * Kt + kt when transpose_B), DST
-    h * w_sub + w.
+    to it; the last step packs to the output CB. A subblocked matmul in one constant reduction loop (no
+    transpose_A) takes its inputs ``f`` reader steps at a time (``k_group``): each DST pass then accumulates
+    ``f`` steps of K before its partial sums are spilled, which divides the reloads and packs by ``f``; ``f``
+    is the largest divisor of the step count with ``f * kt <= MAX_GROUP_K_TILES`` whose deeper input CBs
+    (``f`` times, ``tt.cb_table`` updated) fit the L1 left to CBs; when one group covers all of K, the spill
+    CB is dropped. The matmul order over K is unchanged, so the sums are bit-identical. Accumulation
+    starts from zero (DST is cleared by acquire) and runs in fp32 when the accumulator is float32. With
+    transpose_A each step first transposes A's tiles (transpose_wh_tile through DST) into the intermediate
+    CB in (m, k) order and multiplies from there. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
+    (n * Kt + kt when transpose_B), DST h * w_sub + w; in a group, step s adds s * Mt * Kt and s * Kt * Nt.
 Example
     before: T.tt.fpu.zero(0, l); for k in range(8): T.tt.mm.mma(0, 1, 0, 2, 2, 1, 0, 0, l)
             T.tt.pack(0, 16, l)
@@ -47,7 +52,12 @@ from ..ir_utils import (
     simplify,
     with_loop_body,
 )
-from ..records import CircularBuffer
+from ..records import CircularBuffer, replace
+
+# K tiles one DST pass accumulates before its partial sums go back to L1. A pass costs a reload and a pack
+# of each output tile (2 x 16 cycles per tile, doubled for float32) against 64 cycles per K tile of HiFi4
+# matmul; 16 K tiles keep that overhead near 6% while the input CBs stay a fraction of L1.
+MAX_GROUP_K_TILES = 16
 
 
 def _mma_of(stmt):
@@ -63,6 +73,25 @@ class _Lowering:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
         self.accs = require_attr(func, "tt.accumulators", "InsertDSTManagementTT")
+        self.l1_budget = require_attr(func, "tt.target", "InsertDSTManagementTT").l1_cb_budget
+
+    def _k_group(self, mma, loops) -> int:
+        """How many reader steps one DST pass of a subblocked matmul takes at once (see the docstring);
+        deepens the input CBs to hold them."""
+        f = ops.fields(mma)
+        if len(loops) != 1 or f.trans_a or not isinstance(loops[0].extent, tirx.IntImm):
+            return 1
+        steps = int(loops[0].extent.value)
+        inputs = [self.cbs[f.cb_a], self.cbs[f.cb_b]]
+        free = self.l1_budget - sum(e.total_bytes for e in self.cbs.values())
+        group = 1
+        for candidate in range(2, steps + 1):
+            extra = sum((candidate - 1) * e.depth * e.page_size for e in inputs)
+            if steps % candidate == 0 and candidate * f.kt <= MAX_GROUP_K_TILES and extra <= free:
+                group = candidate
+        for e in inputs:
+            self.cbs[e.cb] = replace(e, depth=e.depth * group, total_bytes=e.total_bytes * group)
+        return group
 
     def _in0(self, mma) -> CircularBuffer:
         """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
@@ -98,21 +127,30 @@ class _Lowering:
             ),
         ]
 
-    def _matmuls(self, mma, m0, n0, sh, sw):
+    def _matmuls(self, mma, m0, n0, sh, sw, group=1):
+        """The subblock's matmuls; with ``group`` > 1, over that many reader steps in the CBs, in K order."""
         cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b])
-        _, nt_all, kt_all = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
+        mt_all, nt_all, kt_all = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
         trans_b = ops.fields(mma).trans_b
 
-        def tile(h, w, kt):
+        def tile(h, w, step, kt):
             m, n = m0 + h, n0 + w
             b_index = n * kt_all + kt if trans_b else kt * nt_all + n
             return extern(
-                "matmul_tiles", cb_a, cb_b, simplify(m * kt_all + kt), simplify(b_index), simplify(h * sw + w)
+                "matmul_tiles",
+                cb_a,
+                cb_b,
+                simplify(step * mt_all * kt_all + m * kt_all + kt),
+                simplify(step * kt_all * nt_all + b_index),
+                simplify(h * sw + w),
             )
 
-        return loop(
-            "mt", sh, lambda h: loop("nt", sw, lambda w: loop("kt", kt_all, lambda kt: tile(h, w, kt)))
-        )
+        def k_tiles(h, w):
+            if group == 1:
+                return loop("kt", kt_all, lambda kt: tile(h, w, 0, kt))
+            return loop("k_step", group, lambda step: loop("kt", kt_all, lambda kt: tile(h, w, step, kt)))
+
+        return loop("mt", sh, lambda h: loop("nt", sw, lambda w: k_tiles(h, w)))
 
     def _pack(self, cb_entry, n):
         return seq(
@@ -123,12 +161,12 @@ class _Lowering:
             ]
         )
 
-    def _wait_inputs(self, mma, op):
+    def _wait_inputs(self, mma, op, group=1):
         mt, nt, kt = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
         a = self.cbs[ops.fields(mma).cb_a] if op == "cb_wait_front" else self._in0(mma)
         return [
-            extern(op, cb_var(a), mt * kt),
-            extern(op, cb_var(self.cbs[ops.fields(mma).cb_b]), kt * nt),
+            extern(op, cb_var(a), group * mt * kt),
+            extern(op, cb_var(self.cbs[ops.fields(mma).cb_b]), group * kt * nt),
         ]
 
     def _with_loops(self, loops, body):
@@ -161,6 +199,15 @@ class _Lowering:
                 ]
             )
         spill = self.cbs.get(acc.spill_cb)
+        group = self._k_group(mma, loops) if spill is not None else 1
+        if group > 1:  # one loop over groups of reader steps replaces the loop over steps
+            (step_loop,) = loops
+            groups = int(step_loop.extent.value) // group
+            k_group = tirx.Var("k_group", step_loop.loop_var.ty)
+            loops = [tirx.For(k_group, 0, groups, step_loop.kind, step_loop.body)] if groups > 1 else []
+            if groups == 1:  # one pass over all of K: nothing to spill
+                del self.cbs[spill.cb]
+                spill = None
         first = tvm.tirx.const(True, "bool")
         last = tvm.tirx.const(True, "bool")
         for lp in loops:
@@ -184,7 +231,7 @@ class _Lowering:
                 )
                 stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
             stmts += [
-                self._matmuls(mma, bi * sh, bj * sw, sh, sw),
+                self._matmuls(mma, bi * sh, bj * sw, sh, sw, group),
                 extern("tile_regs_commit"),
                 extern("tile_regs_wait"),
             ]
@@ -196,7 +243,7 @@ class _Lowering:
             return seq(stmts)
 
         step = seq(
-            self._wait_inputs(mma, "cb_wait_front")
+            self._wait_inputs(mma, "cb_wait_front", group)
             + (self._transpose_a(mma) if ops.fields(mma).trans_a else [])
             + [
                 loop(
@@ -205,7 +252,7 @@ class _Lowering:
                     lambda bi: loop("n_subblock", nt // sw, lambda bj: subblock(bi, bj)),
                 )
             ]
-            + self._wait_inputs(mma, "cb_pop_front")
+            + self._wait_inputs(mma, "cb_pop_front", group)
         )
         return seq(header + [self._with_loops(loops, step)])
 
@@ -239,7 +286,8 @@ def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
             return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         if get_attr(func, "tt.kernel_role") != "compute":
             return func
-        body = _Lowering(func).rewrite(func.body)
+        lowering = _Lowering(func)
+        body = lowering.rewrite(func.body)
         leftover = find_ops(body, ("tt.mm.mma", "tt.pack", "tt.fpu.zero"))
         if leftover:
             raise TTCompileError.at(
@@ -247,6 +295,7 @@ def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
                 "this tile operation is not in a form the compute kernel "
                 "supports (zero → reduction loop with T.gemm → copy out)",
             )
-        return func.with_body(body)
+        table = sorted(lowering.cbs.values(), key=lambda e: e.cb)
+        return func.with_body(body).with_attr("tt.cb_table", table)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="InsertDSTManagementTT")
