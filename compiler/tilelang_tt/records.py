@@ -230,6 +230,7 @@ class Accumulator(dc.Object):
     spill_cb: int  # the CB partial sums go through (-1: none)
     loc: str
     subblock: list[int] | None = None
+    k_group: int = 1  # reduction steps one DST pass accumulates before partial sums are spilled
 
 
 @_record("tt.DFGNode")

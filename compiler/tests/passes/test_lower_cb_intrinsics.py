@@ -14,6 +14,7 @@ from gemm_kernels import (
     writer_block,
 )
 from programs import extern_calls, gemm, lower
+from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics
 from tvm import tirx
@@ -39,6 +40,29 @@ def test_reader_protocol_without_prefetch_has_a_barrier_per_block():
         "noc_async_read_tile",
         "noc_async_read_barrier",
     ]
+
+
+def test_k_grouped_reader_moves_a_group_of_steps_per_reservation():
+    """The compute kernel takes 16 K steps per DST pass (k_group), so the reader reserves, reads, waits
+    and pushes 16 steps at a time: 2 groups over K = 1024 instead of 32 steps."""
+    reader = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "LowerCBIntrinsics")["gemm_reader"]
+    loops, reserves = {}, []
+    tvm_ffi.structural_walk(
+        reader.body,
+        (tirx.For, lambda lp: loops.setdefault(lp.loop_var.name, getattr(lp.extent, "value", None))),
+    )
+    tvm_ffi.structural_walk(
+        reader.body,
+        (
+            tirx.Evaluate,
+            lambda e: reserves.append(int(e.value.args[2].value))
+            if ops.is_extern(e) and e.value.args[0].value == "cb_reserve_back"
+            else None,
+        ),
+    )
+    assert loops["k_group"] == 2 and loops["k_step"] == 16 and "k" not in loops
+    assert reserves == [4 * 16, 4 * 16]
+    assert extern_calls(reader).count("noc_async_read_barrier") == 1
 
 
 def test_writer_protocol():

@@ -41,8 +41,15 @@ def test_dims_follow_gemm_roles():
 
 
 def test_large_fp32_fragment_spills_to_an_intermediate_cb():
-    mod = lower(gemm(M=128, N=128, K=256, bM=128, bN=128), "LowerSharedToCB")
+    """32 K steps, 16 per DST pass: partial sums go through an intermediate CB between passes."""
+    mod = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "LowerSharedToCB")
     assert _cbs(mod)["C_f"].cb == 24 and attr(mod, "tt.accumulators")[0].residency == "subblocked"
+    assert attr(mod, "tt.accumulators")[0].k_group == 16 and _cbs(mod)["A_s"].depth == 2 * 4 * 16
+
+
+def test_k_steps_one_dst_pass_covers_need_no_spill_cb():
+    mod = lower(gemm(M=128, N=128, K=256, bM=128, bN=128), "LowerSharedToCB")
+    assert "C_f" not in _cbs(mod) and attr(mod, "tt.accumulators")[0].k_group == 8
 
 
 def test_fragment_fitting_dst_needs_no_cb():

@@ -11,12 +11,10 @@ Output guarantees
     tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of its
     own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
     (copy_tile_to_dst_init_short, copy_tile, then mm_init_short) and, except on the last step, packed back
-    to it; the last step packs to the output CB. A subblocked matmul in one constant reduction loop (no
-    transpose_A) takes its inputs ``f`` reader steps at a time (``k_group``): each DST pass then accumulates
-    ``f`` steps of K before its partial sums are spilled, which divides the reloads and packs by ``f``; ``f``
-    is the largest divisor of the step count with ``f * kt <= MAX_GROUP_K_TILES`` whose deeper input CBs
-    (``f`` times, ``tt.cb_table`` updated) fit the L1 left to CBs; when one group covers all of K, the spill
-    CB is dropped. The matmul order over K is unchanged, so the sums are bit-identical. Accumulation
+    to it; the last step packs to the output CB. An accumulator with ``k_group`` f > 1 (LowerSharedToCB)
+    takes its inputs f steps at a time: a ``k_group`` loop replaces the step loop (none when one group
+    covers K), and each DST pass runs the f steps' matmuls (``k_step``) before spilling. The matmul order
+    over K is unchanged, so the sums are bit-identical. Accumulation
     starts from zero (DST is cleared by acquire) and runs in fp32 when the accumulator is float32. With
     transpose_A each step first transposes A's tiles (transpose_wh_tile through DST) into the intermediate
     CB in (m, k) order and multiplies from there. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
@@ -52,12 +50,7 @@ from ..ir_utils import (
     simplify,
     with_loop_body,
 )
-from ..records import CircularBuffer, replace
-
-# K tiles one DST pass accumulates before its partial sums go back to L1. A pass costs a reload and a pack
-# of each output tile (2 x 16 cycles per tile, doubled for float32) against 64 cycles per K tile of HiFi4
-# matmul; 16 K tiles keep that overhead near 6% while the input CBs stay a fraction of L1.
-MAX_GROUP_K_TILES = 16
+from ..records import CircularBuffer
 
 
 def _mma_of(stmt):
@@ -73,25 +66,6 @@ class _Lowering:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
         self.accs = require_attr(func, "tt.accumulators", "InsertDSTManagementTT")
-        self.l1_budget = require_attr(func, "tt.target", "InsertDSTManagementTT").l1_cb_budget
-
-    def _k_group(self, mma, loops) -> int:
-        """How many reader steps one DST pass of a subblocked matmul takes at once (see the docstring);
-        deepens the input CBs to hold them."""
-        f = ops.fields(mma)
-        if len(loops) != 1 or f.trans_a or not isinstance(loops[0].extent, tirx.IntImm):
-            return 1
-        steps = int(loops[0].extent.value)
-        inputs = [self.cbs[f.cb_a], self.cbs[f.cb_b]]
-        free = self.l1_budget - sum(e.total_bytes for e in self.cbs.values())
-        group = 1
-        for candidate in range(2, steps + 1):
-            extra = sum((candidate - 1) * e.depth * e.page_size for e in inputs)
-            if steps % candidate == 0 and candidate * f.kt <= MAX_GROUP_K_TILES and extra <= free:
-                group = candidate
-        for e in inputs:
-            self.cbs[e.cb] = replace(e, depth=e.depth * group, total_bytes=e.total_bytes * group)
-        return group
 
     def _in0(self, mma) -> CircularBuffer:
         """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
@@ -199,15 +173,12 @@ class _Lowering:
                 ]
             )
         spill = self.cbs.get(acc.spill_cb)
-        group = self._k_group(mma, loops) if spill is not None else 1
+        group = acc.k_group
         if group > 1:  # one loop over groups of reader steps replaces the loop over steps
             (step_loop,) = loops
             groups = int(step_loop.extent.value) // group
             k_group = tirx.Var("k_group", step_loop.loop_var.ty)
             loops = [tirx.For(k_group, 0, groups, step_loop.kind, step_loop.body)] if groups > 1 else []
-            if groups == 1:  # one pass over all of K: nothing to spill
-                del self.cbs[spill.cb]
-                spill = None
         first = tvm.tirx.const(True, "bool")
         last = tvm.tirx.const(True, "bool")
         for lp in loops:
@@ -286,8 +257,7 @@ def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
             return func  # LowerTileProgramTT / ScheduleTileComputeTT own it
         if get_attr(func, "tt.kernel_role") != "compute":
             return func
-        lowering = _Lowering(func)
-        body = lowering.rewrite(func.body)
+        body = _Lowering(func).rewrite(func.body)
         leftover = find_ops(body, ("tt.mm.mma", "tt.pack", "tt.fpu.zero"))
         if leftover:
             raise TTCompileError.at(
@@ -295,7 +265,6 @@ def InsertDSTManagementTT() -> tvm.transform.Pass:  # noqa: N802
                 "this tile operation is not in a form the compute kernel "
                 "supports (zero → reduction loop with T.gemm → copy out)",
             )
-        table = sorted(lowering.cbs.values(), key=lambda e: e.cb)
-        return func.with_body(body).with_attr("tt.cb_table", table)
+        return func.with_body(body)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="InsertDSTManagementTT")

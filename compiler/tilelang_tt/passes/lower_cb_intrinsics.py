@@ -48,6 +48,7 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import multicast, ops
+from ..errors import TTCompileError
 from ..gathers import lower_im2col_read
 from ..generated_tiles import lower_generated_tile
 from ..ir_utils import (
@@ -105,17 +106,17 @@ class _Lowering:
         )
 
     def _tile_loops(
-        self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None, checks=(False, False)
+        self, entry, acc, acc_var, row, col, rows, cols, base, api, sub=None, checks=(False, False), first=0
     ):
-        """Move each tile of a block; with ``checks`` (rows, columns), tiles outside the tensor's tile grid
-        are zero-filled (reads) or skipped (writes)."""
+        """Move each tile of a block, the block's tiles from tile ``first`` of ``base``; with ``checks``
+        (rows, columns), tiles outside the tensor's tile grid are zero-filled (reads) or skipped (writes)."""
         dims = entry.dims
         sh, sw = sub or (rows, cols)
 
         def body(r, c):
             tile = uint_var(f"{acc.accessor}_tile")
             tile_id = simplify((row + r) * acc.tiles[1] + (col + c))
-            addr = simplify(base + (r * sw + c) * named(acc.tile_bytes))
+            addr = simplify(base + (first + r * sw + c) * named(acc.tile_bytes))
             move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
             inside = [
                 simplify(index < extent)
@@ -145,32 +146,87 @@ class _Lowering:
             self.directions[name] = multicast.Direction(name)
         return self.directions[name]
 
-    def reads(self, calls):
+    def reads(self, calls, grouping=None):
+        """The reads of one step; with ``grouping`` (loop variable, group variable, steps), of ``steps``
+        consecutive values ``group * steps + k_step`` of the loop variable (a K group), each step's blocks
+        placed after the previous step's in the CBs."""
+        steps = grouping[2] if grouping else 1
         groups = [calls] if self.prefetch else [[c] for c in calls]
         out = []
         for group in groups:
             parts = [self._parts(c) for c in group]
             out += [dsl_comment(p[-1]) for p in parts]
             for entry, _, _, _, _, rows, cols, _ in parts:
-                out.append(extern("cb_reserve_back", cb_var(entry), rows * cols))
+                out.append(extern("cb_reserve_back", cb_var(entry), steps * rows * cols))
             shared = {}  # direction → [(L1 address, bytes)] of its blocks
             for entry, acc, acc_var, row, col, rows, cols, _ in parts:
                 base = uint_var(f"l1_write_addr_{entry.name[3:]}")
                 out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
-                checks = self._may_leave_grid(acc, row, col, rows, cols)
-                read = self._tile_loops(
-                    entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile", checks=checks
-                )
+
+                def read(
+                    row, col, first, entry=entry, acc=acc, acc_var=acc_var, rows=rows, cols=cols, base=base
+                ):
+                    checks = self._may_leave_grid(acc, row, col, rows, cols)
+                    return self._tile_loops(
+                        entry,
+                        acc,
+                        acc_var,
+                        row,
+                        col,
+                        rows,
+                        cols,
+                        base,
+                        "noc_async_read_tile",
+                        None,
+                        checks,
+                        first,
+                    )
+
+                if grouping is None:
+                    moves = read(row, col, 0)
+                else:
+                    moves = self._steps(
+                        grouping,
+                        lambda k, step, row=row, col=col, read=read, tiles=rows * cols: read(
+                            _substitute(row, grouping[0], k), _substitute(col, grouping[0], k), step * tiles
+                        ),
+                    )
                 direction = self._shared_direction(row, col)
                 if direction is not None:
-                    shared.setdefault(direction, []).append((base, rows * cols * named(acc.tile_bytes)))
-                    read = tirx.IfThenElse(self._direction(direction).arg("is_sender") == 1, read, None)
-                out.append(read)
+                    nbytes = steps * rows * cols * named(acc.tile_bytes)
+                    shared.setdefault(direction, []).append((base, nbytes))
+                    moves = tirx.IfThenElse(self._direction(direction).arg("is_sender") == 1, moves, None)
+                out.append(moves)
             out.append(extern("noc_async_read_barrier"))
             out += [self._direction(d).handoff(blocks) for d, blocks in shared.items()]
             for entry, _, _, _, _, rows, cols, _ in parts:
-                out.append(extern("cb_push_back", cb_var(entry), rows * cols))
+                out.append(extern("cb_push_back", cb_var(entry), steps * rows * cols))
         return out
+
+    def _steps(self, grouping, body_fn):
+        """``for k_step in range(steps): body_fn(group * steps + k_step, k_step)``, with the step in the
+        analyzer's scope (for the edge checks)."""
+        _, group, steps = grouping
+        step = tirx.Var("k_step", "int32")
+        self.analyzer.bind(step, tvm.ir.Range.from_min_extent(0, steps))
+        return tirx.For(step, 0, steps, tirx.ForKind.SERIAL, body_fn(group * steps + step, step))
+
+    def grouped_loop(self, stmt: tirx.For):
+        """A reduction loop annotated ``tt.k_group`` (LowerSharedToCB) whose body is its reads: the reads of
+        ``k_group`` steps become one reservation, one barrier, one hand-off and one push."""
+        steps = int(stmt.annotations["tt.k_group"])
+        body = list(stmt.body.seq) if isinstance(stmt.body, tirx.SeqStmt) else [stmt.body]
+        calls = [s.value for s in body if ops.is_op(s, "tt.read_to_cb")]
+        if len(calls) != len(body):
+            raise TTCompileError(
+                "internal error: a K-grouped reduction loop of the reader holds more than its reads"
+            )
+        groups = int(stmt.extent.value) // steps
+        k_group = tirx.Var("k_group", "int32") if groups > 1 else tirx.const(0, "int32")
+        if groups > 1:
+            self.analyzer.bind(k_group, tvm.ir.Range.from_min_extent(0, groups))
+        reads = seq(self.reads(calls, (stmt.loop_var, k_group, steps)))
+        return reads if groups == 1 else tirx.For(k_group, 0, groups, tirx.ForKind.SERIAL, reads)
 
     def write(self, call):
         entry, acc, acc_var, row, col, rows, cols, loc = self._parts(call)
@@ -238,6 +294,8 @@ class _Lowering:
                 out += self.reads(pending)
             return seq(out)
         if isinstance(stmt, tirx.For):
+            if stmt.annotations is not None and "tt.k_group" in stmt.annotations:
+                return self.grouped_loop(stmt)
             self._bind_range(stmt)
             return with_loop_body(stmt, self.rewrite(stmt.body))
         if ops.is_op(stmt, "tt.read_to_cb"):
@@ -252,6 +310,11 @@ class _Lowering:
         if ops.is_op(stmt, "tt.gen_tile"):
             return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt
+
+
+def _substitute(node, var: tirx.Var, value):
+    """``node`` with ``var`` replaced by ``value``."""
+    return tvm_ffi.structural_map(node, (tvm.ir.Var, lambda v: value if v.same_as(var) else v))
 
 
 def _steps_alike(body) -> bool:

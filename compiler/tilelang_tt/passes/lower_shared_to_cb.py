@@ -15,8 +15,14 @@ Output guarantees
     intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold
     ``max(2, num_stages)`` blocks (double buffering; ``num_stages`` alone when double buffering is off),
     output CBs two blocks (one when off). ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
-    tiles [Mt, Nt], residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc). The
-    shared/fragment allocations are removed from the body.
+    tiles [Mt, Nt], residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc,
+    k_group). The shared/fragment allocations are removed from the body.
+    K groups: a subblocked accumulator reduced by one constant loop of ``steps`` (no transpose_A) takes
+    its inputs ``k_group`` steps at a time, so each DST pass accumulates that many steps before its partial
+    sums are spilled and reloaded (a reload and a pack of every output tile per pass). ``k_group`` is the
+    largest divisor of ``steps`` with ``k_group * kt <= MAX_GROUP_K_TILES`` whose deeper A and B CBs
+    (``k_group`` times their depth) fit the L1 left to CBs; the loop is annotated ``tt.k_group`` for the
+    reader and compute lowerings, and a group that covers all of K needs no spill CB.
     Block sizes not multiples of 32 → TTCompileError; CB bytes over the L1 budget or more CBs than the
     target has → TTResourceError naming the buffer and DSL line.
 Example
@@ -41,6 +47,10 @@ from ..records import Accumulator, CircularBuffer
 from ..target import DATA_FORMATS, TILE
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
+# K tiles one DST pass accumulates before its partial sums go back to L1. A pass costs a reload and a pack
+# of each output tile (2 x 16 cycles per tile, doubled for float32) against 64 cycles per K tile of HiFi4
+# matmul; 16 K tiles keep that near 6% while the input CBs stay a fraction of L1.
+MAX_GROUP_K_TILES = 16
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
 CB_CLASS_SIZE = {"input": 16, "output": 8, "intermediate": 8}
 
@@ -119,6 +129,10 @@ def _plan(func, target, options):
                 "residency": residency,
                 "spill_cb": -1,
                 "loc": site.loc,
+                "operands": (a.name, b.name, ta, a.shape[0 if ta else 1] // TILE),
+                "loops": [
+                    lp for lp in site.loops if not ops.is_op(tirx.Evaluate(lp.extent), "tt.work_count")
+                ],
             }
         )
         if residency == "subblocked" and _trips(site.loops) > 1:
@@ -159,6 +173,50 @@ def _plan(func, target, options):
             # "packs" ties the CB to its fragment, so later passes never derive it from the name.
             entries.append({**entry, "packs": src.name} if direct else entry)
     return entries, accumulators
+
+
+def _group_k(entries: list[dict], acc: dict, budget: int) -> tirx.Var | None:
+    """Choose ``acc``'s k_group (see the module docstring), deepen its input CBs and drop its spill CB when
+    one group covers K; returns the reduction loop's variable when it is grouped."""
+    a_name, b_name, trans_a, kt = acc.pop("operands")
+    loops = acc.pop("loops")
+    acc["k_group"] = 1
+    if acc["residency"] != "subblocked" or trans_a or len(loops) != 1:
+        return None
+    extent = simplify(loops[0].extent)
+    if not isinstance(extent, tirx.IntImm):
+        return None
+    steps = int(extent.value)
+    inputs = [e for e in entries if e["role"] == "input" and e["buffer"] in (a_name, b_name)]
+    spill = [e for e in entries if e["role"] == "intermediate" and e["buffer"] == acc["buffer"]]
+    free = budget - sum(e["total_bytes"] for e in entries)
+    group = 1
+    for candidate in range(2, steps + 1):
+        extra = sum((candidate - 1) * e["total_bytes"] for e in inputs)
+        if candidate == steps:  # one pass over all of K: the spill CB goes
+            extra -= sum(e["total_bytes"] for e in spill)
+        if steps % candidate == 0 and candidate * kt <= MAX_GROUP_K_TILES and extra <= free:
+            group = candidate
+    if group == 1:
+        return None
+    for e in inputs:
+        e["depth"] *= group
+        e["total_bytes"] *= group
+    if group == steps:
+        for e in spill:
+            entries.remove(e)
+    acc["k_group"] = group
+    return loops[0].loop_var
+
+
+def _annotate_k_group(body: tirx.Stmt, loop_var: tirx.Var, group: int) -> tirx.Stmt:
+    def annotate(lp: tirx.For):
+        if not lp.loop_var.same_as(loop_var):
+            return lp
+        annotations = {**(dict(lp.annotations) if lp.annotations is not None else {}), "tt.k_group": group}
+        return tirx.For(lp.loop_var, lp.min, lp.extent, lp.kind, lp.body, lp.thread_binding, annotations)
+
+    return tvm_ffi.structural_map(body, (tirx.For, annotate))
 
 
 def _cb_name(entry: dict, number: int) -> str:
@@ -209,11 +267,15 @@ def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
         target = require_attr(func, "tt.target", "LowerSharedToCB")
         options = require_attr(func, "tt.options", "LowerSharedToCB")
         entries, accumulators = _plan(func, target, options)
+        grouped = [(_group_k(entries, acc, target.l1_cb_budget), acc["k_group"]) for acc in accumulators]
         _assign(entries, target, str(func.attrs["global_symbol"]))
         for acc in accumulators:
             spill = [e["cb"] for e in entries if e["role"] == "intermediate" and e["buffer"] == acc["buffer"]]
             acc["spill_cb"] = spill[0] if spill else -1
         body = tvm_ffi.structural_map(func.body, (tirx.SeqStmt, _drop_tile_allocations))
+        for loop_var, group in grouped:
+            if loop_var is not None:
+                body = _annotate_k_group(body, loop_var, group)
         return func.with_body(body).with_attrs(
             {
                 "tt.cb_table": [CircularBuffer(**e) for e in entries],
