@@ -4,9 +4,12 @@ When the block partition is a rectangle of cores that step through their blocks 
 (``LockstepGrid``: every core of a row computes the same block rows, every core of a column the same block
 columns, each core the same number of blocks), a reader's tile block whose position depends only on the
 block row (A of a GEMM) is the same on every core of a row at every step, and one that depends only on the
-block column (B) is the same down a column. The first core of the row (column) then reads it and
-multicasts it into the same CB slot of the others, which are at the same write pointer because they made
-the same pushes. This divides the DRAM traffic of a shared operand by the number of cores sharing it.
+block column (B) is the same down a column. One core of the row (column) then reads it and multicasts it
+into the same CB slot of the others, which are at the same write pointer because they made the same
+pushes. This divides the DRAM traffic of a shared operand by the number of cores sharing it. Row y's
+sender is core (y mod cores_x, y) and column x's is core (x, (x + 1) mod cores_y), so no core sends both
+ways (the SDK's matmul puts the two senders on two RISCs instead); the multicast rectangle is the whole row
+(column), which a multicast without loopback delivers to every core but its source.
 
 The hand-off uses two semaphores per direction, as the SDK's reuse-multicast matmul does:
 
@@ -29,10 +32,10 @@ from .records import RuntimeArg
 
 # The reader's runtime arguments of one direction, in slot order (prefixed "row_" / "col_").
 FIELDS = (
-    "is_sender",  # 1 on the first core of the row (column)
+    "is_sender",  # 1 on the core that reads and multicasts the row's (column's) tiles
     "sender_x",  # NOC coordinates of that core
     "sender_y",
-    "dest_x0",  # the rectangle of the other cores of the row (column), as the reader's NOC addresses it
+    "dest_x0",  # the row (column) as a rectangle, as the reader's NOC addresses it
     "dest_y0",
     "dest_x1",
     "dest_y1",
@@ -44,11 +47,11 @@ FIELD_MEANINGS = {
     "is_sender": "1 if this core reads the {what} tiles and multicasts them",
     "sender_x": "NOC x of the core that multicasts the {what} tiles",
     "sender_y": "NOC y of that core",
-    "dest_x0": "NOC rectangle of the cores it multicasts to: start x",
+    "dest_x0": "NOC rectangle it multicasts to (its row or column, itself skipped): start x",
     "dest_y0": "start y",
     "dest_x1": "end x",
     "dest_y1": "end y",
-    "receivers": "number of cores in that rectangle",
+    "receivers": "number of cores that receive",
     "ready_semaphore": "semaphore the receivers increment when their CB slot is free",
     "valid_semaphore": "semaphore the sender sets when the tiles have arrived",
 }
@@ -130,8 +133,8 @@ class Direction:
         return seq(
             [
                 comment(
-                    f"{WHAT[self.d].capitalize()} tiles: the first core of the {line} multicasts them into "
-                    f"the same CB slot of the others"
+                    f"{WHAT[self.d].capitalize()} tiles: one core of the {line} multicasts them into the "
+                    f"same CB slot of the others"
                 ),
                 tirx.IfThenElse(self.arg("is_sender") == 1, seq(send), seq(receive)),
             ]

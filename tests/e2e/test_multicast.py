@@ -1,7 +1,7 @@
-"""Multicast of shared reads: with partition="block" on a grid of blocks the cores divide evenly, the first
-core of each row reads the tiles its row shares (A of a GEMM) and multicasts them, the first core of each
-column likewise for B. The results must match numpy and be bit-identical to a partition without multicast
-(the same tiles reach the same CB slots, only by another path)."""
+"""Multicast of shared reads: with partition="block" on a grid of blocks the cores divide evenly, one core
+of each row reads the tiles its row shares (A of a GEMM) and multicasts them, one core of each column
+likewise for B. The results must match numpy and be bit-identical to a partition without multicast (the
+same tiles reach the same CB slots, only by another path)."""
 
 import ml_dtypes
 import numpy as np

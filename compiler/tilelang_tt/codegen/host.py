@@ -168,10 +168,10 @@ def _core_work_table(plan: dict) -> list[str]:
 def _multicast_helpers() -> list[str]:
     """The per-core arguments of one multicast direction (multicast.FIELDS, in slot order)."""
     return wrap_comment(
-        "What one core needs for one direction of multicast: whether it sends (it is the first core of its "
-        "row or column), the sender's NOC coordinates, and the rectangle of the other cores, start and end "
-        "in the order the reader's NOC travels (NOC 1 runs the other way, so its rectangle starts at the far "
-        "end)."
+        "What one core needs for one direction of multicast: whether it sends, the sender's NOC coordinates, "
+        "and the rectangle of its row or column, start and end in the order the reader's NOC travels (NOC 1 "
+        "runs the other way, so its rectangle starts at the far end); the sender lies inside the rectangle "
+        "and a multicast skips its source."
     ) + [
         "struct Multicast {",
         *(f"uint32_t {field};" for field in multicast.FIELDS),
@@ -217,9 +217,11 @@ def _multicast_per_core(plan: dict, reader: dict) -> list[str]:
         return []
     grid = plan["lockstep_grid"]
     noc1 = "true" if reader["noc"] in ("RISCV_1_default", "NOC_1") else "false"
+    cx, cy = grid["cores_x"], grid["cores_y"]
+    # Row y's sender sits on the diagonal and column x's one row below it, so no core sends both ways.
     shapes = {
-        "row": ("{0, w.y}", "{1, w.y}", f"{{{grid['cores_x'] - 1}, w.y}}", grid["cores_x"] - 1),
-        "col": ("{w.x, 0}", "{w.x, 1}", f"{{w.x, {grid['cores_y'] - 1}}}", grid["cores_y"] - 1),
+        "row": (f"{{w.y % {cx}, w.y}}", "{0, w.y}", f"{{{cx - 1}, w.y}}", cx - 1),
+        "col": (f"{{w.x, (w.x + 1) % {cy}}}", "{w.x, 0}", f"{{w.x, {cy - 1}}}", cy - 1),
     }
     lines = []
     for d in reader["multicast"]:

@@ -21,7 +21,7 @@ Output guarantees
     quoting its DSL line.
     Multicast (multicast.py): with ``tt.lockstep_grid`` and a reader whose loops and reads do not branch
     on the block, a block whose tile position does not depend on the block column is read only by the
-    first core of each row and multicast to the others (``row``), one that does not depend on the block
+    sender core of each row and multicast to the others (``row``), one that does not depend on the block
     row likewise down each column (``col``). The reader then gets ``tt.multicast`` (the directions used),
     the semaphore pointers before its work loop, and one hand-off per direction after each step's reads.
 Example
