@@ -146,7 +146,7 @@ void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, ui
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->counters.tiles_read++;
     ctx->counters.noc_bytes_read += size;
-    wake_semaphore_waiters(*thread.run);
+    wake_semaphore_waiters(*thread.run, to, size);
 }
 
 void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
@@ -160,7 +160,8 @@ void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, u
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
     ctx->counters.noc_bytes_written += size;
-    wake_semaphore_waiters(*thread.run);
+    if (to.l1)
+        wake_semaphore_waiters(*thread.run, to.l1, size);
 }
 
 void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
@@ -197,13 +198,13 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
             check_buffer_access(thread, false, core, offset, size, call, site);
             uint8_t* to = run.l1->core_memory(core) + offset;
             std::memmove(to, from, size);
+            wake_semaphore_waiters(*thread.run, to, size);
         }
     }
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
     ctx->counters.noc_bytes_written += uint64_t(size) * num_dests;
-    wake_semaphore_waiters(*thread.run);
 }
 
 void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes) {
@@ -279,7 +280,7 @@ void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t i
     if (!target.l1)
         noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
-    wake_semaphore_waiters(*thread.run);
+    wake_semaphore_waiters(*thread.run, target.l1, 4);
 }
 
 }  // namespace tt_mock

@@ -84,8 +84,9 @@ struct KernelThread {
     std::mutex park;              // guards `blocked` and the wait on `cv`
     std::condition_variable cv;
     BlockedOn blocked;
-    std::atomic<bool> on_semaphore{false};  // blocked on a semaphore (woken by L1 writes)
-    std::atomic<bool> finished{false};      // set under the run mutex
+    std::atomic<bool> on_semaphore{false};     // blocked on a semaphore (woken by L1 writes to it)
+    std::atomic<uintptr_t> semaphore_word{0};  // the word it waits on, set before on_semaphore
+    std::atomic<bool> finished{false};         // set under the run mutex
     std::vector<PendingTransfer> pending_reads, pending_writes;
     std::unique_ptr<float[]> dst;
 };
@@ -138,8 +139,10 @@ BlockedOn blocked_state(KernelThread& thread);
 // live thread is blocked for good; throws Aborted when the run is aborted.
 void block_until_satisfied(KernelThread& thread, const BlockedOn& what);
 
-// Wakes threads blocked on a semaphore (called after any L1 write by NOC or semaphore operation).
-void wake_semaphore_waiters(RunState& run);
+// Wakes the threads blocked on a semaphore word inside [begin, begin + size) (called after every L1 write
+// by a NOC or semaphore operation); the others sleep on, so a stream of tile writes does not wake every
+// waiting core.
+void wake_semaphore_waiters(RunState& run, const void* begin, size_t size);
 
 // The RuntimeFunctions table given to kernels.
 tt_mock_device::RuntimeFunctions runtime_functions();

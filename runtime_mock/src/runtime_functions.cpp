@@ -92,6 +92,7 @@ void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
     block_registered(
         thread, what,
         [&] {
+            thread.semaphore_word.store(uintptr_t(addr));
             thread.on_semaphore.store(true);
             run.semaphore_waiters++;
         },
@@ -108,7 +109,7 @@ void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, 
     uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
     tt_mock_device::note_progress(ctx);
-    wake_semaphore_waiters(*thread.run);
+    wake_semaphore_waiters(*thread.run, p, 4);
 }
 
 void print(KernelContext* ctx, const char* text, size_t length) {

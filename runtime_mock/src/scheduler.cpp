@@ -172,11 +172,18 @@ void block_until_satisfied(KernelThread& thread, const BlockedOn& what) {
         throw Aborted{};
 }
 
-void wake_semaphore_waiters(RunState& run) {
+void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
+    // The write before this call is a plain store: without the fence a waiter registering now could be
+    // missed here while its own check still reads the old value.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (run.semaphore_waiters.load() == 0)
         return;
+    const uintptr_t first = uintptr_t(begin), end = first + size;
     for (auto& thread : run.threads) {
-        if (thread->on_semaphore.load()) {
+        if (!thread->on_semaphore.load())
+            continue;
+        const uintptr_t word = thread->semaphore_word.load();
+        if (word >= first && word < end) {
             std::lock_guard<std::mutex> park(thread->park);
             thread->cv.notify_all();
         }
