@@ -136,7 +136,8 @@ void bind_arch(py::module_& m) {
         .def_readonly("num_circular_buffers", &tt_mock::ArchSpec::num_circular_buffers)
         .def_readonly("dram_alignment", &tt_mock::ArchSpec::dram_alignment)
         .def_readonly("l1_alignment", &tt_mock::ArchSpec::l1_alignment)
-        .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit);
+        .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit)
+        .def_property_readonly("clock_ghz", [](const tt_mock::ArchSpec& s) { return s.timing->clock_ghz; });
     m.def("arch_spec", &tt_mock::arch_spec, py::return_value_policy::reference);
     m.def("parse_arch", &tt_mock::parse_arch);
     m.def("default_arch", &tt_mock::default_arch);

@@ -44,12 +44,14 @@ from ._tt_mock import (  # noqa: E402
     KernelFaultError,
     NocAccessError,
 )
+from .architecture import arch_facts  # noqa: E402
 from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
 from .host_program import HostProgram, build_host_program  # noqa: E402
 from .program import Kernel, Program, core_range  # noqa: E402
 
 __all__ = [
     "ArgumentError",
+    "arch_facts",
     "Buffer",
     "CircularBufferError",
     "CoreCounters",
