@@ -1,5 +1,7 @@
 """tt_mock.arch_facts: the architectures' data files, and the simulator's tables generated from them."""
 
+import re
+
 import pytest
 import tt_mock
 
@@ -49,3 +51,21 @@ def test_unknown_arch_names_the_choices():
         ValueError, match=r"unknown Tenstorrent arch 'grayskull' \(expected one of: blackhole"
     ):
         tt_mock.arch_facts("grayskull")
+
+
+@pytest.mark.parametrize("name", ["wormhole_b0", "blackhole"])
+def test_every_compute_call_of_the_shim_has_a_cost(name):
+    # The compute API names each tile operation it records by its SDK name (the `call` string literal);
+    # the replay refuses a name without a cost, so every one must be in the data file.
+    compute = tt_mock.arch_facts(name)["compute"]
+    costed = set(compute["op_cycles_per_tile"]) | set(compute["sfpu_op_class"])
+    costed |= set(compute["fidelity_op_cycles_per_tile"])
+    include = tt_mock.config.shim_include_dir()
+    headers = [include / "compute_kernel_api.h", *sorted((include / "compute_kernel_api").rglob("*.h"))]
+    calls = {
+        call
+        for header in headers
+        for call in re.findall(r'"([a-z0-9_]+_(?:tiles?|block))"', header.read_text())
+    }
+    assert len(calls) > 40, calls
+    assert not calls - costed, f"{name}.json gives no cost for {sorted(calls - costed)}"

@@ -293,3 +293,15 @@ def test_nested_sessions_both_see_the_run():
             device.run(program)
     assert len(outer.runs) == 2 and len(inner.runs) == 1
     assert inner.runs[0].cycles == outer.runs[1].cycles
+
+
+def test_environment_variable_profiles_every_run(monkeypatch):
+    device = tt_mock.Device()
+    program, _source = _cb_pipeline(device, 2)
+    monkeypatch.setenv("TT_METAL_MOCK_PROFILE", "1")
+    device.run(program)
+    profiled = device.last_run_profile()
+    monkeypatch.setenv("TT_METAL_MOCK_PROFILE", "0")
+    device.run(program)
+    assert profiled is not None and profiled.cycles > 0
+    assert device.last_run_profile() is None

@@ -144,27 +144,44 @@ def _totals(runs: list[RunProfile]) -> tuple[int, float, int, int]:
     return flops, seconds, dram, sum(run.cycles for run in runs)
 
 
+def _waits(run: RunProfile, riscs: tuple[str, ...]) -> dict[str, int]:
+    """Wait cycles by cause, summed over the cores' `riscs`."""
+    total: dict[str, int] = {}
+    for cores in run.cores.values():
+        for name in riscs:
+            if name in cores:
+                for cause, cycles in cores[name].waits.items():
+                    total[cause] = total.get(cause, 0) + cycles
+    return total
+
+
+def _largest(waits: dict[str, int]) -> tuple[str, int]:
+    return max(waits.items(), key=lambda item: (item[1], item[0]))
+
+
 def _bottleneck(run: RunProfile) -> str:
-    """One sentence naming what the slowest core's compute RISC (or, without one, its busiest RISC) did
-    with its time."""
-    waits: dict[str, int] = {}
-    busy: dict[str, int] = {}
-    for riscs in run.cores.values():
-        for name, risc in riscs.items():
-            busy[name] = busy.get(name, 0) + risc.busy_cycles
-            for cause, cycles in risc.waits.items():
-                key = f"{name} waiting on {cause}"
-                waits[key] = waits.get(key, 0) + cycles
-    total = max(1, run.cycles * len(run.cores))
-    if "TRISC" in busy and busy["TRISC"] / total >= 0.7:
-        return f"compute-bound: the TRISCs are busy {busy['TRISC'] / total:.0%} of the run."
-    if not waits:
-        riscs = max(busy, key=busy.get) if busy else "no RISC"
-        return f"{riscs} is busy for the whole run (no waits)."
-    cause, cycles = max(waits.items(), key=lambda item: (item[1], item[0]))
-    share = cycles / total
-    kind = "data-movement-bound" if "barrier" in cause or "cb_" in cause or "semaphore" in cause else "bound"
-    return f"{kind}: {cause} takes {share:.0%} of all cores' time."
+    """One sentence: what limits the run, judged from the compute RISCs' time (busy, or waiting for
+    inputs or for room for outputs) and what the data-movement RISCs wait on."""
+    computes = [cores["TRISC"] for cores in run.cores.values() if "TRISC" in cores]
+    movers = _waits(run, ("BRISC", "NCRISC"))
+    feeding = {cause: cycles for cause, cycles in movers.items() if not cause.startswith("cb_wait_front")}
+    movers_wait = f"; the data-movement RISCs wait mostly on {_largest(feeding)[0]}" if feeding else ""
+    if not computes:
+        if not movers:
+            return "no RISC waits: the run is bound by its own instruction stream."
+        cause, cycles = _largest(movers)
+        return (
+            f"data movement: the RISCs spend {cycles / max(1, run.cycles * len(run.cores)):.0%} on {cause}."
+        )
+    span = max(1, run.cycles * len(computes))
+    busy = sum(risc.busy_cycles for risc in computes) / span
+    waits = _waits(run, ("TRISC",))
+    if busy >= 0.7 or not waits:
+        return f"compute-bound: the compute RISCs are busy {busy:.0%} of the run."
+    cause, cycles = _largest(waits)
+    if cause.startswith("cb_reserve_back"):
+        return f"output-bound: compute waits {cycles / span:.0%} of the run for room ({cause}){movers_wait}."
+    return f"input-bound: compute waits {cycles / span:.0%} of the run for data ({cause}){movers_wait}."
 
 
 def summary(session: ProfilingSession, fidelity: str | None = None) -> str:
