@@ -46,7 +46,8 @@ struct Risc {
     // Blocked on a CB or semaphore since `blocked_since`; `wait` names it in RiscProfile::waits.
     enum class Block { None, Cb, Semaphore } block = Block::None;
     uint64_t blocked_since = 0;
-    std::string wait;
+    uint32_t wait = 0;                             // name id
+    std::unordered_map<uint32_t, uint64_t> waits;  // name id -> cycles, RiscProfile::waits once finished
     SpanCategory wait_category = SpanCategory::CbWait;
     int64_t semaphore = 0;  // key, while blocked on a semaphore
     uint32_t version = 0;   // queue entries with an older version are stale
@@ -150,23 +151,43 @@ private:
 
     void schedule(uint32_t r, uint64_t time) { queue_.emplace(time, r, ++riscs_[r].version); }
 
-    // Runs RISC r from `time` while it is the earliest runnable RISC.
+    // Events that claim a shared resource (a NOC port, a DRAM bank) or write or read a semaphore must be
+    // replayed in time order. The others touch only the RISC's own clock, or a CB, whose waits end at
+    // max(waiter's clock, partner's call) whichever side is replayed first.
+    static bool ordered(EventKind kind) {
+        switch (kind) {
+            case EventKind::NocRead:
+            case EventKind::NocWrite:
+            case EventKind::NocMulticast:
+            case EventKind::SemaphoreInc:
+            case EventKind::SemaphoreSet:
+            case EventKind::SemaphoreWait:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    // Runs RISC r from `time`; before each ordered event it yields unless it is the earliest RISC.
     void advance(uint32_t r, uint64_t time) {
         Risc& risc = riscs_[r];
         if (risc.block != Risc::Block::None)
             end_wait(risc, time);
         const std::vector<ProfileEvent>& events = risc.thread->events;
         while (!risc.finished && risc.block == Risc::Block::None) {
-            if (!queue_.empty() && std::make_tuple(risc.clock, r) >
-                                       std::make_tuple(std::get<0>(queue_.top()), std::get<1>(queue_.top()))) {
-                schedule(r, risc.clock);
-                return;
-            }
             if (risc.next == events.size()) {
                 finish(risc);
                 return;
             }
-            step(r, events[risc.next++]);
+            const ProfileEvent& event = events[risc.next];
+            if (ordered(event.kind) && !queue_.empty() &&
+                std::make_tuple(risc.clock, r) >
+                    std::make_tuple(std::get<0>(queue_.top()), std::get<1>(queue_.top()))) {
+                schedule(r, risc.clock);
+                return;
+            }
+            risc.next++;
+            step(r, event);
         }
     }
 
@@ -176,6 +197,8 @@ private:
             span(risc, zone_track(risc), it->second, risc.clock - it->second, it->first, SpanCategory::Zone);
         risc.zones.clear();
         risc.profile->end_cycle = risc.clock;
+        for (const auto& [what, cycles] : risc.waits)
+            risc.profile->waits[profile_->names[what]] = cycles;
     }
 
     void step(uint32_t r, const ProfileEvent& e) {
@@ -280,6 +303,18 @@ private:
         return cbs_[size_t(risc.core) * tt_mock_device::kMaxCircularBuffers + index];
     }
 
+    enum class CbCall { WaitFront, ReserveBack, PushBack };
+
+    // "cb_wait_front cb 3" and the like, named once per run.
+    uint32_t cb_name(CbCall call, uint32_t index) {
+        uint32_t& id = cb_names_[size_t(call) * tt_mock_device::kMaxCircularBuffers + index];
+        if (id == 0) {
+            static const char* const calls[] = {"cb_wait_front cb ", "cb_reserve_back cb ", "cb_push_back cb "};
+            id = name(std::string(calls[size_t(call)]) + std::to_string(index)) + 1;
+        }
+        return id - 1;
+    }
+
     FlowSource flow_from(const CbEntry& push) const {
         const Risc& pusher = riscs_[push.risc];
         return FlowSource{true, push.start, pusher.core, TraceTrack(pusher.role)};
@@ -295,10 +330,9 @@ private:
         Risc& risc = riscs_[r];
         const bool consumer = e.kind == EventKind::CbWait;
         CbTimeline& timeline = cb(risc, e.cb);
-        const std::string what =
-            std::string(consumer ? "cb_wait_front cb " : "cb_reserve_back cb ") + std::to_string(e.cb);
         if (e.target <= 0)
             return;
+        const uint32_t what = cb_name(consumer ? CbCall::WaitFront : CbCall::ReserveBack, e.cb);
         if (const CbEntry* entry = reaching(consumer ? timeline.pushes : timeline.pops, e.target)) {
             if (entry->visible > risc.clock) {
                 begin_wait(risc, Risc::Block::Cb, what, SpanCategory::CbWait);
@@ -318,8 +352,8 @@ private:
         const uint64_t start = risc.clock;
         busy(risc, timing_.cb_api_cycles);
         if (push) {
-            span(risc, TraceTrack(risc.role), start, timing_.cb_api_cycles,
-                 name("cb_push_back cb " + std::to_string(e.cb)), SpanCategory::Api);
+            span(risc, TraceTrack(risc.role), start, timing_.cb_api_cycles, cb_name(CbCall::PushBack, e.cb),
+                 SpanCategory::Api);
         }
         CbTimeline& timeline = cb(risc, e.cb);
         const CbEntry entry{e.target, start, risc.clock, r};
@@ -429,7 +463,7 @@ private:
         const char* what = which == 3   ? "noc_async_full_barrier"
                            : which == 1 ? "noc_async_read_barrier"
                                         : "noc_async_write_barrier";
-        begin_wait(risc, Risc::Block::Cb, what, SpanCategory::NocBarrier);
+        begin_wait(risc, Risc::Block::Cb, name(what), SpanCategory::NocBarrier);
         risc.release = FlowSource{};
         end_wait(risc, until);
     }
@@ -488,7 +522,7 @@ private:
         const WaitCondition condition{e.value, e.format != 0};
         if (satisfied_at(sem, condition, risc.clock).first == risc.clock)
             return;
-        begin_wait(risc, Risc::Block::Semaphore, "semaphore", SpanCategory::Semaphore);
+        begin_wait(risc, Risc::Block::Semaphore, name("semaphore"), SpanCategory::Semaphore);
         risc.semaphore = key;
         waiting_for_[r] = condition;
         sem.waiters.push_back(r);
@@ -538,7 +572,7 @@ private:
 
     // ---- waits, spans, names ------------------------------------------------------------------------
 
-    void begin_wait(Risc& risc, Risc::Block block, const std::string& what, SpanCategory category) {
+    void begin_wait(Risc& risc, Risc::Block block, uint32_t what, SpanCategory category) {
         risc.block = block;
         risc.blocked_since = risc.clock;
         risc.wait = what;
@@ -555,8 +589,8 @@ private:
         risc.clock = std::max(risc.clock, time);
         if (waited == 0)
             return;
-        risc.profile->waits[risc.wait] += waited;
-        span(risc, TraceTrack(risc.role), risc.blocked_since, waited, name(risc.wait), risc.wait_category);
+        risc.waits[risc.wait] += waited;
+        span(risc, TraceTrack(risc.role), risc.blocked_since, waited, risc.wait, risc.wait_category);
         if (risc.release.valid) {
             profile_->flows.push_back(TraceFlow{risc.release.cycle, risc.release.core, risc.release.track, time,
                                                 risc.core, TraceTrack(risc.role)});
@@ -615,6 +649,7 @@ private:
     std::unordered_map<const char*, const OpCost*> op_costs_;
     std::unordered_map<std::string, uint32_t> names_;
     std::unordered_map<const char*, uint32_t> name_pointers_;
+    std::vector<uint32_t> cb_names_ = std::vector<uint32_t>(3 * tt_mock_device::kMaxCircularBuffers);  // id + 1
 };
 
 }  // namespace

@@ -1,9 +1,11 @@
 // The timing model: replays the events a profiled run recorded (profile_event.h) in modelled time.
 //
 // Every RISC (BRISC, NCRISC, TRISC of each core) has a clock, starting at the kernel-launch cost. The
-// replay always advances the RISC with the smallest clock (ties: lowest core, then lowest RISC), one
-// event at a time, so shared resources are claimed in time order and the result depends only on the
-// recorded events, never on how the host scheduled the functional run's threads.
+// replay advances the RISC with the smallest clock (ties: lowest core, then lowest RISC) before every
+// event that claims a shared resource or touches a semaphore, so those happen in time order, and the
+// result depends only on the recorded events, never on how the host scheduled the functional run's
+// threads. (Events local to a RISC, and CB calls, whose waits end at the later of the two sides' times
+// whichever is replayed first, run without that check.)
 //   compute        clock += tiles x cycles per tile (by call, math fidelity, Float32 unpack/pack factor)
 //   API overheads  CB calls, DST hand-overs, NOC issue, local semaphore calls: fixed costs (busy)
 //   NOC transfer   occupies its resources (DRAM bank, the NOC ports of both ends) from
