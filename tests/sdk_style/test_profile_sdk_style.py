@@ -4,6 +4,7 @@ data reuse says they should."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import ml_dtypes
@@ -67,3 +68,14 @@ def test_data_reuse_orders_the_matmuls(profiles):
     assert cycles["matmul_tiles multi core"] > cycles["matmul_block_reuse"], cycles
     reads = {name: session.runs[0].dram_bytes_read for name, session in profiles.items()}
     assert reads["matmul_mcast"] < reads["matmul_block_reuse"], reads
+
+
+def test_trace_of_the_multicast_matmul(profiles, tmp_path):
+    session = profiles["matmul_mcast"]
+    path = tmp_path / "matmul_mcast.json"
+    tt_mock.profile.write_chrome_trace(session, path)
+    counts = tt_mock.profile.check_chrome_trace(json.loads(path.read_text()))
+    cores = len(session.runs[0].cores)
+    # Each core: BRISC, NCRISC, TRISC and at least one NOC port; CB pushes and semaphore writes release waits.
+    assert counts["tracks"] >= 4 * cores, counts
+    assert counts["flows"] > cores and counts["spans"] > 10 * cores, counts

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -194,55 +193,13 @@ def test_same_program_same_timing_and_profile_leaves_output_alone():
     np.testing.assert_array_equal(outputs[1], data)
 
 
-def check_chrome_trace(trace: dict) -> dict[str, int]:
-    """Validates a Chrome trace: every track named once, spans non-overlapping on every track (properly
-    nested on zone tracks), every flow start paired with one end. Returns counts for the caller."""
-    events = trace["traceEvents"]
-    thread_names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["name"] == "thread_name"}
-    assert len(thread_names) == len([e for e in events if e["name"] == "thread_name"]), (
-        "a track is named twice"
-    )
-    spans = defaultdict(list)
-    for e in events:
-        if e["ph"] == "X":
-            assert (e["pid"], e["tid"]) in thread_names, f"span on an unnamed track: {e}"
-            assert e["dur"] > 0, e
-            spans[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"], e["name"]))
-    for track, items in spans.items():
-        items.sort(key=lambda s: (s[0], -s[1]))
-        if thread_names[track].endswith("zones"):
-            open_ends: list[float] = []
-            for start, end, name in items:
-                while open_ends and open_ends[-1] <= start + 1e-9:
-                    open_ends.pop()
-                assert not open_ends or end <= open_ends[-1] + 1e-9, (
-                    f"zone {name} straddles its parent on {track}"
-                )
-                open_ends.append(end)
-        else:
-            for (_, end, name), (start, _, next_name) in zip(items, items[1:], strict=False):
-                assert start >= end - 1e-9, (
-                    f"{name} and {next_name} overlap on {thread_names[track]} of {track}"
-                )
-    starts = {e["id"]: e for e in events if e["ph"] == "s"}
-    ends = {e["id"]: e for e in events if e["ph"] == "f"}
-    assert starts.keys() == ends.keys(), "unpaired flow events"
-    for flow_id, start in starts.items():
-        end = ends[flow_id]
-        assert end["bp"] == "e" and end["ts"] >= start["ts"]
-        for e in (start, end):
-            enclosing = [s for s in spans[(e["pid"], e["tid"])] if s[0] <= e["ts"] <= s[1]]
-            assert enclosing, f"flow {flow_id} is not inside a slice of its track: {e}"
-    return {"tracks": len(thread_names), "spans": sum(map(len, spans.values())), "flows": len(starts)}
-
-
 def test_chrome_trace_of_a_pipeline(tmp_path):
     device, pages = tt_mock.Device(), 5
     program, _source = _cb_pipeline(device, pages)
     session, run = _profiled_run(device, program)
     path = tmp_path / "trace.json"
     tt_mock.profile.write_chrome_trace(session, path)
-    counts = check_chrome_trace(json.loads(path.read_text()))
+    counts = tt_mock.profile.check_chrome_trace(json.loads(path.read_text()))
     # BRISC, NCRISC, BRISC's NOC 0 port and the consumer's zone track; every push released a blocked wait.
     assert counts["tracks"] == 4
     assert counts["flows"] == pages
@@ -305,3 +262,46 @@ def test_environment_variable_profiles_every_run(monkeypatch):
     device.run(program)
     assert profiled is not None and profiled.cycles > 0
     assert device.last_run_profile() is None
+
+
+def _span(name, ts, dur, tid=0):
+    return {"ph": "X", "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur}
+
+
+_NAMES = [
+    {"ph": "M", "name": "thread_name", "pid": 1, "tid": 0, "args": {"name": "BRISC"}},
+    {"ph": "M", "name": "thread_name", "pid": 1, "tid": 5, "args": {"name": "BRISC zones"}},
+]
+
+
+@pytest.mark.parametrize(
+    "events, message",
+    [
+        ([_span("a", 0, 2), _span("b", 1, 2)], r"'a' and 'b' overlap on BRISC of core 1"),
+        ([_span("outer", 0, 2, 5), _span("inner", 1, 2, 5)], r"zone 'inner' straddles the end of its parent"),
+        (
+            [{**_span("a", 0, 2), "tid": 3}],
+            r"span 'a' is on track 3 of core 1, which no thread_name event names",
+        ),
+        (
+            [_span("a", 0, 2), {"ph": "s", "id": 1, "pid": 1, "tid": 0, "ts": 1}],
+            r"flow 1 has a start but no end",
+        ),
+        (
+            [_span("a", 0, 2), {"ph": "f", "id": 2, "pid": 1, "tid": 0, "ts": 1}],
+            r"flow 2 has an end but no start",
+        ),
+        ([*_NAMES, _span("a", 0, 1)], r"track 0 of core 1 is named twice"),
+        (
+            [
+                _span("a", 0, 2),
+                {"ph": "s", "id": 1, "pid": 1, "tid": 0, "ts": 1},
+                {"ph": "f", "bp": "e", "id": 1, "pid": 1, "tid": 0, "ts": 5},
+            ],
+            r"flow 1's end at 5 us is inside no slice of BRISC of core 1",
+        ),
+    ],
+)
+def test_trace_checker_names_each_violation(events, message):
+    with pytest.raises(ValueError, match=message):
+        tt_mock.profile.check_chrome_trace({"traceEvents": _NAMES + events})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -297,3 +298,66 @@ def chrome_trace(session: ProfilingSession) -> dict:
 def write_chrome_trace(session: ProfilingSession, path: str | Path) -> None:
     """Writes :func:`chrome_trace` to ``path`` (Perfetto's UI and chrome://tracing open it)."""
     Path(path).write_text(json.dumps(chrome_trace(session)))
+
+
+def check_chrome_trace(trace: dict) -> dict[str, int]:
+    """Checks what :func:`chrome_trace` promises of a trace (e.g. one read back from a file): every track
+    is named by one "M" event, spans never overlap on a track (on zone tracks they nest), and every flow
+    has one start and one end, each inside a slice of its track. Returns the number of tracks, spans and
+    flows; raises ValueError naming the first violation."""
+    events = trace["traceEvents"]
+    names: dict[tuple[int, int], str] = {}
+    for event in events:
+        if event.get("name") == "thread_name":
+            track = (event["pid"], event["tid"])
+            if track in names:
+                raise ValueError(f"track {track[1]} of core {track[0]} is named twice")
+            names[track] = event["args"]["name"]
+
+    def where(track: tuple[int, int]) -> str:
+        return f"{names.get(track, f'track {track[1]}')} of core {track[0]}"
+
+    spans: dict[tuple[int, int], list[tuple[float, float, str]]] = defaultdict(list)
+    for event in events:
+        if event["ph"] == "X":
+            track = (event["pid"], event["tid"])
+            if track not in names:
+                raise ValueError(
+                    f"span {event['name']!r} is on track {track[1]} of core {track[0]}, which no thread_name "
+                    "event names"
+                )
+            spans[track].append((event["ts"], event["ts"] + event["dur"], event["name"]))
+    epsilon = 1e-9
+    for track, items in spans.items():
+        items.sort(key=lambda item: (item[0], -item[1]))
+        if names[track].endswith("zones"):
+            parents: list[tuple[float, str]] = []
+            for start, end, name in items:
+                while parents and parents[-1][0] <= start + epsilon:
+                    parents.pop()
+                if parents and end > parents[-1][0] + epsilon:
+                    raise ValueError(
+                        f"zone {name!r} straddles the end of its parent {parents[-1][1]!r} on {where(track)}"
+                    )
+                parents.append((end, name))
+        else:
+            for (_, end, name), (start, _, next_name) in zip(items, items[1:], strict=False):
+                if start < end - epsilon:
+                    raise ValueError(f"{name!r} and {next_name!r} overlap on {where(track)}")
+    flows: dict[int, dict[str, dict]] = defaultdict(dict)
+    for event in events:
+        if event["ph"] in ("s", "f"):
+            flows[event["id"]][event["ph"]] = event
+    for flow_id, ends in sorted(flows.items()):
+        if "f" not in ends:
+            raise ValueError(f"flow {flow_id} has a start but no end")
+        if "s" not in ends:
+            raise ValueError(f"flow {flow_id} has an end but no start")
+        for phase, label in (("s", "start"), ("f", "end")):
+            event = ends[phase]
+            track = (event["pid"], event["tid"])
+            if not any(start <= event["ts"] <= end for start, end, _ in spans[track]):
+                raise ValueError(
+                    f"flow {flow_id}'s {label} at {event['ts']:g} us is inside no slice of {where(track)}"
+                )
+    return {"tracks": len(names), "spans": sum(map(len, spans.values())), "flows": len(flows)}

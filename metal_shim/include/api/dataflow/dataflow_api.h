@@ -13,6 +13,7 @@
 #include "api/debug/dprint.h"
 #include "hostdevcommon/common_values.hpp"
 #include "hostdevcommon/kernel_structs.h"
+#include "tools/profiler/kernel_profiler.hpp"
 #include "tt_mock_device/circular_buffer.h"
 #include "tt_mock_device/data_format.h"
 #include "tt_mock_device/kernel_args.h"
