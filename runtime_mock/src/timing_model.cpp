@@ -11,8 +11,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "l1.hpp"
-#include "tt_mock_device/noc.h"
 #include "tt_mock_device/profile_event.h"
 
 namespace tt_mock {
@@ -79,10 +77,25 @@ struct SemaphoreWrite {
     FlowSource source;
 };
 
+// A semaphore word: its value once every write up to `settled_until` has arrived, and the later writes.
 struct SemaphoreTimeline {
-    uint32_t initial = 0;
-    std::vector<SemaphoreWrite> writes;  // sorted by (arrival, sequence)
+    uint32_t settled = 0;
+    uint64_t settled_until = 0;
+    std::vector<SemaphoreWrite> writes;  // arriving after settled_until, sorted by (arrival, sequence)
     std::vector<uint32_t> waiters;
+    uint64_t last_arrival = 0;
+    FlowSource last_source;
+
+    static uint32_t apply(uint32_t value, const SemaphoreWrite& w) { return w.increment ? value + w.value : w.value; }
+
+    // Folds the writes that arrive by `time` into `settled`: no write issued from now on arrives that early.
+    void settle(uint64_t time) {
+        size_t n = 0;
+        while (n < writes.size() && writes[n].arrival <= time)
+            settled = apply(settled, writes[n++]);
+        writes.erase(writes.begin(), writes.begin() + n);
+        settled_until = std::max(settled_until, time);
+    }
 };
 
 struct WaitCondition {
@@ -94,9 +107,9 @@ struct WaitCondition {
 class Replay {
 public:
     Replay(const RunState& run, const SemaphoreInitialValues& semaphores)
-        : run_(run), arch_(*run.arch), timing_(*run.arch->timing), profile_(std::make_shared<RunProfile>()) {
+        : arch_(*run.arch), timing_(*run.arch->timing), profile_(std::make_shared<RunProfile>()) {
         for (const auto& [key, value] : semaphores)
-            semaphores_[key].initial = value;
+            semaphores_[key].settled = value;
         profile_->arch = arch_.name;
         profile_->clock_ghz = timing_.clock_ghz;
         for (const auto& core : run.cores) {
@@ -489,28 +502,28 @@ private:
             return std::tie(a.arrival, a.sequence) < std::tie(b.arrival, b.sequence);
         });
         sem.writes.insert(at, write);
+        if (arrival >= sem.last_arrival) {
+            sem.last_arrival = arrival;
+            sem.last_source = source;
+        }
         for (uint32_t waiter : sem.waiters)
             reconsider(waiter);
     }
 
-    // The first time >= `from` at which the word meets `condition`, and the write that made it so.
-    std::pair<uint64_t, const SemaphoreWrite*> satisfied_at(const SemaphoreTimeline& sem, WaitCondition condition,
-                                                            uint64_t from) const {
-        uint32_t value = sem.initial;
-        const SemaphoreWrite* last = nullptr;
+    // The first time >= `from` (>= the word's settled time) at which the word meets `condition`, and the
+    // write that made it so (null if it already held at `from`).
+    static std::pair<uint64_t, const SemaphoreWrite*> satisfied_at(const SemaphoreTimeline& sem,
+                                                                   WaitCondition condition, uint64_t from) {
+        uint32_t value = sem.settled;
         size_t i = 0;
-        for (; i < sem.writes.size() && sem.writes[i].arrival <= from; i++) {
-            const SemaphoreWrite& w = sem.writes[i];
-            value = w.increment ? value + w.value : w.value;
-            last = &w;
-        }
+        for (; i < sem.writes.size() && sem.writes[i].arrival <= from; i++)
+            value = SemaphoreTimeline::apply(value, sem.writes[i]);
         if (condition.holds(value))
-            return {from, last};
+            return {from, nullptr};
         for (; i < sem.writes.size(); i++) {
-            const SemaphoreWrite& w = sem.writes[i];
-            value = w.increment ? value + w.value : w.value;
+            value = SemaphoreTimeline::apply(value, sem.writes[i]);
             if (condition.holds(value))
-                return {w.arrival, &w};
+                return {sem.writes[i].arrival, &sem.writes[i]};
         }
         return {kNever, nullptr};
     }
@@ -519,6 +532,9 @@ private:
         Risc& risc = riscs_[r];
         const int64_t key = semaphore_key(risc.thread->core->l1_index, e.offset);
         SemaphoreTimeline& sem = semaphores_[key];
+        // This RISC is the earliest (SemaphoreWait is ordered): every write arriving by now is known.
+        if (sem.waiters.empty())
+            sem.settle(risc.clock);
         const WaitCondition condition{e.value, e.format != 0};
         if (satisfied_at(sem, condition, risc.clock).first == risc.clock)
             return;
@@ -560,9 +576,9 @@ private:
         risc.release = FlowSource{};
         if (risc.block == Risc::Block::Semaphore) {
             const SemaphoreTimeline& sem = semaphores_[risc.semaphore];
-            if (!sem.writes.empty() && sem.writes.back().arrival > time) {
-                time = sem.writes.back().arrival;
-                risc.release = sem.writes.back().source;
+            if (sem.last_arrival > time) {
+                time = sem.last_arrival;
+                risc.release = sem.last_source;
             }
         }
         profile_->forced_waits++;
@@ -634,7 +650,6 @@ private:
         return name_pointers_[text] = name(std::string(text ? text : "?"));
     }
 
-    const RunState& run_;
     const ArchSpec& arch_;
     const TimingConstants& timing_;
     std::shared_ptr<RunProfile> profile_;
