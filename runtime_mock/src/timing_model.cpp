@@ -41,8 +41,9 @@ struct Risc {
     size_t next = 0;    // next event
     uint64_t clock = 0;
     bool finished = false;
-    // Blocked on a CB or semaphore since `blocked_since`; `wait` names it in RiscProfile::waits.
-    enum class Block { None, Cb, Semaphore } block = Block::None;
+    // Waiting since `blocked_since` (Partner: for a CB partner's call, or within one step for its own
+    // transfers at a barrier; Semaphore: for a semaphore value); `wait` names it in RiscProfile::waits.
+    enum class Block { None, Partner, Semaphore } block = Block::None;
     uint64_t blocked_since = 0;
     uint32_t wait = 0;                             // name id
     std::unordered_map<uint32_t, uint64_t> waits;  // name id -> cycles, RiscProfile::waits once finished
@@ -348,13 +349,13 @@ private:
         const uint32_t what = cb_name(consumer ? CbCall::WaitFront : CbCall::ReserveBack, e.cb);
         if (const CbEntry* entry = reaching(consumer ? timeline.pushes : timeline.pops, e.target)) {
             if (entry->visible > risc.clock) {
-                begin_wait(risc, Risc::Block::Cb, what, SpanCategory::CbWait);
+                begin_wait(risc, Risc::Block::Partner, what, SpanCategory::CbWait);
                 risc.release = consumer ? flow_from(*entry) : FlowSource{};
                 end_wait(risc, entry->visible);
             }
             return;
         }
-        begin_wait(risc, Risc::Block::Cb, what, SpanCategory::CbWait);
+        begin_wait(risc, Risc::Block::Partner, what, SpanCategory::CbWait);
         (consumer ? timeline.consumer_waiter : timeline.producer_waiter) = int(r);
         (consumer ? timeline.consumer_needs : timeline.producer_needs) = e.target;
     }
@@ -476,7 +477,7 @@ private:
         const char* what = which == 3   ? "noc_async_full_barrier"
                            : which == 1 ? "noc_async_read_barrier"
                                         : "noc_async_write_barrier";
-        begin_wait(risc, Risc::Block::Cb, name(what), SpanCategory::NocBarrier);
+        begin_wait(risc, Risc::Block::Partner, name(what), SpanCategory::NocBarrier);
         risc.release = FlowSource{};
         end_wait(risc, until);
     }
