@@ -3,7 +3,7 @@
 Usage (paths are relative to the directory bazel was run from)::
 
     ./bazelw run //tools:run_sdk_program -- [--kernel-root DIR] [--arch ARCH] [-I DIR]... \\
-        [-D NAME=VALUE]... HOST.cpp... [-- ARGS...]
+        [-D NAME=VALUE]... [--profile [--fidelity F]] [--trace OUT.json] HOST.cpp... [-- ARGS...]
 
 --kernel-root DIR sets $TT_METAL_KERNEL_PATH: CreateKernel looks for relative kernel paths in the
 working directory, then there, then in $TT_METAL_HOME (like the SDK). -D NAME=VALUE defines a macro;
@@ -12,11 +12,17 @@ so ``-D OVERRIDE_KERNEL_PREFIX="tt_metal/programming_examples/"`` works as typed
 program's output is shown as it runs and the exit status is main's; an exception escaping main is
 reported (a crashing kernel as KernelFaultError, with its core, RISC, file and line) and exits
 with status 134, like the abort of a real executable.
+
+--profile models the device time of every run the program makes (tt_mock.profiling) and prints the
+summary after the program's output: per core and RISC busy and waiting time, achieved TFLOPS and DRAM
+GB/s against the arch's peak (at --fidelity, default HiFi4), the bottleneck. --trace OUT.json also writes
+the runs' Chrome trace (open it in https://ui.perfetto.dev); it implies --profile.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -47,6 +53,11 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--arch", choices=["wormhole", "blackhole"], help="arch of the mock device")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], type=Path, help="include dir")
     parser.add_argument("-D", dest="defines", action="append", default=[], help="NAME=VALUE or NAME")
+    parser.add_argument("--profile", action="store_true", help="print the timing model's summary")
+    parser.add_argument(
+        "--fidelity", choices=tt_mock.profile.FIDELITIES, default="HiFi4", help="math fidelity of the peak"
+    )
+    parser.add_argument("--trace", type=Path, help="write the runs' Chrome trace here (implies --profile)")
     parser.add_argument("sources", nargs="+", type=Path, help="host program .cpp files")
     return parser.parse_args(argv), program_args
 
@@ -67,6 +78,18 @@ def main(argv: list[str]) -> int:
     except (RuntimeError, FileNotFoundError) as error:
         print(f"run_sdk_program: {error}", file=sys.stderr)
         return 1
+    profiled = args.profile or args.trace is not None
+    with tt_mock.profiling() if profiled else contextlib.nullcontext() as session:
+        status = _run_main(so_path, program_args)
+    if profiled:
+        print(tt_mock.profile.summary(session, args.fidelity))
+        if args.trace is not None:
+            tt_mock.profile.write_chrome_trace(session, args.trace)
+            print(f"run_sdk_program: trace of {len(session.runs)} runs written to {args.trace}")
+    return status
+
+
+def _run_main(so_path: Path, program_args: list[str]) -> int:
     try:
         return tt_mock.HostProgram(so_path).main(program_args)
     except Exception as error:  # any exception escaping main ends the program

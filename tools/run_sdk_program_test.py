@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,25 @@ def test_compile_error_exits_with_1(tmp_path, capfd):
     broken.write_text("int main() { return undefined_name; }\n")
     assert run_sdk_program.main([str(broken)]) == 1
     assert "undefined_name" in capfd.readouterr().err
+
+
+def test_profile_prints_the_summary_and_writes_a_trace(tmp_path, capfd):
+    trace = tmp_path / "trace.json"
+    status = run_sdk_program.main(
+        ["--trace", str(trace), str(SDK_STYLE / "legacy_api.cpp"), "--", str(SDK_STYLE / "kernels")]
+    )
+    out = capfd.readouterr().out
+    assert status == 0, out
+    assert "legacy_api: pass" in out
+    assert "run 0: wormhole_b0 @ 1 GHz" in out and "bottleneck:" in out and "TFLOPS" in out, out
+    assert f"trace of 2 runs written to {trace}" in out  # legacy_api runs two programs
+    events = json.loads(trace.read_text())["traceEvents"]
+    tracks = {e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    assert {"BRISC", "NCRISC", "TRISC", "NOC0", "NOC1"} <= tracks, tracks
+    assert any(e["ph"] == "X" and e["name"] == "add_tiles" for e in events)
+
+
+def test_without_profile_no_summary(capfd):
+    status = run_sdk_program.main([str(SDK_STYLE / "legacy_api.cpp"), "--", str(SDK_STYLE / "kernels")])
+    assert status == 0
+    assert "bottleneck:" not in capfd.readouterr().out
