@@ -1,5 +1,6 @@
 """`bazel run //tools:compile -- FILE.py [--func NAME [--args ARGS]] [--target T] [--partition P]
-[--math-fidelity F] [--out DIR] [--run] [--dump-ir DIR]`: compile the kernels of a TileLang-TT program.
+[--math-fidelity F] [--out DIR] [--run] [--profile [--trace FILE]] [--dump-ir DIR]`: compile the kernels
+of a TileLang-TT program.
 
 The kernels of a file are its module-level objects of three kinds: PrimFuncs (``@T.prim_func``), compiled
 kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
@@ -20,6 +21,11 @@ also executes each program on the mock device with random inputs and, when the f
 ``ref_program`` (TileLang's convention), checks the outputs against it. Relative paths are taken from
 the directory bazel was run from ($BUILD_WORKING_DIRECTORY). Errors print as file:line:col with the DSL
 line and a caret; the exit status is non-zero.
+
+``--profile`` runs each program once more under the device timing model (random inputs) and prints its
+modelled time, the busy and wait breakdown of every core's RISCs, TFLOPS and DRAM GB/s against the
+target's peak and the bottleneck; it writes a Chrome trace-event file Perfetto's UI opens
+(``--trace FILE``, default DIR/trace.json).
 """
 
 from __future__ import annotations
@@ -123,6 +129,23 @@ def _needs_arguments(item) -> str | None:
     return ", ".join(missing) or None
 
 
+def _profile(kernel, trace: str | None, out_dir: str, several: bool) -> int:
+    """Print the modelled timing of one call and write its trace; 1 when the kernel cannot run."""
+    from tilelang_tt.errors import TTError
+
+    try:
+        profile = kernel.profile()
+    except TTError as err:
+        print(err, file=sys.stderr)
+        return 1
+    path = os.path.join(out_dir, "trace.json") if trace is None or several else _path(trace)
+    profile.write_trace(path)
+    print(f"  modelled: {profile.device_ms:.4f} ms, {profile.tflops:.2f} TFLOPS of {profile.peak_tflops:.1f}")
+    print("  " + profile.summary().replace("\n", "\n  "))
+    print(f"  trace: {path} (open in https://ui.perfetto.dev)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="compile", description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
@@ -133,13 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--target", help="grayskull | wormhole | blackhole (default: a kernel's own target, else wormhole)"
     )
-    parser.add_argument("--partition", help="row_major | column_major | block (default: row_major)")
+    parser.add_argument("--partition", help="auto | row_major | column_major | block (default: auto)")
     parser.add_argument(
         "--math-fidelity", help="LoFi | HiFi2 | HiFi3 | HiFi4 (default: a kernel's own, else HiFi4)"
     )
     parser.add_argument("--out", default="tt_out", help="output directory (default: tt_out)")
     parser.add_argument("--run", action="store_true", help="run on the mock device and check ref_program")
     parser.add_argument("--dump-ir", help="write the IR after every pass into this directory")
+    parser.add_argument("--profile", action="store_true", help="model the device time of one call")
+    parser.add_argument("--trace", help="Chrome trace of the profiled call (default: OUT/trace.json)")
     args = parser.parse_args(argv)
 
     import tilelang_tt
@@ -214,8 +239,11 @@ def main(argv: list[str] | None = None) -> int:
             print(err, file=sys.stderr)
             status = 1
             continue
+        partition = kernel.plan["work_partition"]["tile_order"]  # what "auto" chose
+        if kernel.options.partition == "auto":
+            partition += " (auto)"
         print(
-            f"{name}: {kernel.options.target}, partition {kernel.options.partition}, "
+            f"{name}: {kernel.options.target}, partition {partition}, "
             f"{kernel.cores_used} cores, {kernel.plan['grid']['num_blocks']} blocks"
         )
         print(f"  {'pass':34s} {'ms':>8s}")
@@ -229,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  check: {result}")
         if result.startswith("FAIL"):
             status = 1
+        if args.profile:
+            status |= _profile(kernel, args.trace, out_dir, len(funcs) > 1)
     return status
 
 

@@ -8,7 +8,7 @@ from tilelang_tt.options import CompileOptions
 
 
 def test_defaults():
-    assert CompileOptions.make() == CompileOptions("wormhole", "row_major", True, True, ())
+    assert CompileOptions.make() == CompileOptions("wormhole", "auto", True, True, ())
 
 
 def test_auto_target_is_the_default():

@@ -32,7 +32,7 @@ from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
 from .pass_config import TT_MATH_FIDELITY, check_pass_configs
 from .pipeline import emit_tt_artifacts, run_pipeline
-from .profiler import Profiler
+from .profiler import KernelProfile, Profiler
 from .tensor_supply import TensorSupplyType
 
 __all__ = ["JITKernel", "compile", "jit"]
@@ -94,6 +94,17 @@ class JITKernel:
         """TileLang's profiler for this kernel: ``assert_allclose(ref_program)``, ``do_bench()``,
         ``run_once()`` on inputs drawn as ``tensor_supply_type`` says (``profiler.py``)."""
         return Profiler(self, tensor_supply_type)
+
+    def profile(self, *args) -> KernelProfile:
+        """One call, with ``__call__``'s arguments (none: generated inputs), under the device timing model:
+        modelled time, per-core per-RISC breakdown, TFLOPS against the peak, Chrome trace (profiler.py)."""
+        if not args:
+            return self.get_profiler().profile()
+        tt_mock = _device()
+        self.build()  # a first call's host build and kernel JIT are not device time
+        with tt_mock.profiling() as session:
+            self(*args)
+        return KernelProfile(session, self.name, self.options.target, self.options.math_fidelity)
 
     def write_artifacts(self, path: str) -> list[str]:
         os.makedirs(path, exist_ok=True)
@@ -295,9 +306,10 @@ def compile(
     "hip", ...) mean the default. ``pass_configs``: ``PassConfigKey`` keys (checked, no effect on
     Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of
     TileLang's), ``target_host``, ``verbose``, ``compile_flags``. Tenstorrent options: ``partition``
-    (row_major | column_major | block), ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a
-    directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4;
-    or the pass_configs key)."""
+    (auto | row_major | column_major | block; auto is block, with multicast, where the cores divide the
+    blocks evenly), ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR
+    after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4; or the pass_configs
+    key)."""
     if not isinstance(func, tirx.PrimFunc):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:

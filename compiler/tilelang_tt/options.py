@@ -12,12 +12,12 @@ from .target import DEFAULT_TARGET, get_target
 
 @dataclasses.dataclass(frozen=True)
 class CompileOptions:
-    """``target``: grayskull | wormhole | blackhole; ``partition``: row_major | column_major | block;
+    """``target``: grayskull | wormhole | blackhole; ``partition``: auto | row_major | column_major | block;
     ``out_idx``: indices of the parameters the kernel allocates and returns (negative from the end);
     ``math_fidelity``: LoFi | HiFi2 | HiFi3 | HiFi4, the compute kernels' matrix-engine fidelity."""
 
     target: str = DEFAULT_TARGET
-    partition: str = "row_major"
+    partition: str = "auto"
     enable_double_buffer: bool = True
     enable_prefetch: bool = True
     out_idx: tuple[int, ...] = ()
@@ -35,7 +35,7 @@ class CompileOptions:
     ) -> CompileOptions:
         name = DEFAULT_TARGET if target in (None, "auto") else target
         name = get_target(name).name
-        partition = partition or "row_major"
+        partition = partition or "auto"
         if partition not in PARTITION_STRATEGIES:
             raise TTCompileError(
                 f"unknown partition {partition!r}; choose one of {', '.join(PARTITION_STRATEGIES)}"

@@ -9,12 +9,17 @@
     from tilelang_tt.profiler import do_bench                      # TileLang's tilelang.profiler.do_bench
     ms = do_bench(lambda: kernel(a, b), warmup=50, rep=200)
 
+    profile = kernel.profile()          # KernelProfile: modelled time, per-core breakdown, trace
+    print(profile.summary()); profile.write_trace("trace.json")   # open in https://ui.perfetto.dev
+
 Inputs are numpy arrays in each parameter's dtype (``tensor_supply.py``); the kernel runs on the mock
-device. Times are milliseconds of **host wall time of one call on the mock device** (the simulator
-running the generated program), the median over the repetitions by default: what the simulator costs,
-not what a Tenstorrent chip would take, until the device timing model (DESIGN.md §7) provides modelled
-device time. GPU-only knobs (``backend``, ``device``, ``fast_flush``, ``cache_size``,
-``early_stop_baseline``, ``dynamic_symbolic_constraints``) are accepted and have no effect.
+device. ``Profiler.do_bench()`` of the kernel returns **modelled device time** in milliseconds: the
+simulator's timing model (tt_mock.profile, constants in tt_mock/arch/<arch>.json) replays one call and
+says how long the Tenstorrent chip would take. The model is deterministic, so one call is the measurement.
+``Profiler.do_bench(func)`` of any other function, ``Profiler.do_bench_wall()`` and the module-level
+``do_bench`` measure **host wall time** instead (the median over repetitions by default): what the
+simulator, or numpy, costs on this machine. GPU-only knobs (``backend``, ``device``, ``fast_flush``,
+``cache_size``, ``early_stop_baseline``, ``dynamic_symbolic_constraints``) are accepted and have no effect.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import numpy as np
 from .arguments import caller_shape
 from .tensor_supply import TensorSupplyType, make_tensor
 
-__all__ = ["Profiler", "do_bench", "assert_close"]
+__all__ = ["Profiler", "KernelProfile", "do_bench", "assert_close"]
 
 BACKENDS = ("event", "cupti", "cudagraph")
 RETURN_MODES = {"min": min, "max": max, "mean": statistics.fmean, "median": statistics.median}
@@ -109,6 +114,63 @@ def do_bench(
     return float(RETURN_MODES[return_mode](times))
 
 
+class KernelProfile:
+    """One call of a kernel under the device timing model (``kernel.profile()``): the modelled time, how
+    each core's RISCs spent it, the throughput against the target's peak, and a Chrome trace."""
+
+    def __init__(self, session, kernel_name: str, target: str, math_fidelity: str):
+        self.session = session  # tt_mock.ProfilingSession: its ``runs`` hold the per-core, per-RISC data
+        self.kernel_name = kernel_name
+        self.target = target
+        self.math_fidelity = math_fidelity
+
+    @property
+    def cycles(self) -> int:
+        return self.session.cycles
+
+    @property
+    def device_ms(self) -> float:
+        return self.session.seconds * 1e3
+
+    @property
+    def tflops(self) -> float:
+        """Matmul throughput (2·32³ flops per tile product); 0 for a program without matmuls."""
+        flops = sum(run.flops for run in self.session.runs)
+        return flops / self.session.seconds / 1e12 if self.session.seconds else 0.0
+
+    @property
+    def peak_tflops(self) -> float:
+        import tt_mock
+
+        return tt_mock.profile.peak_tflops(self.target, self.math_fidelity)
+
+    @property
+    def dram_gb_s(self) -> float:
+        moved = sum(run.dram_bytes_read + run.dram_bytes_written for run in self.session.runs)
+        return moved / self.session.seconds / 1e9 if self.session.seconds else 0.0
+
+    def summary(self) -> str:
+        """Per-core, per-RISC busy and wait breakdown, TFLOPS and DRAM GB/s against the peak, and the
+        bottleneck in one sentence (tt_mock.profile.summary)."""
+        import tt_mock
+
+        return f"{self.kernel_name} on {self.target} ({self.math_fidelity}):\n" + tt_mock.profile.summary(
+            self.session, self.math_fidelity
+        )
+
+    def write_trace(self, path: str) -> None:
+        """A Chrome trace-event JSON file Perfetto's UI opens: a track per core and RISC."""
+        import tt_mock
+
+        tt_mock.profile.write_chrome_trace(self.session, path)
+
+    def __repr__(self) -> str:
+        return (
+            f"KernelProfile({self.kernel_name}, {self.target}, {self.device_ms:.4f} ms modelled, "
+            f"{self.tflops:.2f} TFLOPS of {self.peak_tflops:.1f})"
+        )
+
+
 class Profiler:
     """Generated inputs for one compiled kernel (``kernel.get_profiler()``), and the checks and timings
     TileLang's profiler runs on them. ``seed`` makes the generated inputs reproducible."""
@@ -163,6 +225,12 @@ class Profiler:
                 name = f"{self.kernel.name} output {self.kernel.params[index]['name']}"
                 assert_close(got, ref, atol, rtol, max_mismatched_ratio, name)
 
+    def profile(self, input_tensors: Sequence[np.ndarray] | None = None) -> KernelProfile:
+        """The kernel called once under the device timing model, on generated inputs or
+        ``input_tensors``."""
+        inputs = self._get_inputs() if input_tensors is None else list(input_tensors)
+        return self.kernel.profile(*inputs)
+
     def do_bench(
         self,
         func: Callable | None = None,
@@ -178,10 +246,36 @@ class Profiler:
         device=None,
         early_stop_baseline: float | None = None,
     ) -> float | list[float]:
-        """Milliseconds per call of ``func`` (default: the kernel) on one set of inputs (generated, or
-        ``input_tensors``): module-level ``do_bench``, with its timing caveat."""
+        """Milliseconds per call on one set of inputs (generated, or ``input_tensors``): for the kernel
+        (``func`` None or the kernel), the modelled device time of one call (``quantiles`` of a
+        deterministic model are all that time); for any other ``func``, its host wall time
+        (module-level ``do_bench``)."""
         inputs = self._get_inputs() if input_tensors is None else list(input_tensors)
-        target = func or self.kernel
+        if func is None or func is self.kernel:
+            ms = self.kernel.profile(*inputs).device_ms
+            return [ms for _ in quantiles] if quantiles is not None else ms
+        return self._wall(func, inputs, warmup, rep, n_warmup, n_repeat, backend, quantiles, return_mode)
+
+    def do_bench_wall(
+        self,
+        func: Callable | None = None,
+        warmup: float = 25,
+        rep: float = 100,
+        n_warmup: int = 0,
+        n_repeat: int = 0,
+        input_tensors: Sequence[np.ndarray] | None = None,
+        backend: str = "event",
+        quantiles: Sequence[float] | None = None,
+        return_mode: str = "median",
+    ) -> float | list[float]:
+        """Host wall-time milliseconds per call of ``func`` (default: the kernel on the simulator)."""
+        inputs = self._get_inputs() if input_tensors is None else list(input_tensors)
+        return self._wall(
+            func or self.kernel, inputs, warmup, rep, n_warmup, n_repeat, backend, quantiles, return_mode
+        )
+
+    @staticmethod
+    def _wall(target, inputs, warmup, rep, n_warmup, n_repeat, backend, quantiles, return_mode):
         return do_bench(
             lambda: target(*inputs),
             warmup=warmup,

@@ -87,7 +87,7 @@ class TargetFacts(dc.Object):
 
 @_record("tt.Options")
 class Options(dc.Object):
-    partition_strategy: str  # row_major | column_major | block
+    partition_strategy: str  # auto | row_major | column_major | block
     enable_double_buffer: bool
     enable_prefetch: bool
     math_fidelity: str = "HiFi4"  # LoFi | HiFi2 | HiFi3 | HiFi4: the matrix engine's passes per multiply
@@ -159,13 +159,14 @@ class Grid(dc.Object):
 
 @_record("tt.CoreWork")
 class CoreWork(dc.Object):
-    """The output blocks one core computes: ``count`` from ``start`` in the encoding's order, or the
-    explicit ``blocks`` list (encoding "list")."""
+    """The output blocks one core computes: ``count`` from ``start`` in the encoding's order, or (encoding
+    "rect") the rectangle of ``rect`` = [first block row, first block column, block columns], walked row by
+    row."""
 
     core: list[int]  # [x, y]
     start: int
     count: int
-    blocks: list[int] = dc.field(default_factory=list)
+    rect: list[int] = dc.field(default_factory=list)
 
 
 @_record("tt.CoreRange")

@@ -8,7 +8,9 @@ from before_after import assert_pass
 from gemm_kernels import final_kernels, lowered_kernels
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTResourceError
+from tilelang_tt.ir_utils import collect_vars
 from tilelang_tt.passes import FinalizePersistentSignatureTT
+from tilelang_tt.records import replace
 from tvm import tirx
 
 
@@ -27,10 +29,15 @@ def test_compute_gets_the_count_only():
     assert [a.name for a in args] == ["num_blocks"]
 
 
-def test_block_partition_lists_block_ids():
-    mod = lower(gemm(M=256, N=256), "FinalizePersistentSignatureTT", partition_strategy="block")
-    core = attr(mod, "tt.core_runtime_args", "gemm_writer")[0]
-    assert core.values == ["addr:C", 1, 0]
+def test_block_partition_gives_each_core_its_rectangle():
+    """4 x 4 blocks on 2 x 2 cores' worth of rectangles: core (1, 0) walks block rows 0..1 of columns 2..3."""
+    mod = lower(
+        gemm(M=128, N=512, bM=32, bN=128), "FinalizePersistentSignatureTT", partition_strategy="block"
+    )
+    schema = [a.name for a in attr(mod, "tt.runtime_args", "gemm_writer")]
+    assert schema == ["c_addr", "block_row0", "block_col0", "block_cols", "num_blocks"]
+    values = {tuple(c.core): c.values for c in attr(mod, "tt.core_runtime_args", "gemm_writer")}
+    assert values[(1, 0)] == ["addr:C", 0, 1, 1, 1]
 
 
 def test_work_intrinsics_are_lowered():
@@ -46,13 +53,19 @@ def test_column_major_decodes_rows_fastest():
 
 
 def test_too_many_runtime_args_is_a_resource_error():
-    with pytest.raises(TTResourceError, match="limit is 341"):
-        lower(
-            gemm(M=4096, N=8192, K=32, bM=32, bN=32),
-            "FinalizePersistentSignatureTT",
-            partition_strategy="block",
-            target_device="wormhole",
-        )
+    """A chip that takes fewer runtime arguments than a kernel needs: the reader's 6 words (two addresses,
+    its rectangle of blocks, their count) do not fit in 4."""
+    mod = lower(gemm(M=256, N=256), "ConfigureTensorAccessorTT", partition_strategy="block")
+    mod = tvm.IRModule(
+        {
+            gv: f.with_attr("tt.target", replace(f.attrs["tt.target"], max_runtime_args=4))
+            for gv, f in mod.functions.items()
+        }
+    )
+    with pytest.raises(
+        TTResourceError, match=r"core \(0,0\) needs 6 runtime arguments for the reader kernel; the limit is 4"
+    ):
+        FinalizePersistentSignatureTT()(mod)
 
 
 @T.prim_func
@@ -80,21 +93,28 @@ def test_a_3d_grid_decodes_every_block_once(strategy):
     schema = attr(mod, "tt.runtime_args", "gemm_writer")
     for core in attr(mod, "tt.core_runtime_args", "gemm_writer"):
         values = {a.name: v for a, v in zip(schema, core.values, strict=False)}
-        ids = core.values[-values["num_blocks"] :] if strategy == "block" else None
         for block in range(values["num_blocks"]):
-            block_id = ids[block] if ids else values["block_start"] + block
-            decoded.append(_grid_index(mod["gemm_writer"], block_id))
+            decoded.append(_grid_index(mod["gemm_writer"], values, block))
     assert sorted(decoded) == [(0, y, z) for y in range(2) for z in range(3)]
 
 
-def _grid_index(func, block_id: int) -> tuple[int, ...]:
-    """(bx, by, bz) that ``func``'s Bind statements give for ``block_id``."""
+def _grid_index(func, args: dict, block: int) -> tuple[int, ...]:
+    """(bx, by, bz) that ``func``'s Bind statements give for its ``block``-th work item, with the runtime
+    arguments ``args``."""
     analyzer = tvm.sym.Analyzer()
+    known = {**args, "block": block}
     found = {}
 
+    def bind_free(expr):
+        for var in collect_vars(expr):
+            if var.name in known and not isinstance(known[var.name], str):
+                analyzer.bind(var, tirx.const(known[var.name], "int32"))
+
     def visit(bind):
+        bind_free(bind.value)
         if bind.var.name == "block_id":
-            analyzer.bind(bind.var, tirx.const(block_id, "int32"))
+            known["block_id"] = int(analyzer.simplify(bind.value))
+            analyzer.bind(bind.var, tirx.const(known["block_id"], "int32"))
         elif bind.var.name in ("bx", "by", "bz"):
             found[bind.var.name] = int(analyzer.simplify(bind.value))
 

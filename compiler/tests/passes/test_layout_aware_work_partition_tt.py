@@ -13,7 +13,7 @@ from tilelang_tt.records import CoreRange, CoreWork, GridAxis, LockstepGrid, Wor
 
 @pytest.mark.parametrize(
     "strategy, encoding",
-    [("row_major", "range_row_major"), ("column_major", "range_column_major"), ("block", "list")],
+    [("row_major", "range_row_major"), ("column_major", "range_column_major"), ("block", "rect")],
 )
 def test_every_block_exactly_once(strategy, encoding):
     work = assign(strategy, 7, 5, 3, 4)
@@ -30,7 +30,7 @@ def test_column_major_walks_blocks_down_columns():
 
 def test_block_strategy_gives_rectangles():
     work = assign("block", 4, 4, 2, 2)
-    assert work[0].blocks == [0, 1, 4, 5]
+    assert work[0].rect == [0, 0, 2] and core_blocks("rect", 4, 4, work[0]) == [0, 1, 4, 5]
 
 
 @pytest.mark.parametrize(
@@ -110,7 +110,7 @@ def test_batch_axis_and_rows_form_one_row_index():
     grid = attr(mod, "tt.grid")
     assert grid.row_axes == [GridAxis(tag="blockIdx.y", blocks=1), GridAxis(tag="blockIdx.z", blocks=2)]
     assert grid.num_blocks == 6
-    ids = [b for w in attr(mod, "tt.core_work") for b in core_blocks("list", 1, 6, w)]
+    ids = [b for w in attr(mod, "tt.core_work") for b in core_blocks("rect", 1, 6, w)]
     assert sorted(grid.output_block(b)[0] for b in ids) == list(range(6))
 
 

@@ -142,26 +142,28 @@ def _offsets(t: dict) -> str:
 
 
 def _core_work_table(plan: dict) -> list[str]:
-    lines = wrap_comment(
-        '// Output blocks of each core (tt.plan.json "core_work"): start + count in the '
-        f"{plan['work_encoding']} order, and the explicit block ids."[3:]
-    ) + [
+    rect = plan["work_encoding"] == "rect"
+    what = (
+        "count blocks of the rectangle from block row row0 and column col0, cols columns wide, row by row"
+        if rect
+        else f"count blocks from start, in {plan['work_encoding'][len('range_') :]} order"
+    )
+    lines = wrap_comment(f'Output blocks of each core (tt.plan.json "core_work"): {what}.') + [
         "struct CoreWork {",
         "uint32_t x;",
         "uint32_t y;",
         "uint32_t start;",
         "uint32_t count;",
-        "std::vector<uint32_t> blocks;",
+        *(["uint32_t row0;", "uint32_t col0;", "uint32_t cols;"] if rect else []),
         "};",
         "",
         "// One core per row (a table, not bin-packed).",
         "// clang-format off",
         "const std::vector<CoreWork> kCoreWork = {",
     ]
-    with_ids = plan["work_encoding"] == "list"
     for w in plan["core_work"]:
-        ids = ", ".join(str(b) for b in w["blocks"]) if with_ids else ""
-        lines.append(f"{{{w['core'][0]}, {w['core'][1]}, {w['start']}, {w['count']}, {{{ids}}}}},")
+        fields = [*w["core"], w["start"], w["count"], *(w["rect"] if rect else [])]
+        lines.append("{" + ", ".join(str(f) for f in fields) + "},")
     return lines + ["};", "// clang-format on"]
 
 
@@ -233,26 +235,30 @@ def _multicast_per_core(plan: dict, reader: dict) -> list[str]:
     return lines
 
 
+WORK_FIELDS = {
+    "work_start": "w.start",
+    "work_count": "w.count",
+    "work_row0": "w.row0",
+    "work_col0": "w.col0",
+    "work_cols": "w.cols",
+}
+
+
 def _runtime_args(kernel: dict, tensors: dict) -> list[str]:
     role = kernel["role"]
-    fixed, tail = [], []
+    fixed = []
     for a in kernel["runtime_args"]:
         if a["kind"] == "addr":
             fixed.append(f"{_ident(a['tensor'])}_addr")
         elif a["kind"] == "multicast":
             direction, field = a["name"].split("_", 1)
             fixed.append(f"{direction}_mcast.{field}")
-        elif a["kind"] == "work_start":
-            fixed.append("w.start")
-        elif a["kind"] == "work_count":
-            fixed.append("w.count")
         else:
-            tail.append(f"{role}_args.insert({role}_args.end(), w.blocks.begin(), w.blocks.end());")
-    return (
-        [f"std::vector<uint32_t> {role}_args{{{', '.join(fixed)}}};"]
-        + tail
-        + [f"SetRuntimeArgs(program, {role}_kernel, core, {role}_args);"]
-    )
+            fixed.append(WORK_FIELDS[a["kind"]])
+    return [
+        f"std::vector<uint32_t> {role}_args{{{', '.join(fixed)}}};",
+        f"SetRuntimeArgs(program, {role}_kernel, core, {role}_args);",
+    ]
 
 
 def render_host(plan: dict) -> str:

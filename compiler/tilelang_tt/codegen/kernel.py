@@ -307,10 +307,12 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
             "addr": f"base address of {a.tensor}",
             "work_start": "first work item of this core",
             "work_count": "number of output blocks this core computes",
-            "work_list": "the ids of those blocks (by * grid_x + bx), one word each",
+            "work_row0": "first block row of this core's rectangle of output blocks",
+            "work_col0": "first block column of that rectangle",
+            "work_cols": "block columns of that rectangle (it is walked row by row)",
             "multicast": multicast.arg_meaning(a.name) if a.kind == "multicast" else "",
         }[a.kind]
-        comments.append(f"//   {i}{'...' if a.kind == 'work_list' else ''}: {a.name}: {what}")
+        comments.append(f"//   {i}: {a.name}: {what}")
         if a.name in used:
             decls.append(f"const uint32_t {a.name} = get_arg_val<uint32_t>({i});")
     if accessors:

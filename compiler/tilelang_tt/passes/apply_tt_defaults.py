@@ -31,7 +31,7 @@ from ..ir_utils import def_loc, find_ops, first_use_loc, region, tensor_params
 from ..records import Options
 from ..target import DATA_FORMATS, get_target
 
-PARTITION_STRATEGIES = ("row_major", "column_major", "block")
+PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "block")
 # The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
 MATH_FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 

@@ -7,14 +7,14 @@ Input expectations
 Output guarantees
     ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor), kind ∈
     addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast`` direction of a
-    reader) | work_start | work_count | work_list (the core's block ids, variable length, always last).
+    reader) | work_start | work_count | work_row0 / work_col0 / work_cols (the core's rectangle of blocks).
     Data-movement kernels get their tensor addresses, then their multicast arguments, then the work
     arguments; compute gets the block count only. ``tt.core_runtime_args``: per used core,
     ``CoreRuntimeArgs`` with the values ("addr:<tensor>" for addresses and "multicast:<name>" for the
     multicast arguments, which the host fills in from the core's position). The work intrinsics are
     replaced: ``range_*`` encodings compute ``block_id = block_start + block`` and split it row- or
-    column-major (z and y of a 3-D grid as one row index ``bz * gy + by``); ``list`` reads
-    ``block_id = get_arg_val<uint32_t>(<list offset> + block)``.
+    column-major (z and y of a 3-D grid as one row index ``bz * gy + by``); ``rect`` walks its rectangle
+    row by row: ``bx = block_col0 + block % block_cols``, ``y' = block_row0 + block / block_cols``.
     More than ``max_runtime_args`` (341) words on any core → TTResourceError.
 Example
     before: for block in range(T.tt.work_count()): bx = T.tt.work_block(block, 0); by = ...
@@ -52,8 +52,13 @@ def schema(
     count = RuntimeArg(name="num_blocks", kind="work_count")
     if role == "compute" and not uses_blocks:
         return [count]
-    if encoding == "list":
-        return args + [count, RuntimeArg(name="block_ids", kind="work_list")]
+    if encoding == "rect":
+        return args + [
+            RuntimeArg(name="block_row0", kind="work_row0"),
+            RuntimeArg(name="block_col0", kind="work_col0"),
+            RuntimeArg(name="block_cols", kind="work_cols"),
+            count,
+        ]
     return args + [RuntimeArg(name="block_start", kind="work_start"), count]
 
 
@@ -69,7 +74,7 @@ def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
         elif a.kind == "work_count":
             values.append(work.count)
         else:
-            values.extend(work.blocks)
+            values.append(work.rect[("work_row0", "work_col0", "work_cols").index(a.kind)])
     return values
 
 
@@ -103,23 +108,19 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             if len(values) > target.max_runtime_args:
                 raise TTResourceError(
                     f"core ({work.core[0]},{work.core[1]}) needs {len(values)} runtime arguments for "
-                    f"the {role} kernel ({work.count} blocks listed); the limit is "
-                    f"{target.max_runtime_args} — "
-                    f"use partition='row_major' or larger blocks"
+                    f"the {role} kernel; the limit is {target.max_runtime_args}"
                 )
             per_core.append(CoreRuntimeArgs(core=work.core, values=values))
         gx, gy = grid.x, grid.y
         block_id = uint_var("block_id")
-        list_offset = len(args) - 1
 
-        def block_id_value(block):
-            if encoding == "list":
-                return tirx.call_extern("int32", "get_arg_val<uint32_t>", list_offset + block)
-            return named("block_start") + block
-
-        def axis_value(axis):
+        def axis_value(axis, block):
             # A 3-D grid's z and y form one row index, y' = bz * gy + by, of a (gy * gz) x gx block grid.
-            if encoding == "range_column_major":
+            if encoding == "rect":
+                cols = named("block_cols")
+                x = named("block_col0") + tirx.floormod(block, cols)
+                y_rows = named("block_row0") + tirx.floordiv(block, cols)
+            elif encoding == "range_column_major":
                 rows = grid.z * gy
                 x, y_rows = tirx.floordiv(block_id, rows), tirx.floormod(block_id, rows)
             else:
@@ -146,13 +147,13 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                 body,
                 (
                     tvm.ir.Call,
-                    lambda c: axis_value(ops.fields(c).axis)
+                    lambda c: axis_value(ops.fields(c).axis, loop.loop_var)
                     if ops.is_op(tirx.Evaluate(c), "tt.work_block")
                     else c,
                 ),
             )
-            if uses_block:
-                body = seq([tirx.Bind(block_id, block_id_value(loop.loop_var)), body])
+            if uses_block and encoding != "rect":
+                body = seq([tirx.Bind(block_id, named("block_start") + loop.loop_var), body])
             return tirx.For(loop.loop_var, 0, named("num_blocks"), loop.kind, body)
 
         body = tvm_ffi.structural_map(func.body, (tirx.For, lower_loop), order="post")

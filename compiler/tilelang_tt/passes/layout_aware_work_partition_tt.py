@@ -14,9 +14,10 @@ Input expectations
 Output guarantees
     ``tt.grid`` a ``Grid`` (x, y, z, row_axes / col_axes as ``GridAxis`` (tag, blocks), block_shape,
     num_blocks); ``tt.core_work`` one ``CoreWork`` per used core (core [x, y], start, count and, for the
-    ``list`` encoding only, blocks [linear ids (bz * gy + by) * gx + bx]); ``tt.work_encoding`` (how kernels
-    receive their work: ``range_row_major`` / ``range_column_major`` = the core's blocks are ``count``
-    consecutive ids from ``start`` in that order, ``list`` = count + ids); ``tt.core_ranges`` ``CoreRange``s
+    ``rect`` encoding, rect [first block row, first block column, block columns]; linear block ids are
+    (bz * gy + by) * gx + bx); ``tt.work_encoding`` (how kernels receive their work: ``range_row_major`` /
+    ``range_column_major`` = the core's blocks are ``count`` consecutive ids from ``start`` in that order,
+    ``rect`` = the core's rectangle of blocks, row by row); ``tt.core_ranges`` ``CoreRange``s
     (x0, y0, x1, y1); ``tt.work_partition`` a ``WorkPartition`` (len_k, tile_order) (an output block's row and
     column are ``Grid.output_block(id)``). Nothing here grows with the number of blocks beyond the per-core
     table. A ``block`` partition whose cores divide the block rows and columns evenly (and uses more than
@@ -24,7 +25,8 @@ Output guarantees
     multicast (LowerCBIntrinsics).
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
-    (a 2-D rectangle of blocks per core). An output whose padded tile view the grid's blocks do not cover
+    (a 2-D rectangle of blocks per core), auto (block where the cores can step in lockstep, so shared reads
+    are multicast, else row_major). An output whose padded tile view the grid's blocks do not cover
     → TTCompileError at the store (blocks reaching past its end are legal: CheckTileBoundsTT).
 Example
     before: T.launch_thread("blockIdx.x", 4); T.launch_thread("blockIdx.y", 2); ... C[by*64.., bx*64..]
@@ -124,8 +126,9 @@ def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]
 
 def core_blocks(encoding: str, gx: int, rows: int, work: CoreWork) -> list[int]:
     """The linear block ids one core computes, in order (``rows`` = gy * gz block rows)."""
-    if encoding == "list":
-        return list(work.blocks)
+    if encoding == "rect":
+        row0, col0, cols = work.rect
+        return [(row0 + i // cols) * gx + col0 + i % cols for i in range(work.count)]
     ids = range(work.start, work.start + work.count)
     if encoding == "range_row_major":
         return list(ids)
@@ -150,8 +153,7 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
         for y, rows in enumerate(row_parts):
             c0 = 0
             for x, cols in enumerate(col_parts):
-                ids = [by * gx + bx for by in range(r0, r0 + rows) for bx in range(c0, c0 + cols)]
-                work.append(CoreWork(core=[x, y], start=ids[0], count=len(ids), blocks=ids))
+                work.append(CoreWork(core=[x, y], start=r0 * gx + c0, count=rows * cols, rect=[r0, c0, cols]))
                 c0 += cols
             r0 += rows
         return work
@@ -247,8 +249,11 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                     f"{covered} (block size {dst.extents[d]}); the launch grid must cover the output",
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
+        if strategy == "auto":
+            blocks = assign("block", gx, gy * gz, *target.grid)
+            strategy = "block" if lockstep_grid("block", gx, gy * gz, blocks) is not None else "row_major"
         work = assign(strategy, gx, gy * gz, *target.grid)
-        encoding = "list" if strategy == "block" else f"range_{strategy}"
+        encoding = "rect" if strategy == "block" else f"range_{strategy}"
         lockstep = lockstep_grid(strategy, gx, gy * gz, work)
         return func.with_attrs(
             ({"tt.lockstep_grid": lockstep} if lockstep is not None else {})
