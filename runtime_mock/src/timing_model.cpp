@@ -386,16 +386,22 @@ private:
 
     uint64_t& port(uint32_t l1_index, uint32_t noc) { return ports_[size_t(l1_index) * 2 + (noc & 1)]; }
 
-    // Claims the resources from `issue`; returns (start, completion).
+    // Claims each resource from `issue` on, independently: a transfer queued behind others at a DRAM bank
+    // does not hold the reader's port, whose other transfers (to other banks) go on. The transfer is done
+    // when its slowest resource has moved it, plus the latency. Returns (start on the first resource, which
+    // is the issuer's own port, and completion).
     std::pair<uint64_t, uint64_t> claim(uint64_t issue, std::initializer_list<std::pair<uint64_t*, uint64_t>> uses) {
-        uint64_t start = issue, longest = 0;
-        for (const auto& [free, cycles] : uses)
-            start = std::max(start, *free);
+        uint64_t own_start = issue, finish = issue;
+        bool first = true;
         for (const auto& [free, cycles] : uses) {
+            const uint64_t start = std::max(issue, *free);
             *free = start + cycles;
-            longest = std::max(longest, cycles);
+            finish = std::max(finish, start + cycles);
+            if (first)
+                own_start = start;
+            first = false;
         }
-        return {start, start + longest + timing_.noc_latency_cycles};
+        return {own_start, finish + timing_.noc_latency_cycles};
     }
 
     void unicast(uint32_t r, const ProfileEvent& e) {

@@ -115,9 +115,10 @@ def test_dram_bank_contention(arch):
     twelve = [(i % 8, i // 8) for i in range(12)]
     program, _twelve = _bank_readers(device, twelve, reads)
     _session, shared = _profiled_run(device, program)
-    # Twelve readers of one bank: the bank serialises all their reads.
-    assert 12 * bank >= port
-    assert shared.cycles == model.launch + (12 * reads - 1) * bank + port + model.latency
+    # Twelve readers of one bank: the bank serialises all their reads, back to back from the first; each
+    # reader's port, claimed on its own, is free long before (a read queued at the bank does not hold it).
+    assert 12 * bank >= port and reads * port <= 12 * reads * bank
+    assert shared.cycles == model.launch + 12 * reads * bank + model.latency
     assert shared.dram_bytes_read == 12 * reads * PAGE
 
 
