@@ -11,11 +11,14 @@
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
+#include <tt-metalium/tilize_utils.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -118,6 +121,41 @@ inline void run(Mesh& mesh, Program&& program) {
     workload.add_program(distributed::MeshCoordinateRange(mesh.device->shape()), std::move(program));
     distributed::EnqueueMeshWorkload(mesh.cq, workload, false);
     distributed::Finish(mesh.cq);
+}
+
+// n bf16 values drawn uniformly from [low, high).
+inline std::vector<bfloat16> random_bf16(size_t n, float low, float high, uint32_t seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> uniform(low, high);
+    std::vector<bfloat16> values(n);
+    for (bfloat16& value : values) {
+        value = bfloat16(uniform(random));
+    }
+    return values;
+}
+
+inline std::vector<float> to_float(const std::vector<bfloat16>& values) {
+    return std::vector<float>(values.begin(), values.end());
+}
+
+// The row-major rows x cols matrix of a DRAM buffer of tiles.
+inline std::vector<float> download_matrix(Mesh& mesh, const BufferPtr& buffer, uint32_t rows, uint32_t cols) {
+    return to_float(untilize_nfaces(download<bfloat16>(mesh, buffer), rows, cols));
+}
+
+// C = A x B in fp32 (A: m x k, B: k x n, row-major).
+inline std::vector<float> matmul_reference(const std::vector<bfloat16>& a, const std::vector<bfloat16>& b, uint32_t m,
+                                           uint32_t k, uint32_t n) {
+    std::vector<float> c(size_t{m} * n, 0.0f);
+    for (uint32_t i = 0; i < m; ++i) {
+        for (uint32_t p = 0; p < k; ++p) {
+            const float a_ip = static_cast<float>(a[size_t{i} * k + p]);
+            for (uint32_t j = 0; j < n; ++j) {
+                c[size_t{i} * n + j] += a_ip * static_cast<float>(b[size_t{p} * n + j]);
+            }
+        }
+    }
+    return c;
 }
 
 // The fidelity named by a parameter value: lofi, hifi2, hifi3 or hifi4.
