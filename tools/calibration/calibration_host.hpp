@@ -101,9 +101,9 @@ std::vector<T> download(Mesh& mesh, const BufferPtr& buffer) {
 // A CB at index cb on the cores: num_pages pages of page_bytes, bf16 data.
 inline void page_cb(Program& program, const CoreSpec& cores, tt::CBIndex cb, uint32_t num_pages,
                     uint32_t page_bytes = kTileBytes) {
-    CreateCircularBuffer(program, cores,
-                         CircularBufferConfig(num_pages * page_bytes, {{cb, tt::DataFormat::Float16_b}})
-                             .set_page_size(cb, page_bytes));
+    CreateCircularBuffer(
+        program, cores,
+        CircularBufferConfig(num_pages * page_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, page_bytes));
 }
 
 inline std::vector<uint32_t> accessor_args(std::initializer_list<BufferPtr> buffers) {
@@ -114,7 +114,9 @@ inline std::vector<uint32_t> accessor_args(std::initializer_list<BufferPtr> buff
     return args;
 }
 
-inline uint32_t address(const BufferPtr& buffer) { return static_cast<uint32_t>(buffer->address()); }
+inline uint32_t address(const BufferPtr& buffer) {
+    return static_cast<uint32_t>(buffer->address());
+}
 
 inline void run(Mesh& mesh, Program&& program) {
     distributed::MeshWorkload workload;
@@ -161,9 +163,9 @@ inline std::vector<float> matmul_reference(const std::vector<bfloat16>& a, const
 // The fidelity named by a parameter value: lofi, hifi2, hifi3 or hifi4.
 inline MathFidelity fidelity_named(const std::string& name) {
     const std::map<std::string, MathFidelity> fidelities = {{"lofi", MathFidelity::LoFi},
-                                                             {"hifi2", MathFidelity::HiFi2},
-                                                             {"hifi3", MathFidelity::HiFi3},
-                                                             {"hifi4", MathFidelity::HiFi4}};
+                                                            {"hifi2", MathFidelity::HiFi2},
+                                                            {"hifi3", MathFidelity::HiFi3},
+                                                            {"hifi4", MathFidelity::HiFi4}};
     const auto found = fidelities.find(name);
     TT_FATAL(found != fidelities.end(), "fidelity={} is not one of lofi, hifi2, hifi3, hifi4", name);
     return found->second;

@@ -13,8 +13,8 @@
 using namespace calibration;
 
 int main(int argc, char** argv) {
-    const Params params(argc, argv,
-                        {{"readers", "all"}, {"pages_per_reader", "64"}, {"page_bytes", "2048"}, {"block_pages", "16"}});
+    const Params params(
+        argc, argv, {{"readers", "all"}, {"pages_per_reader", "64"}, {"page_bytes", "2048"}, {"block_pages", "16"}});
     const std::string placement = params.text("readers");
     const uint32_t pages_per_reader = params.number("pages_per_reader");
     const uint32_t page_bytes = params.number("page_bytes");

@@ -8,8 +8,7 @@
 using namespace calibration;
 
 int main(int argc, char** argv) {
-    const Params params(argc, argv,
-                        {{"fidelity", "hifi4"}, {"mt", "4"}, {"nt", "2"}, {"kt", "16"}, {"passes", "8"}});
+    const Params params(argc, argv, {{"fidelity", "hifi4"}, {"mt", "4"}, {"nt", "2"}, {"kt", "16"}, {"passes", "8"}});
     const MathFidelity fidelity = fidelity_named(params.text("fidelity"));
     const uint32_t Mt = params.number("mt");
     const uint32_t Nt = params.number("nt");
@@ -46,6 +45,6 @@ int main(int argc, char** argv) {
 
     fmt::print("matmul_fidelity: {} x {} x {} tiles at {}, {} passes = {} tile products\n", Mt, Nt, Kt,
                params.text("fidelity"), passes, passes * Mt * Nt * Kt);
-    return check_close("matmul_fidelity", download_matrix(mesh, c_buffer, M, N), matmul_reference(a, b, M, K, N),
-                       2e-2f, 3e-2f);
+    return check_close("matmul_fidelity", download_matrix(mesh, c_buffer, M, N), matmul_reference(a, b, M, K, N), 2e-2f,
+                       3e-2f);
 }

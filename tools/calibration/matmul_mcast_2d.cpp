@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
              "grid {}x{} does not fit the device's {}x{}", grid_x, grid_y, device_grid.x, device_grid.y);
     TT_FATAL(M % 32 == 0 && K % 32 == 0 && N % 32 == 0, "m, k, n must be multiples of 32");
     const uint32_t Mt = M / 32, Kt = K / 32, Nt = N / 32;
-    TT_FATAL(Mt % grid_y == 0 && Nt % grid_x == 0, "{} tile rows / {} tile columns do not split over a {}x{} grid",
-             Mt, Nt, grid_x, grid_y);
+    TT_FATAL(Mt % grid_y == 0 && Nt % grid_x == 0, "{} tile rows / {} tile columns do not split over a {}x{} grid", Mt,
+             Nt, grid_x, grid_y);
     TT_FATAL(in0_block_w >= 1 && Kt % in0_block_w == 0, "Kt = {} is not a multiple of in0_block_w = {}", Kt,
              in0_block_w);
     const uint32_t per_core_M = Mt / grid_y, per_core_N = Nt / grid_x;
@@ -77,12 +77,12 @@ int main(int argc, char** argv) {
     page_cb(program, cores, tt::CBIndex::c_0, 2 * per_core_M * in0_block_w);  // double-buffered A blocks
     page_cb(program, cores, tt::CBIndex::c_1, 2 * in0_block_w * per_core_N);  // double-buffered B blocks
     // C and its partial sums share one block of L1.
-    CreateCircularBuffer(program, cores,
-                         CircularBufferConfig(per_core_M * per_core_N * kTileBytes,
-                                              {{tt::CBIndex::c_16, tt::DataFormat::Float16_b},
-                                               {tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
-                             .set_page_size(tt::CBIndex::c_16, kTileBytes)
-                             .set_page_size(tt::CBIndex::c_24, kTileBytes));
+    CreateCircularBuffer(
+        program, cores,
+        CircularBufferConfig(per_core_M * per_core_N * kTileBytes, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b},
+                                                                    {tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_16, kTileBytes)
+            .set_page_size(tt::CBIndex::c_24, kTileBytes));
     const uint32_t in0_sender_sem = CreateSemaphore(program, cores, INVALID);
     const uint32_t in0_receiver_sem = CreateSemaphore(program, cores, INVALID);
     const uint32_t in1_sender_sem = CreateSemaphore(program, cores, INVALID);
@@ -93,19 +93,19 @@ int main(int argc, char** argv) {
     auto in0_reader = [&](const CoreRange& group, bool sender) {
         std::vector<uint32_t> args = {sender};
         TensorAccessorArgs(*a_buffer).append_to(args);
-        return CreateKernel(program, dataflow + "reader_in0_mcast.cpp", group,
-                            DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
-                                               .noc = NOC::RISCV_1_default,
-                                               .compile_args = args});
+        return CreateKernel(
+            program, dataflow + "reader_in0_mcast.cpp", group,
+            DataMovementConfig{
+                .processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default, .compile_args = args});
     };
     auto in1_reader = [&](const CoreRange& group, bool sender) {
         std::vector<uint32_t> args = {sender};
         TensorAccessorArgs(*b_buffer).append_to(args);
         TensorAccessorArgs(*c_buffer).append_to(args);
-        return CreateKernel(program, dataflow + "reader_in1_mcast_writer.cpp", group,
-                            DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
-                                               .noc = NOC::RISCV_0_default,
-                                               .compile_args = args});
+        return CreateKernel(
+            program, dataflow + "reader_in1_mcast_writer.cpp", group,
+            DataMovementConfig{
+                .processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default, .compile_args = args});
     };
     const KernelHandle in0_sender = in0_reader(CoreRange({0, 0}, {0, grid_y - 1}), true);
     const KernelHandle in1_sender = in1_reader(CoreRange({0, 0}, {grid_x - 1, 0}), true);
@@ -128,19 +128,18 @@ int main(int argc, char** argv) {
         const CoreCoord in0_from = mesh.noc({0, y});
         const CoreCoord in0_first = mesh.noc({std::min(1u, grid_x - 1), y});
         const CoreCoord in0_last = mesh.noc({grid_x - 1, y});
-        std::vector<uint32_t> in0_args = {address(a_buffer), Kt,          m0,          per_core_M,    in0_block_w,
-                                          num_blocks,        in0_from.x,  in0_from.y,  in0_first.x,   in0_first.y,
-                                          in0_last.x,        in0_last.y,  grid_x - 1,  in0_sender_sem, in0_receiver_sem};
+        std::vector<uint32_t> in0_args = {address(a_buffer), Kt,         m0,         per_core_M,     in0_block_w,
+                                          num_blocks,        in0_from.x, in0_from.y, in0_first.x,    in0_first.y,
+                                          in0_last.x,        in0_last.y, grid_x - 1, in0_sender_sem, in0_receiver_sem};
         SetRuntimeArgs(program, x == 0 ? in0_sender : *in0_receiver, core, in0_args);
         // B: (x, 0) multicasts to (x, 1 .. grid_y - 1) on NOC 1, whose rectangles run from the high corner.
         const CoreCoord in1_from = mesh.noc({x, 0});
         const CoreCoord in1_first = mesh.noc({x, grid_y - 1});
         const CoreCoord in1_last = mesh.noc({x, std::min(1u, grid_y - 1)});
-        std::vector<uint32_t> in1_args = {address(b_buffer), Nt,          n0,           per_core_N,  in0_block_w,
-                                          num_blocks,        in1_from.x,  in1_from.y,   in1_first.x, in1_first.y,
-                                          in1_last.x,        in1_last.y,  grid_y - 1,   in1_sender_sem,
-                                          in1_receiver_sem,  address(c_buffer), m0,     per_core_M,  subblock_h,
-                                          subblock_w};
+        std::vector<uint32_t> in1_args = {address(b_buffer), Nt,         n0,         per_core_N,     in0_block_w,
+                                          num_blocks,        in1_from.x, in1_from.y, in1_first.x,    in1_first.y,
+                                          in1_last.x,        in1_last.y, grid_y - 1, in1_sender_sem, in1_receiver_sem,
+                                          address(c_buffer), m0,         per_core_M, subblock_h,     subblock_w};
         SetRuntimeArgs(program, y == 0 ? in1_sender : *in1_receiver, core, in1_args);
     }
     run(mesh, std::move(program));

@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
     }
     const CoreCoord sender{0, 0};
     TT_FATAL(!receivers.contains(sender) && receivers.end_coord.x < grid.x && receivers.end_coord.y < grid.y,
-             "receiver core ({}, {}) is the sender or off the {}x{} grid", receivers.end_coord.x,
-             receivers.end_coord.y, grid.x, grid.y);
+             "receiver core ({}, {}) is the sender or off the {}x{} grid", receivers.end_coord.x, receivers.end_coord.y,
+             grid.x, grid.y);
     const uint32_t num_receivers = receivers.size();
 
     std::vector<uint32_t> block(transfer_bytes / sizeof(uint32_t));
@@ -80,8 +80,8 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < copies.size(); ++i) {
         const size_t word = i % block.size();
         if (copies[i] != block[word] && mismatches++ == 0) {
-            first_mismatch = fmt::format("receiver {} word {}: {:#x}, sent {:#x}", i / block.size(), word, copies[i],
-                                         block[word]);
+            first_mismatch =
+                fmt::format("receiver {} word {}: {:#x}, sent {:#x}", i / block.size(), word, copies[i], block[word]);
         }
     }
     fmt::print("noc_write: {} x {} B {} to {} receivers\n", transfers, transfer_bytes, mode, num_receivers);

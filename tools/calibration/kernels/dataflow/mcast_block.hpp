@@ -52,13 +52,12 @@ inline void send_mcast_block(const McastGroup& group, uint32_t l1_addr, uint32_t
     volatile tt_l1_ptr uint32_t* ready = semaphore_at(group.sender_semaphore_addr);
     noc_semaphore_wait(ready, group.num_receivers);
     noc_semaphore_set(ready, 0);
-    const uint64_t block_dst =
-        get_noc_multicast_addr(group.start_x, group.start_y, group.end_x, group.end_y, l1_addr);
+    const uint64_t block_dst = get_noc_multicast_addr(group.start_x, group.start_y, group.end_x, group.end_y, l1_addr);
     noc_async_write_multicast(l1_addr, block_dst, bytes, group.num_receivers, true);
     volatile tt_l1_ptr uint32_t* landed = semaphore_at(group.receiver_semaphore_addr);
     noc_semaphore_set(landed, VALID);
-    const uint64_t landed_dst = get_noc_multicast_addr(group.start_x, group.start_y, group.end_x, group.end_y,
-                                                       group.receiver_semaphore_addr);
+    const uint64_t landed_dst =
+        get_noc_multicast_addr(group.start_x, group.start_y, group.end_x, group.end_y, group.receiver_semaphore_addr);
     noc_semaphore_set_multicast(group.receiver_semaphore_addr, landed_dst, group.num_receivers);
     noc_async_writes_flushed();
 }

@@ -35,9 +35,8 @@ void kernel_main() {
     noc_async_read_barrier();
 
     // The same block, `transfers` times, to the receivers' copy of the CB.
-    const uint64_t block_dst = mode == one_to_one
-                                   ? get_noc_addr(start_x, start_y, block_addr)
-                                   : get_noc_multicast_addr(start_x, start_y, end_x, end_y, block_addr);
+    const uint64_t block_dst = mode == one_to_one ? get_noc_addr(start_x, start_y, block_addr)
+                                                  : get_noc_multicast_addr(start_x, start_y, end_x, end_y, block_addr);
     for (uint32_t t = 0; t < transfers; ++t) {
         if (mode == one_to_one) {
             noc_async_write(block_addr, block_dst, transfer_bytes);
@@ -53,9 +52,8 @@ void kernel_main() {
     if (mode == one_to_one) {
         noc_semaphore_set_remote(semaphore_addr, get_noc_addr(start_x, start_y, semaphore_addr));
     } else {
-        noc_semaphore_set_multicast(semaphore_addr,
-                                    get_noc_multicast_addr(start_x, start_y, end_x, end_y, semaphore_addr),
-                                    num_receivers);
+        noc_semaphore_set_multicast(
+            semaphore_addr, get_noc_multicast_addr(start_x, start_y, end_x, end_y, semaphore_addr), num_receivers);
     }
     noc_async_write_barrier();
 }
