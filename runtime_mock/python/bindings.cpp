@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -19,6 +20,7 @@
 
 #include "runtime_mock/arch.hpp"
 #include "runtime_mock/device.hpp"
+#include "runtime_mock/profile.hpp"
 #include "runtime_mock/program_spec.hpp"
 
 namespace py = pybind11;
@@ -136,7 +138,8 @@ void bind_arch(py::module_& m) {
         .def_readonly("num_circular_buffers", &tt_mock::ArchSpec::num_circular_buffers)
         .def_readonly("dram_alignment", &tt_mock::ArchSpec::dram_alignment)
         .def_readonly("l1_alignment", &tt_mock::ArchSpec::l1_alignment)
-        .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit);
+        .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit)
+        .def_property_readonly("clock_ghz", [](const tt_mock::ArchSpec& s) { return s.timing->clock_ghz; });
     m.def("arch_spec", &tt_mock::arch_spec, py::return_value_policy::reference);
     m.def("parse_arch", &tt_mock::parse_arch);
     m.def("default_arch", &tt_mock::default_arch);
@@ -222,6 +225,54 @@ void bind_program_spec(py::module_& m) {
         .def_readwrite("semaphores", &tt_mock::ProgramSpec::semaphores);
 }
 
+// Spans and flows cross as packed bytes that tt_mock.profile reads with numpy (its dtypes mirror these).
+static_assert(sizeof(tt_mock::TraceSpan) == 32 && offsetof(tt_mock::TraceSpan, name) == 16 &&
+              offsetof(tt_mock::TraceSpan, core) == 20 && offsetof(tt_mock::TraceSpan, track) == 24 &&
+              offsetof(tt_mock::TraceSpan, category) == 25);
+static_assert(sizeof(tt_mock::TraceFlow) == 32 && offsetof(tt_mock::TraceFlow, from_core) == 8 &&
+              offsetof(tt_mock::TraceFlow, from_track) == 12 && offsetof(tt_mock::TraceFlow, to_cycle) == 16 &&
+              offsetof(tt_mock::TraceFlow, to_core) == 24 && offsetof(tt_mock::TraceFlow, to_track) == 28);
+
+template <typename T>
+py::bytes packed(const std::vector<T>& items) {
+    return py::bytes(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+}
+
+void bind_profile(py::module_& m) {
+    py::class_<tt_mock::RiscProfile>(m, "RiscProfile")
+        .def_readonly("present", &tt_mock::RiscProfile::present)
+        .def_readonly("busy_cycles", &tt_mock::RiscProfile::busy_cycles)
+        .def_readonly("end_cycle", &tt_mock::RiscProfile::end_cycle)
+        .def_readonly("waits", &tt_mock::RiscProfile::waits);
+    py::class_<tt_mock::CoreProfile>(m, "CoreProfile")
+        .def_readonly("core", &tt_mock::CoreProfile::core)
+        .def_property_readonly("riscs", [](const tt_mock::CoreProfile& c) {
+            return std::vector<tt_mock::RiscProfile>(std::begin(c.riscs), std::end(c.riscs));
+        });
+    py::class_<tt_mock::RunProfile, std::shared_ptr<tt_mock::RunProfile>>(m, "RunProfile")
+        .def_readonly("arch", &tt_mock::RunProfile::arch)
+        .def_readonly("clock_ghz", &tt_mock::RunProfile::clock_ghz)
+        .def_readonly("cycles", &tt_mock::RunProfile::cycles)
+        .def_readonly("cores", &tt_mock::RunProfile::cores)
+        .def_readonly("matmul_tiles", &tt_mock::RunProfile::matmul_tiles)
+        .def_readonly("dram_bytes_read", &tt_mock::RunProfile::dram_bytes_read)
+        .def_readonly("dram_bytes_written", &tt_mock::RunProfile::dram_bytes_written)
+        .def_readonly("noc_bytes", &tt_mock::RunProfile::noc_bytes)
+        .def_readonly("forced_waits", &tt_mock::RunProfile::forced_waits)
+        .def_readonly("names", &tt_mock::RunProfile::names)
+        .def("packed_spans", [](const tt_mock::RunProfile& p) { return packed(p.spans); })
+        .def("packed_flows", [](const tt_mock::RunProfile& p) { return packed(p.flows); });
+    py::class_<tt_mock::ProfilingSession>(m, "ProfilingSession")
+        .def(py::init<>())
+        .def("close", &tt_mock::ProfilingSession::close)
+        .def_property_readonly("runs", [](const tt_mock::ProfilingSession& s) {
+            std::vector<std::shared_ptr<tt_mock::RunProfile>> runs;
+            for (const auto& run : s.runs())
+                runs.push_back(std::const_pointer_cast<tt_mock::RunProfile>(run));
+            return runs;
+        });
+}
+
 void bind_device(py::module_& m) {
     py::enum_<tt_mock::BufferKind>(m, "BufferKind")
         .value("Dram", tt_mock::BufferKind::Dram)
@@ -261,7 +312,10 @@ void bind_device(py::module_& m) {
         .def("worker_noc_coord", &tt_mock::Device::worker_noc_coord, py::arg("logical"))
         .def("dram_bank_noc_coord", &tt_mock::Device::dram_bank_noc_coord, py::arg("bank"))
         .def("run", &tt_mock::Device::run, py::arg("program"), py::call_guard<py::gil_scoped_release>())
-        .def("last_run_counters", &tt_mock::Device::last_run_counters);
+        .def("last_run_counters", &tt_mock::Device::last_run_counters)
+        .def("last_run_profile", [](const tt_mock::Device& device) {
+            return std::const_pointer_cast<tt_mock::RunProfile>(device.last_run_profile());
+        });
 }
 
 }  // namespace
@@ -271,6 +325,7 @@ PYBIND11_MODULE(_tt_mock, m) {
     bind_errors(m);
     bind_arch(m);
     bind_program_spec(m);
+    bind_profile(m);
     bind_device(m);
     py::class_<HostLibrary>(m, "HostLibrary")
         .def(py::init<const std::string&>(), py::arg("path"))

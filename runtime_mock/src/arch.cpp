@@ -1,4 +1,5 @@
-// The two simulated architectures' facts, the process-wide default arch and its per-thread override.
+// The two simulated architectures' facts (generated from their data files), the process-wide default
+// arch and its per-thread override.
 #include "runtime_mock/arch.hpp"
 
 #include <atomic>
@@ -6,13 +7,11 @@
 #include <stdexcept>
 
 #include "config.hpp"
+#include "runtime_mock/arch_data.hpp"
 
 namespace tt_mock {
 
 namespace {
-
-constexpr ArchSpec kWormhole{Arch::Wormhole, "wormhole_b0", 8, 8, 1464 * 1024, 12, uint64_t(1) << 30, 32, 32, 16, 16};
-constexpr ArchSpec kBlackhole{Arch::Blackhole, "blackhole", 13, 10, 1536 * 1024, 8, 4278190080ull, 64, 64, 16, 16};
 
 std::atomic<int> g_default_arch{-1};
 thread_local int t_thread_arch = -1;
@@ -20,7 +19,7 @@ thread_local int t_thread_arch = -1;
 }  // namespace
 
 const ArchSpec& arch_spec(Arch arch) {
-    return arch == Arch::Wormhole ? kWormhole : kBlackhole;
+    return arch == Arch::Wormhole ? kWormholeB0Spec : kBlackholeSpec;
 }
 
 Arch parse_arch(const std::string& name) {

@@ -63,4 +63,8 @@ double l1_wait_seconds() {
     return seconds("TT_METAL_MOCK_L1_WAIT_SECONDS", 30.0);
 }
 
+bool profile_every_run() {
+    return env("TT_METAL_MOCK_PROFILE").value_or("") == "1";
+}
+
 }  // namespace tt_mock::config

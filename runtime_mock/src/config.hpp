@@ -5,6 +5,7 @@
 //   TT_METAL_MOCK_CACHE_DIR         kernel build cache (default ~/.cache/tilelang_tt/kernels)
 //   TT_METAL_MOCK_CXX               compiler for kernels (default g++)
 //   TT_METAL_MOCK_WATCHDOG_SECONDS  how long no kernel may make progress before a run fails (default 5)
+//   TT_METAL_MOCK_PROFILE           1: every run records and replays the timing model (profile.hpp)
 //   TT_METAL_MOCK_L1_WAIT_SECONDS   how long a new device waits for L1 address space below 4 GiB that other
 //                                   devices of the process hold (default 30)
 #pragma once
@@ -20,5 +21,6 @@ std::string kernel_cache_dir();
 std::string kernel_compiler();
 double watchdog_seconds();
 double l1_wait_seconds();
+bool profile_every_run();
 
 }  // namespace tt_mock::config

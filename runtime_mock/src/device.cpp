@@ -1,5 +1,6 @@
 // Device: owns DRAM and L1, and runs programs: validate the ProgramSpec, build and load its kernels,
-// lay out each core's L1 (runtime args, semaphores, circular buffers), then execute the kernel threads.
+// lay out each core's L1 (runtime args, semaphores, circular buffers), then execute the kernel threads;
+// when profiling (profile.hpp), replay the run's timing record afterwards.
 #include "runtime_mock/device.hpp"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include "config.hpp"
 #include "jit.hpp"
 #include "run_state.hpp"
+#include "runtime_mock/profile.hpp"
+#include "timing_model.hpp"
 #include "tt_mock_device/noc.h"
 #include "tt_mock_device/tile_format.h"
 
@@ -21,6 +24,7 @@ struct Device::Impl {
     Dram dram;
     L1 l1;
     std::vector<CoreCounters> counters;
+    std::shared_ptr<const RunProfile> last_profile;
     // Set when a run abandoned kernel threads: they may still write this device's L1, so its contents
     // can no longer be trusted.
     bool abandoned_threads = false;
@@ -116,6 +120,8 @@ void Device::Impl::run(const ProgramSpec& program) {
     run.l1 = &l1;
     run.dram = &dram;
     run.functions = runtime_functions();
+    const bool recording = ProfilingSession::recording_on_this_thread();
+    SemaphoreInitialValues semaphore_values;
 
     // Cores taking part, in a stable order.
     std::map<LogicalCore, CoreRun*> cores;
@@ -206,6 +212,8 @@ void Device::Impl::run(const ProgramSpec& program) {
             cr->core.semaphore_mask |= 1u << sem.id;
             uint8_t* word = l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * tt_mock_device::kSemaphoreStride;
             std::memcpy(word, &sem.initial_value, 4);
+            semaphore_values[semaphore_key(
+                cr->l1_index, kL1SemaphoreBase + sem.id * tt_mock_device::kSemaphoreStride)] = sem.initial_value;
         }
     }
 
@@ -281,6 +289,8 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.ctx.num_args = uint32_t(args.size());
             t.ctx.common_args = reinterpret_cast<const uint32_t*>(memory + args_offset + kL1CommonArgsOffset);
             t.ctx.num_common_args = uint32_t(kernel.common_runtime_args.size());
+            t.ctx.recording = recording ? 1 : 0;
+            t.math_fidelity = uint32_t(kernel.compute.math_fidelity);
             if (kernel.role == KernelRole::Compute) {
                 const uint32_t capacity = dst_capacity(arch, kernel.compute);
                 t.dst = std::make_unique<float[]>(capacity * tt_mock_device::kTileElements);
@@ -293,6 +303,7 @@ void Device::Impl::run(const ProgramSpec& program) {
     }
 
     counters.clear();
+    last_profile.reset();
     try {
         execute(owner, config::watchdog_seconds());
     } catch (const DeviceError&) {
@@ -312,6 +323,10 @@ void Device::Impl::run(const ProgramSpec& program) {
             c.cb_waits += thread->ctx.counters.cb_waits;
         }
         counters.push_back(c);
+    }
+    if (recording) {
+        last_profile = replay_timing(run, semaphore_values);
+        ProfilingSession::deliver(last_profile);
     }
 }
 
@@ -383,6 +398,10 @@ LogicalCore Device::dram_bank_noc_coord(uint32_t bank) const {
 
 void Device::run(const ProgramSpec& program) {
     impl_->run(program);
+}
+
+std::shared_ptr<const RunProfile> Device::last_run_profile() const {
+    return impl_->last_profile;
 }
 
 std::vector<CoreCounters> Device::last_run_counters() const {

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "l1.hpp"
+#include "timing_model.hpp"
 #include "tt_mock_device/noc.h"
 
 namespace tt_mock {
@@ -78,7 +80,32 @@ struct Endpoint {
     uint8_t* l1 = nullptr;  // set for a worker's L1
     uint32_t bank = 0;      // DRAM bank otherwise
     uint64_t dram_address = 0;
+    uint32_t core = 0;  // the worker's L1 index, and the offset in its L1
+    uint32_t offset = 0;
+
+    // The node in the timing record (timing_model.hpp).
+    int64_t node() const { return l1 ? int64_t(core) : kDramNode + bank; }
 };
+
+// A 4-byte write to a semaphore word sets that semaphore (noc_semaphore_set_remote / _multicast).
+bool sets_semaphore(uint32_t offset, uint32_t size) {
+    return size == 4 && offset >= kL1SemaphoreBase &&
+           offset < kL1SemaphoreBase + tt_mock_device::kMaxSemaphores * tt_mock_device::kSemaphoreStride;
+}
+
+void record_transfer(tt_mock_device::KernelContext* ctx, tt_mock_device::EventKind kind, uint32_t size, int64_t from,
+                     int64_t to, const uint8_t* data, uint32_t offset) {
+    if (!ctx->recording)
+        return;
+    tt_mock_device::ProfileEvent event{
+        kind, tt_mock_device::kNoFormat, tt_mock_device::kNoCb, size, nullptr, from, uint64_t(to), 0, 0};
+    if (kind == tt_mock_device::EventKind::NocWrite && to < kDramNode && sets_semaphore(offset, size)) {
+        event.format = tt_mock_device::kSemaphoreWrite;
+        std::memcpy(&event.value, data, 4);
+        event.offset = offset;
+    }
+    ctx->fn->record(ctx, event);
+}
 
 Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dram_read, const char* call,
                  CallSite site) {
@@ -92,7 +119,7 @@ Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dr
             noc_error(thread, call, site,
                       "DRAM address " + hex(local) + " is not " + std::to_string(alignment) + "-byte aligned");
         }
-        return Endpoint{nullptr, y, local};
+        return Endpoint{nullptr, y, local, 0, 0};
     }
     if (x < 1 || x > run.arch->grid_x || y < 1 || y > run.arch->grid_y) {
         noc_error(thread, call, site,
@@ -104,7 +131,7 @@ Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dr
     const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
     const uint32_t offset = l1_offset(thread, local, size, call, site);
     check_buffer_access(thread, false, core, offset, size, call, site);
-    return Endpoint{run.l1->core_memory(core) + offset};
+    return Endpoint{run.l1->core_memory(core) + offset, 0, 0, core, offset};
 }
 
 void copy_from(const RunState& run, const Endpoint& from, uint8_t* to, uint32_t size) {
@@ -142,6 +169,7 @@ void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, ui
     const Endpoint from = resolve(thread, src, size, true, call, site);
     uint8_t* to = local_l1(thread, dst, size, call, site);
     copy_from(*thread.run, from, to, size);
+    record_transfer(ctx, tt_mock_device::EventKind::NocRead, size, from.node(), thread.core->l1_index, nullptr, 0);
     thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->counters.tiles_read++;
@@ -156,6 +184,7 @@ void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, u
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
     copy_to(*thread.run, from, to, size);
+    record_transfer(ctx, tt_mock_device::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from, to.offset);
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
@@ -199,6 +228,23 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
             std::memmove(to, from, size);
         }
     }
+    if (ctx->recording) {
+        tt_mock_device::ProfileEvent event{tt_mock_device::EventKind::NocMulticast,
+                                           uint8_t(loopback ? tt_mock_device::kLoopback : 0),
+                                           uint16_t(num_dests),
+                                           size,
+                                           nullptr,
+                                           int64_t(thread.core->l1_index),
+                                           uint64_t(x0) | uint64_t(y0) << 8 | uint64_t(x1) << 16 | uint64_t(y1) << 24,
+                                           0,
+                                           0};
+        if (sets_semaphore(offset, size)) {
+            event.format |= tt_mock_device::kSemaphoreWrite;
+            std::memcpy(&event.value, from, 4);
+            event.offset = offset;
+        }
+        ctx->fn->record(ctx, event);
+    }
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
@@ -213,6 +259,11 @@ void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes) {
         thread.pending_reads.clear();
     if (writes)
         thread.pending_writes.clear();
+    if (ctx->recording) {
+        ctx->fn->record(ctx, tt_mock_device::ProfileEvent{tt_mock_device::EventKind::NocBarrier,
+                                                          tt_mock_device::kNoFormat, tt_mock_device::kNoCb,
+                                                          (reads ? 1u : 0u) | (writes ? 2u : 0u), nullptr, 0, 0, 0, 0});
+    }
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
 }
@@ -279,6 +330,11 @@ void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t i
     if (!target.l1)
         noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
+    if (ctx->recording) {
+        ctx->fn->record(ctx, tt_mock_device::ProfileEvent{tt_mock_device::EventKind::SemaphoreInc,
+                                                          tt_mock_device::kNoFormat, tt_mock_device::kNoCb, 4, nullptr,
+                                                          int64_t(target.core), 0, increment, target.offset});
+    }
     wake_semaphore_waiters(*thread.run);
 }
 

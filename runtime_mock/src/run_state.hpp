@@ -37,6 +37,7 @@
 #include "l1.hpp"
 #include "runtime_mock/device.hpp"
 #include "tt_mock_device/kernel_context.h"
+#include "tt_mock_device/profile_event.h"
 
 namespace tt_mock {
 
@@ -88,6 +89,8 @@ struct KernelThread {
     std::atomic<bool> finished{false};      // set under the run mutex
     std::vector<PendingTransfer> pending_reads, pending_writes;
     std::unique_ptr<float[]> dst;
+    uint32_t math_fidelity = 4;                        // the compute kernel's (MathFidelity value)
+    std::vector<tt_mock_device::ProfileEvent> events;  // the timing record, while ctx.recording
 };
 
 struct CoreRun {

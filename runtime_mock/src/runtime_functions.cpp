@@ -1,7 +1,8 @@
 // The RuntimeFunctions table kernels call: error and warning reporting, blocking on circular buffers and
-// semaphores, waking partners (under the waiter's own mutex, see run_state.hpp), and DPRINT output. NOC transfers live
-// in noc.cpp.
+// semaphores, waking partners (under the waiter's own mutex, see run_state.hpp), DPRINT output and the timing
+// record (profile_event.h). NOC transfers live in noc.cpp.
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 
 #include "noc.hpp"
@@ -77,6 +78,20 @@ void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
     }
 }
 
+// Appends to the thread's timing record; consecutive identical compute calls merge into one event.
+void record(KernelContext* ctx, const tt_mock_device::ProfileEvent& event) {
+    std::vector<tt_mock_device::ProfileEvent>& events = thread_of(ctx).events;
+    if (event.kind == tt_mock_device::EventKind::Compute && !events.empty()) {
+        tt_mock_device::ProfileEvent& last = events.back();
+        if (last.kind == event.kind && last.format == event.format &&
+            (last.name == event.name || std::strcmp(last.name, event.name) == 0)) {
+            last.count += event.count;
+            return;
+        }
+    }
+    events.push_back(event);
+}
+
 void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     RunState& run = *thread.run;
@@ -108,6 +123,11 @@ void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, 
     uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
     tt_mock_device::note_progress(ctx);
+    if (ctx->recording) {
+        const uint32_t offset = uint32_t(p - thread.run->l1->core_memory(thread.core->l1_index));
+        record(ctx, tt_mock_device::ProfileEvent{tt_mock_device::EventKind::SemaphoreSet, tt_mock_device::kNoFormat,
+                                                 tt_mock_device::kNoCb, 0, nullptr, 0, 0, value, offset});
+    }
     wake_semaphore_waiters(*thread.run);
 }
 
@@ -139,6 +159,7 @@ tt_mock_device::RuntimeFunctions runtime_functions() {
     f.check_l1 = check_l1;
     f.check_page = check_page;
     f.print = print;
+    f.record = record;
     return f;
 }
 

@@ -178,6 +178,7 @@ ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_in
     unpack_from_cb(icb, in_tile_index, in.v, "unary_bcast", site);
     binary_tile<BinaryOp::Add>(dst, zero.v, in.v, detail::to_broadcast(bcast_type), false);
     ctx()->compute.dst_written |= 1u << dst_tile_index;
+    record_compute("unary_bcast", 1, icb);
 }
 
 template <BroadcastType bcast_type>

@@ -92,6 +92,7 @@ ALWI void binary_dest_reuse_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uin
         binary_tile<op>(dst, cb_tile.v, dst_copy.v, Broadcast::None, false);
     }
     ctx()->compute.dst_written |= 1u << dst_tile_index;
+    record_compute("binary_dest_reuse_tiles", 1, in_cb_id);
 }
 
 }  // namespace ckernel

@@ -73,6 +73,7 @@ ALWI void matmul_tiles_transposed(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32
     tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
     tt_mock_device::matmul_tile(dst, a.v, b.v, transpose);
     tt_mock_device::ctx()->compute.dst_written |= 1u << idst;
+    tt_mock_device::record_compute("matmul_tiles", 1, in0_cb_id);
 }
 
 }  // namespace detail
@@ -115,6 +116,7 @@ ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
             ctx()->compute.dst_written |= 1u << d;
         }
     }
+    record_compute("matmul_block", rt_dim * ct_dim, in0_cb_id);
 }
 
 }  // namespace ckernel

@@ -49,6 +49,7 @@ ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_
     const ReduceOp op = reduce_type == MAX ? ReduceOp::Max : ReduceOp::Sum;
     reduce_tile_values(dst, in.v, scaler.v[0], op, axis, !(cs.dst_written & (1u << idst)));
     cs.dst_written |= 1u << idst;
+    record_compute("reduce_tile", 1, icb);
 }
 
 }  // namespace ckernel

@@ -36,6 +36,7 @@ ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile
         tt_mock_device::unpack_from_cb(in_cb_id, in_tile_index, dst, "copy_tile", site);
     }
     cs.dst_written |= 1u << dst_tile_index;
+    tt_mock_device::record_compute("copy_tile", 1, in_cb_id);
 }
 
 ALWI void copy_block_matmul_partials(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,

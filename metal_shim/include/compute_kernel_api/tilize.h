@@ -24,6 +24,7 @@ ALWI void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t inpu
                        uint32_t output_tile_index = 0, tt_mock_device::CallSite site = {}) {
     tt_mock_device::note_progress(tt_mock_device::ctx());
     tt_mock_device::tilize_pages(icb, block, ocb, input_tile_index, output_tile_index, "tilize_block", site);
+    tt_mock_device::record_compute("tilize_block", block, icb);
 }
 
 ALWI void tilize_uninit(uint32_t icb, uint32_t ocb) {

@@ -24,6 +24,7 @@ ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst, tt_mock
     unpack_from_cb(icb, itile, in.v, "transpose_wh_tile", site);
     transpose_tile(dst, in.v);
     ctx()->compute.dst_written |= 1u << idst;
+    record_compute("transpose_wh_tile", 1, icb);
 }
 
 }  // namespace ckernel

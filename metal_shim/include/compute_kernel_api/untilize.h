@@ -22,6 +22,7 @@ ALWI void untilize_block(uint32_t icb, uint32_t full_ct_dim, uint32_t ocb, tt_mo
                               "full_ct_dim %u is not a multiple of block_ct_dim %u", full_ct_dim, block_ct_dim);
     }
     tt_mock_device::untilize_pages(icb, full_ct_dim, ocb, "untilize_block", site);
+    tt_mock_device::record_compute("untilize_block", full_ct_dim, icb);
 }
 
 ALWI void untilize_uninit(uint32_t icb) {

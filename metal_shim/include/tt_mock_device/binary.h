@@ -17,6 +17,7 @@ inline void binary_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t
     ComputeState& cs = ctx()->compute;
     binary_tile<op>(dst, a.v, b.v, bcast, bcast == Broadcast::None && cs.binary_acc_to_dest);
     cs.dst_written |= 1u << idst;
+    record_compute(call, 1, icb0);
 }
 
 inline void binary_init(bool acc_to_dest) {

@@ -18,6 +18,7 @@
 #include <cstdio>
 
 #include "tt_mock_device/kernel_context.h"
+#include "tt_mock_device/profile_event.h"
 
 namespace tt_mock_device {
 
@@ -91,6 +92,8 @@ inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
     }
     if (pages > b.reserved)
         b.reserved = pages;
+    record_cb(EventKind::CbReserve, cb,
+              int64_t(b.pushed.load(std::memory_order_relaxed)) + int64_t(pages) - int64_t(b.num_pages));
 }
 
 inline bool cb_reservable(uint32_t cb, uint32_t pages, CallSite site) {
@@ -121,6 +124,7 @@ inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
     b.pack_index = 0;
     advance(b, b.wr_ptr, pages);
     publish(b.pushed, pages);
+    record_cb(EventKind::CbPush, cb, b.pushed.load(std::memory_order_relaxed));
     if (b.consumer_blocked.load(std::memory_order_seq_cst))
         c->fn->cb_wake(c, cb, false);
 }
@@ -136,6 +140,7 @@ inline void cb_wait(uint32_t cb, uint32_t pages, CallSite site) {
     }
     if (pages > b.waited)
         b.waited = pages;
+    record_cb(EventKind::CbWait, cb, int64_t(b.popped.load(std::memory_order_relaxed)) + pages);
 }
 
 inline bool cb_available(uint32_t cb, uint32_t pages, CallSite site) {
@@ -157,6 +162,7 @@ inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
     b.waited -= pages;
     advance(b, b.rd_ptr, pages);
     publish(b.popped, pages);
+    record_cb(EventKind::CbPop, cb, b.popped.load(std::memory_order_relaxed));
     if (b.producer_blocked.load(std::memory_order_seq_cst))
         c->fn->cb_wake(c, cb, true);
 }

@@ -37,6 +37,7 @@ inline void pack_dst(uint32_t idst, uint32_t cb, bool out_of_order, uint32_t ind
     CircularBuffer& b = circular_buffer(cb, call, site);
     const uint32_t page = out_of_order ? index : b.pack_index++;
     pack_to_cb(tile, cb, page, call, site);
+    record_compute(call, 1, cb);
 }
 
 }  // namespace tt_mock_device

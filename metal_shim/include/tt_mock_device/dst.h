@@ -46,6 +46,7 @@ inline void dst_transition(DstState from, DstState to, const char* call, CallSit
               dst_state_name(from));
     }
     cs.dst_state = to;
+    record_event(ctx(), ProfileEvent{EventKind::DstSync, kNoFormat, kNoCb, 1, call, 0, 0, 0, 0});
     if (zero) {
         std::memset(cs.dst, 0, sizeof(float) * kTileElements * cs.dst_capacity);
         cs.dst_written = 0;

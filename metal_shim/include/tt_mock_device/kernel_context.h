@@ -98,6 +98,7 @@ struct ComputeState {
 };
 
 struct KernelContext;
+struct ProfileEvent;
 
 // Runtime services. Functions marked "throws" unwind the kernel with an exception on misuse or abort.
 struct RuntimeFunctions {
@@ -127,6 +128,8 @@ struct RuntimeFunctions {
     // Validates that [addr, addr+size) lies in this core's L1 (throws).
     void (*check_l1)(KernelContext*, uint32_t addr, uint32_t size, const char* call, CallSite site);
     void (*print)(KernelContext*, const char* text, size_t length);
+    // Appends an event to this thread's timing record (only called while `recording`; profile_event.h).
+    void (*record)(KernelContext*, const ProfileEvent& event);
 };
 
 struct KernelContext {
@@ -144,6 +147,7 @@ struct KernelContext {
     std::atomic<uint64_t> progress;  // bumped by every API call; the watchdog looks for stalls
     Counters counters;
     ComputeState compute;
+    uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
 };
 
 // The calling thread's context (one kernel thread per OS thread).

@@ -15,6 +15,7 @@ inline void sfpu_apply(uint32_t idst, const char* call, CallSite site, F f) {
     for (uint32_t i = 0; i < kTileElements; i++)
         tile[i] = f(tile[i]);
     ctx()->compute.dst_written |= 1u << idst;
+    record_compute(call, 1, kNoCb);
 }
 
 // DST[odst][i] = f(DST[idst0][i], DST[idst1][i]) for every element i.
@@ -26,6 +27,7 @@ inline void sfpu_apply_binary(uint32_t idst0, uint32_t idst1, uint32_t odst, con
     for (uint32_t i = 0; i < kTileElements; i++)
         out[i] = f(a[i], b[i]);
     ctx()->compute.dst_written |= 1u << odst;
+    record_compute(call, 1, kNoCb);
 }
 
 // DST[odst][i] = f(DST[idst0][i], DST[idst1][i], DST[idst2][i]) for every element i.
@@ -39,6 +41,7 @@ inline void sfpu_apply_ternary(uint32_t idst0, uint32_t idst1, uint32_t idst2, u
     for (uint32_t i = 0; i < kTileElements; i++)
         out[i] = f(a[i], b[i], c[i]);
     ctx()->compute.dst_written |= 1u << odst;
+    record_compute(call, 1, kNoCb);
 }
 
 // The SFPU functions simulate the whole tile only (the SDK's VectorMode::RC); `full_tile` says whether the

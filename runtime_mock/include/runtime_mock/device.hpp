@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime_mock/arch.hpp"
+#include "runtime_mock/profile.hpp"
 #include "runtime_mock/program_spec.hpp"
 
 namespace tt_mock {
@@ -124,6 +125,8 @@ public:
 
     void run(const ProgramSpec& program);
     std::vector<CoreCounters> last_run_counters() const;
+    // The timing model's result for the last run, if it was profiled (profile.hpp); null otherwise.
+    std::shared_ptr<const RunProfile> last_run_profile() const;
 
 private:
     struct Impl;

@@ -12,6 +12,9 @@ Example::
     so = tt_mock.build_host_program(["main.cpp"])   # an SDK host program with tilelang_tt_run()
     tt_mock.HostProgram(so).run("kernels/", [a, b, c])
 
+Timing: ``with tt_mock.profiling() as session:`` models how long each run inside it takes on the device
+(``session.runs``, ``tt_mock.profile.summary(session)``, ``tt_mock.profile.write_chrome_trace``).
+
 Device-side failures raise :class:`DeviceError` or one of its subclasses; a kernel that crashes
 (segfault, division by zero, failed assert, stack overflow, illegal instruction, a write past its core's
 L1) raises :class:`KernelFaultError`, and the process stays usable.
@@ -34,6 +37,7 @@ try:
 finally:
     sys.setdlopenflags(_flags)
 
+from . import profile  # noqa: E402
 from ._tt_mock import (  # noqa: E402
     ArgumentError,
     CircularBufferError,
@@ -44,12 +48,15 @@ from ._tt_mock import (  # noqa: E402
     KernelFaultError,
     NocAccessError,
 )
+from .architecture import arch_facts  # noqa: E402
 from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
 from .host_program import HostProgram, build_host_program  # noqa: E402
+from .profile import ProfilingSession, RunProfile, profiling  # noqa: E402
 from .program import Kernel, Program, core_range  # noqa: E402
 
 __all__ = [
     "ArgumentError",
+    "arch_facts",
     "Buffer",
     "CircularBufferError",
     "CoreCounters",
@@ -63,8 +70,12 @@ __all__ = [
     "KernelFaultError",
     "NocAccessError",
     "Program",
+    "ProfilingSession",
+    "RunProfile",
     "build_host_program",
     "core_range",
     "default_arch",
+    "profile",
+    "profiling",
     "set_default_arch",
 ]

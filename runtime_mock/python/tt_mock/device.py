@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _tt_mock
+from .profile import RunProfile
 from .program import Core, Program
 
 
@@ -115,6 +116,11 @@ class Device:
     def run(self, program: Program) -> None:
         """Runs the program to completion; raises DeviceError (or a subclass) on misuse."""
         self._device.run(program.spec())
+
+    def last_run_profile(self) -> RunProfile | None:
+        """The modelled timing of the last run if it was profiled (see tt_mock.profiling), else None."""
+        native = self._device.last_run_profile()
+        return RunProfile(native) if native is not None else None
 
     def counters(self) -> dict[Core, CoreCounters]:
         """Per-core counters of the last run."""

@@ -365,6 +365,16 @@ inline volatile uint32_t* local_semaphore(volatile uint32_t* sem_addr, const cha
     return sem_addr;
 }
 
+// Records a satisfied semaphore wait for the timing model (the word is this core's, checked above).
+inline void record_semaphore_wait(volatile uint32_t* sem_addr, uint32_t value, bool at_least) {
+    KernelContext* c = ctx();
+    if (!c->recording)
+        return;
+    const uint32_t offset = uint32_t(reinterpret_cast<uintptr_t>(sem_addr)) - c->core->l1_base;
+    c->fn->record(
+        c, ProfileEvent{EventKind::SemaphoreWait, uint8_t(at_least ? 1 : 0), kNoCb, 0, nullptr, 0, 0, value, offset});
+}
+
 }  // namespace tt_mock_device
 
 FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
@@ -372,6 +382,7 @@ FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
     if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait", site) != val)
         c->fn->semaphore_wait(c, sem_addr, val, false, site);
+    tt_mock_device::record_semaphore_wait(sem_addr, val, false);
 }
 
 FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
@@ -379,6 +390,7 @@ FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, 
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
     if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait_min", site) < val)
         c->fn->semaphore_wait(c, sem_addr, val, true, site);
+    tt_mock_device::record_semaphore_wait(sem_addr, val, true);
 }
 
 FORCE_INLINE void noc_semaphore_set(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,

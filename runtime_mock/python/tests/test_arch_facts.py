@@ -1,0 +1,51 @@
+"""tt_mock.arch_facts: the architectures' data files, and the simulator's tables generated from them."""
+
+import pytest
+import tt_mock
+
+
+@pytest.mark.parametrize("name", ["wormhole", "wormhole_b0", "blackhole"])
+def test_simulator_tables_come_from_the_data_file(name):
+    facts = tt_mock.arch_facts(name)
+    chip = facts["chip"]
+    spec = tt_mock.Device(name).spec
+    assert spec.name == facts["name"]
+    assert [spec.grid_x, spec.grid_y] == chip["grid"]
+    assert spec.l1_bytes == chip["l1_bytes"]
+    assert spec.dram_banks == chip["dram_banks"]
+    assert spec.dram_bank_bytes == chip["dram_bank_bytes"]
+    assert spec.dram_alignment == chip["dram_alignment"]
+    assert spec.l1_alignment == chip["l1_alignment"]
+    assert spec.num_circular_buffers == chip["num_circular_buffers"]
+    assert spec.dst_tiles_16bit == chip["dst_tiles_16bit_full_sync"]
+    assert spec.clock_ghz == facts["clock_ghz"]
+
+
+@pytest.mark.parametrize("name", ["wormhole_b0", "blackhole"])
+def test_every_timing_constant_names_its_source(name):
+    facts = tt_mock.arch_facts(name)
+    sources = facts["sources"]
+    for section in ("compute", "overhead", "noc"):
+        for key in facts[section]:
+            assert f"{section}.{key}" in sources, f"{name}.json: {section}.{key} has no entry in 'sources'"
+    assert "clock_ghz" in sources and "chip" in sources
+
+
+def test_the_published_figures():
+    wormhole, blackhole = tt_mock.arch_facts("wormhole"), tt_mock.arch_facts("blackhole")
+    assert (wormhole["clock_ghz"], blackhole["clock_ghz"]) == (1.0, 1.35)
+    matmul = wormhole["compute"]["fidelity_op_cycles_per_tile"]["matmul_tiles"]
+    assert matmul == {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}
+    assert wormhole["chip"]["l1_reserved_bytes"] == 102400 and wormhole["chip"]["max_runtime_args"] == 341
+
+
+def test_a_copy_each_time():
+    tt_mock.arch_facts("wormhole")["chip"]["grid"][0] = 99
+    assert tt_mock.arch_facts("wormhole")["chip"]["grid"] == [8, 8]
+
+
+def test_unknown_arch_names_the_choices():
+    with pytest.raises(
+        ValueError, match=r"unknown Tenstorrent arch 'grayskull' \(expected one of: blackhole"
+    ):
+        tt_mock.arch_facts("grayskull")
