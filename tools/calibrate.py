@@ -193,7 +193,7 @@ def big_matmul_utilisation(arch: str) -> float:
         raise RuntimeError(f"matmul_mcast_2d on {arch} failed its result check")
     flops = 2 * int(params["m"]) * int(params["k"]) * int(params["n"])
     achieved_tflops = flops / session.seconds / 1e12
-    return 100 * achieved_tflops / (tt_mock.profile.peak_tflops(arch, "hifi4") * grid_cores(arch))
+    return 100 * achieved_tflops / tt_mock.profile.peak_tflops(arch, "HiFi4")
 
 
 def error_percent(model: float, published: float | None) -> str:
