@@ -4,12 +4,30 @@ result check; under the timing model, each calibration figure is within its tole
 from __future__ import annotations
 
 import pytest
-import tt_mock
 
 from tools import calibrate
 
 BENCHMARKS = {bench.name: bench for bench in calibrate.benchmarks()}
-HAS_TIMING_MODEL = hasattr(tt_mock, "profiling")
+
+# Figures the model misses today, and the constant or mechanism responsible (issue 10). Strict: a fixed
+# model turns these into failures until the entry is removed.
+KNOWN_OFF = {
+    ("DRAM read, all cores", "wormhole"): "per-bank claims serialise lockstep readers: 176 GB/s, not 267",
+    (
+        "DRAM read, all cores",
+        "blackhole",
+    ): "no NOC route congestion for arbitrary placement: 413 GB/s, not 344",
+    (
+        "DRAM read, one reader per bank",
+        "blackhole",
+    ): "dram_read_bytes_per_cycle 33 caps 8 readers at 356 GB/s",
+    ("NOC write, linked", "wormhole"): "the shim drops `linked`; the model has no linked-multicast rate",
+    ("NOC write, linked", "blackhole"): "the shim drops `linked`; the model has no linked-multicast rate",
+    (
+        "NOC write, multicast",
+        "blackhole",
+    ): "multicast_per_destination_cycles x 120 receivers on top of 24 B/cycle",
+}
 
 
 @pytest.mark.parametrize("arch", calibrate.ARCHS)
@@ -33,10 +51,16 @@ def test_unknown_parameter_is_an_error_naming_it():
         calibrate.run_program("sfpu_chain", {"colour": "red"}, "wormhole")
 
 
-@pytest.mark.skipif(not HAS_TIMING_MODEL, reason="the timing model (issue 10) is not in this build")
-@pytest.mark.parametrize("arch", calibrate.ARCHS)
 @pytest.mark.parametrize(
-    "name", sorted(n for n, b in BENCHMARKS.items() if b.published["wormhole"] is not None)
+    "name, arch",
+    [
+        pytest.param(name, arch, marks=pytest.mark.xfail(strict=True, reason=KNOWN_OFF[name, arch]))
+        if (name, arch) in KNOWN_OFF
+        else (name, arch)
+        for name, bench in sorted(BENCHMARKS.items())
+        if bench.published["wormhole"] is not None
+        for arch in calibrate.ARCHS
+    ],
 )
 def test_figure_within_tolerance_of_published(name, arch):
     bench = BENCHMARKS[name]
