@@ -1,0 +1,70 @@
+"""The calibration programs of tools/calibration: each runs at a small size on both archs and passes its own
+result check; under the timing model, each calibration figure is within its tolerance of the published one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools import calibrate
+
+BENCHMARKS = {bench.name: bench for bench in calibrate.benchmarks()}
+
+# Figures the model misses today, and the constant or mechanism responsible (issue 10). Strict: a fixed
+# model turns these into failures until the entry is removed.
+KNOWN_OFF = {
+    ("DRAM read, all cores", "wormhole"): "per-bank claims serialise lockstep readers: 176 GB/s, not 267",
+    (
+        "DRAM read, all cores",
+        "blackhole",
+    ): "no NOC route congestion for arbitrary placement: 413 GB/s, not 344",
+    (
+        "DRAM read, one reader per bank",
+        "blackhole",
+    ): "dram_read_bytes_per_cycle 33 caps 8 readers at 356 GB/s",
+    ("NOC write, linked", "wormhole"): "the shim drops `linked`; the model has no linked-multicast rate",
+    ("NOC write, linked", "blackhole"): "the shim drops `linked`; the model has no linked-multicast rate",
+    (
+        "NOC write, multicast",
+        "blackhole",
+    ): "multicast_per_destination_cycles x 120 receivers on top of 24 B/cycle",
+}
+
+
+@pytest.mark.parametrize("arch", calibrate.ARCHS)
+@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+def test_program_checks_its_result(name, arch, capfd):
+    bench = BENCHMARKS[name]
+    status = calibrate.run_program(bench.program, {**bench.params, **bench.small_params}, arch)
+    out = capfd.readouterr().out
+    assert status == 0 and f"{bench.program}: pass" in out, out
+
+
+@pytest.mark.parametrize("arch", calibrate.ARCHS)
+def test_mcast_matmul_checks_its_result(arch, capfd):
+    status = calibrate.run_program("matmul_mcast_2d", calibrate.SMALL_MATMUL, arch)
+    out = capfd.readouterr().out
+    assert status == 0 and "matmul_mcast_2d: pass" in out, out
+
+
+def test_unknown_parameter_is_an_error_naming_it():
+    with pytest.raises(RuntimeError, match="argument 'colour=red' is not name=value with a known name"):
+        calibrate.run_program("sfpu_chain", {"colour": "red"}, "wormhole")
+
+
+@pytest.mark.parametrize(
+    "name, arch",
+    [
+        pytest.param(name, arch, marks=pytest.mark.xfail(strict=True, reason=KNOWN_OFF[name, arch]))
+        if (name, arch) in KNOWN_OFF
+        else (name, arch)
+        for name, bench in sorted(BENCHMARKS.items())
+        if bench.published["wormhole"] is not None
+        for arch in calibrate.ARCHS
+    ],
+)
+def test_figure_within_tolerance_of_published(name, arch):
+    bench = BENCHMARKS[name]
+    model, published = calibrate.measure(bench, arch), bench.published[arch]
+    assert abs(model - published) <= bench.tolerance * published, (
+        f"{name} on {arch}: model {model:.2f} {bench.unit}, published {published} ({bench.source})"
+    )
