@@ -52,7 +52,14 @@ struct Risc {
     uint32_t version = 0;   // queue entries with an older version are stale
     FlowSource release;     // set when the release time is known
     uint64_t reads_done = 0, writes_done = 0;
-    int64_t last_compute_span = -1;                    // extendable while no wait intervenes
+    int64_t last_compute_span = -1;  // extendable while no wait intervenes
+    int64_t last_pack_span = -1;
+    // The compute core's packer (TRISC2) runs beside its math engine: it packs a DST half once the math
+    // side commits it (`committed`), and the math side acquires a half again once the packer released it
+    // (`half_free`, alternating halves; full-sync acquire_dst waits for the last release).
+    uint64_t packer = 0, committed = 0, last_release = 0;
+    uint64_t half_free[2] = {0, 0};
+    uint32_t sections = 0;
     std::vector<std::pair<uint32_t, uint64_t>> zones;  // open zones: name, start
     RiscProfile* profile = nullptr;
 };
@@ -207,6 +214,7 @@ private:
 
     void finish(Risc& risc) {
         risc.finished = true;
+        risc.clock = std::max(risc.clock, risc.packer);
         for (auto it = risc.zones.rbegin(); it != risc.zones.rend(); ++it)
             span(risc, zone_track(risc), it->second, risc.clock - it->second, it->first, SpanCategory::Zone);
         risc.zones.clear();
@@ -222,7 +230,7 @@ private:
                 compute(risc, e);
                 break;
             case EventKind::DstSync:
-                busy(risc, timing_.dst_sync_cycles);
+                dst_sync(risc, e);
                 break;
             case EventKind::CbReserve:
             case EventKind::CbWait:
@@ -289,6 +297,52 @@ private:
         return *found;
     }
 
+    static bool is_pack(const char* call) { return !std::strncmp(call, "pack_", 5); }
+
+    // tile_regs_acquire / commit / wait / release (and the full-sync acquire_dst / release_dst): the
+    // hand-offs of DST halves between the math engine and the packer.
+    void dst_sync(Risc& risc, const ProfileEvent& e) {
+        const char* call = e.name;
+        if (!std::strcmp(call, "tile_regs_wait")) {  // the packer's side
+            risc.packer = std::max(risc.packer, risc.committed) + timing_.dst_sync_cycles;
+            return;
+        }
+        if (!std::strcmp(call, "tile_regs_release") || !std::strcmp(call, "release_dst")) {
+            risc.last_release = std::max(risc.packer, risc.clock);
+            risc.half_free[risc.sections++ % 2] = risc.last_release;
+            return;
+        }
+        busy(risc, timing_.dst_sync_cycles);
+        if (!std::strcmp(call, "tile_regs_commit")) {
+            risc.committed = risc.clock;
+            return;
+        }
+        const bool full_sync = !std::strcmp(call, "acquire_dst");
+        const uint64_t free = full_sync ? risc.last_release : risc.half_free[risc.sections % 2];
+        if (full_sync)  // full sync commits implicitly: the packer may start once math is done
+            risc.committed = risc.clock;
+        if (free > risc.clock) {
+            begin_wait(risc, Risc::Block::Partner, name("tile_regs_acquire (DST held by the packer)"),
+                       SpanCategory::CbWait);
+            risc.release = FlowSource{};
+            end_wait(risc, free);
+        }
+    }
+
+    // A pack runs on the packer's clock, from when its DST half was committed.
+    void pack(Risc& risc, const ProfileEvent& e, uint64_t cycles, uint32_t id) {
+        const uint64_t start = std::max(risc.packer, risc.committed);
+        if (risc.last_pack_span >= 0 && profile_->spans[risc.last_pack_span].name == id &&
+            profile_->spans[risc.last_pack_span].start + profile_->spans[risc.last_pack_span].duration == start) {
+            profile_->spans[risc.last_pack_span].duration += cycles;
+        } else if (cycles > 0) {
+            span(risc, TraceTrack::TriscPack, start, cycles, id, SpanCategory::Compute);
+            risc.last_pack_span = int64_t(profile_->spans.size()) - 1;
+        }
+        risc.packer = start + cycles;
+        (void)e;
+    }
+
     void compute(Risc& risc, const ProfileEvent& e) {
         const OpCost& cost = op_cost(e.name);
         const uint32_t fidelity = std::min<uint32_t>(risc.thread->math_fidelity, 4);
@@ -301,6 +355,10 @@ private:
             profile_->matmul_tiles += e.count;
         const uint64_t cycles = per_tile * e.count;
         const uint32_t id = name(e.name);
+        if (is_pack(e.name)) {
+            pack(risc, e, cycles, id);
+            return;
+        }
         if (risc.last_compute_span >= 0 && profile_->spans[risc.last_compute_span].name == id) {
             TraceSpan& last = profile_->spans[risc.last_compute_span];
             last.duration = risc.clock + cycles - last.start;
@@ -370,14 +428,16 @@ private:
                  SpanCategory::Api);
         }
         CbTimeline& timeline = cb(risc, e.cb);
-        const CbEntry entry{e.target, start, risc.clock, r};
+        // A compute kernel pushes pages its packer fills: they are there once the packer is done.
+        const uint64_t visible = push && risc.role == 2 ? std::max(risc.clock, risc.packer) : risc.clock;
+        const CbEntry entry{e.target, start, visible, r};
         (push ? timeline.pushes : timeline.pops).push_back(entry);
         int& waiter = push ? timeline.consumer_waiter : timeline.producer_waiter;
         const int64_t needs = push ? timeline.consumer_needs : timeline.producer_needs;
         if (waiter >= 0 && e.target >= needs) {
             Risc& blocked = riscs_[waiter];
             blocked.release = push ? flow_from(entry) : FlowSource{};
-            schedule(uint32_t(waiter), std::max(blocked.blocked_since, risc.clock));
+            schedule(uint32_t(waiter), std::max(blocked.blocked_since, visible));
             waiter = -1;
         }
     }

@@ -7,10 +7,14 @@
 // threads. (Events local to a RISC, and CB calls, whose waits end at the later of the two sides' times
 // whichever is replayed first, run without that check.)
 //   compute        clock += tiles x cycles per tile (by call, math fidelity, Float32 unpack/pack factor)
+//   packer         pack_* calls run on the compute core's packer clock (TRISC2), beside the math engine:
+//                  from when their DST half was committed; tile_regs_acquire waits until the packer
+//                  released the half it takes (half-sync: the one before last; acquire_dst: the last), and
+//                  a compute kernel's cb_push_back is visible once the packer is done
 //   API overheads  CB calls, DST hand-overs, NOC issue, local semaphore calls: fixed costs (busy)
-//   NOC transfer   occupies its resources (DRAM bank, the NOC ports of both ends) from
-//                  start = max(issue, free[resource]...) for bytes / rate cycles each, and completes
-//                  `latency` after the slowest; the RISC goes on after the issue cost (async)
+//   NOC transfer   occupies each of its resources (DRAM bank, the NOC ports of both ends) on its own from
+//                  start = max(issue, free[resource]) for bytes / rate cycles, and completes `latency`
+//                  after the slowest; the RISC goes on after the issue cost (async)
 //   barriers       read / write barrier: clock = max(clock, last completion of this RISC's reads / writes)
 //   CB sync        cb_wait_front waits until the producer's push made the cumulative page count it needs;
 //                  cb_reserve_back until the consumer's pops freed enough pages (a push is visible when

@@ -33,8 +33,9 @@ struct CoreProfile {
 };
 
 // Trace tracks of a core: its three RISCs, its two NOC ports, and one zone track per RISC.
-enum class TraceTrack : uint8_t { Brisc, Ncrisc, Trisc, Noc0, Noc1, ZonesBrisc, ZonesNcrisc, ZonesTrisc };
-constexpr uint32_t kTraceTracks = 8;
+// TriscPack: the packer of a compute core, which packs one DST half while the math engine fills the other.
+enum class TraceTrack : uint8_t { Brisc, Ncrisc, Trisc, Noc0, Noc1, ZonesBrisc, ZonesNcrisc, ZonesTrisc, TriscPack };
+constexpr uint32_t kTraceTracks = 9;
 
 enum class SpanCategory : uint8_t { Compute, CbWait, NocTransfer, NocBarrier, Semaphore, Zone, Api };
 

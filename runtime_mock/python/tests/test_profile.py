@@ -306,3 +306,31 @@ _NAMES = [
 def test_trace_checker_names_each_violation(events, message):
     with pytest.raises(ValueError, match=message):
         tt_mock.profile.check_chrome_trace({"traceEvents": _NAMES + events})
+
+
+def test_the_packer_works_beside_the_math_engine():
+    """Half-sync DST: the packer (TRISC2) packs one half while the math engine fills the other, so a loop
+    of fill-then-pack sections costs the math side's time plus the last section's packing, not the sum of
+    both; the math engine waits only when both halves are still being packed."""
+    device, sections, tiles = tt_mock.Device("wormhole"), 6, 4
+    facts = tt_mock.arch_facts("wormhole")
+    compute = facts["compute"]
+    fill = compute["op_cycles_per_tile"][compute["sfpu_op_class"]["fill_tile"]]
+    pack = compute["op_cycles_per_tile"]["pack_tile"]
+    overhead = facts["overhead"]
+    sync, cb = overhead["dst_sync_cycles"], overhead["cb_api_cycles"]
+    assert fill * tiles >= pack * tiles + sync, "the packer keeps up with the math engine"
+    program = tt_mock.Program()
+    kernel = program.add_kernel(KERNELS / "profile_pack_overlap.cpp", (0, 0), "compute")
+    program.add_circular_buffer((0, 0), index=16, data_format="Float16_b", page_size=PAGE,
+                                num_pages=sections * tiles)  # fmt: skip
+    program.set_runtime_args(kernel, (0, 0), [sections, tiles])
+    _session, run = _profiled_run(device, program)
+    # math side per section: acquire, the fills, commit, the output CB's reserve and push
+    math_section = sync + fill * tiles + sync + 2 * cb
+    pack_section = sync + pack * tiles  # tile_regs_wait, then the packs
+    launch = overhead["kernel_launch_cycles"]
+    # the last section's packs start once its fills are committed and end the run
+    assert run.cycles == launch + (sections - 1) * math_section + (2 * sync + fill * tiles) + pack_section
+    assert run.cycles < launch + sections * (math_section + pack_section)
+    assert run.cores[(0, 0)]["TRISC"].end_cycle == run.cycles

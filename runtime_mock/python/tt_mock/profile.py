@@ -30,7 +30,17 @@ FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 FLOPS_PER_MATMUL_TILE = 2 * 32 * 32 * 32
 
 # Chrome-trace threads of a core, in TraceTrack order (runtime_mock/profile.hpp).
-_TRACKS = ("BRISC", "NCRISC", "TRISC", "NOC0", "NOC1", "BRISC zones", "NCRISC zones", "TRISC zones")
+_TRACKS = (
+    "BRISC",
+    "NCRISC",
+    "TRISC",
+    "NOC0",
+    "NOC1",
+    "BRISC zones",
+    "NCRISC zones",
+    "TRISC zones",
+    "TRISC pack",
+)
 _CATEGORIES = ("compute", "cb_wait", "noc_transfer", "noc_barrier", "semaphore", "zone", "api")
 _SPAN_DTYPE = np.dtype(
     {
