@@ -71,6 +71,7 @@ inline constexpr TimingConstants k{ident}Timing{{
     {float(noc["dram_write_bytes_per_cycle"])},
     {float(noc["one_to_one_bytes_per_cycle"])},
     {float(noc["multicast_bytes_per_cycle"])},
+    {float(noc["linked_multicast_bytes_per_cycle"])},
     {int(noc["multicast_per_destination_cycles"])},
 }};
 

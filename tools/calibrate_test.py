@@ -12,21 +12,14 @@ BENCHMARKS = {bench.name: bench for bench in calibrate.benchmarks()}
 # Figures the model misses today, and the constant or mechanism responsible (issue 10). Strict: a fixed
 # model turns these into failures until the entry is removed.
 KNOWN_OFF = {
-    ("DRAM read, all cores", "wormhole"): "per-bank claims serialise lockstep readers: 176 GB/s, not 267",
     (
         "DRAM read, all cores",
         "blackhole",
-    ): "no NOC route congestion for arbitrary placement: 413 GB/s, not 344",
+    ): "no NOC route congestion for arbitrary placement: 492 GB/s, not 344",
     (
         "DRAM read, one reader per bank",
         "blackhole",
     ): "dram_read_bytes_per_cycle 33 caps 8 readers at 356 GB/s",
-    ("NOC write, linked", "wormhole"): "the shim drops `linked`; the model has no linked-multicast rate",
-    ("NOC write, linked", "blackhole"): "the shim drops `linked`; the model has no linked-multicast rate",
-    (
-        "NOC write, multicast",
-        "blackhole",
-    ): "multicast_per_destination_cycles x 120 receivers on top of 24 B/cycle",
 }
 
 

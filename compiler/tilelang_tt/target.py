@@ -1,8 +1,9 @@
-"""Device descriptions: the facts of each Tenstorrent chip the compiler targets, in one place.
+"""Device descriptions: the facts of each Tenstorrent chip the compiler targets.
 
-Numbers come from the SDK (dev_mem_map.h, soc descriptors, hal; see shared notes/metalium-api.md §4.2, §5.8,
-§7). ``get_target("wormhole")`` returns a frozen ``TTTarget``; every pass reads facts from it, none hard-codes
-them.
+The numbers live in one place for the compiler and the simulator alike: the ``"chip"`` section of each
+architecture's data file, ``tt_mock/arch/<arch>.json`` (runtime_mock/python/tt_mock/arch/; sources named in
+the file). ``get_target("wormhole")`` returns a frozen ``TTTarget`` built from it; every pass reads facts
+from the target, none hard-codes them.
 
     >>> get_target("blackhole").grid
     (13, 10)
@@ -11,6 +12,9 @@ them.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import json
+from pathlib import Path
 
 from .errors import TTCompileError
 from .records import TargetFacts
@@ -78,49 +82,28 @@ class TTTarget:
         )
 
 
+def _chip_facts(arch: str) -> dict:
+    """The ``"chip"`` section of the arch's data file, read where the tt_mock package lies (without importing
+    the simulator, which a compile-only user never loads)."""
+    spec = importlib.util.find_spec("tt_mock")
+    if spec is None or spec.origin is None:
+        raise TTCompileError("tt_mock, the package that holds the chips' data files, is not installed")
+    return json.loads((Path(spec.origin).parent / "arch" / f"{arch}.json").read_text())["chip"]
+
+
+def _target(name: str, arch: str) -> TTTarget:
+    chip = _chip_facts(arch)
+    return TTTarget(
+        name=name,
+        arch=arch,
+        **{**chip, "grid": tuple(chip["grid"]), "data_formats": tuple(chip["data_formats"])},
+    )
+
+
 TARGETS: dict[str, TTTarget] = {
-    "grayskull": TTTarget(
-        name="grayskull",
-        arch="grayskull",
-        grid=(12, 9),
-        l1_bytes=1024 * 1024,
-        l1_reserved_bytes=100 * 1024,
-        dram_banks=8,
-        dram_bank_bytes=1 << 30,
-        dram_alignment=32,
-        l1_alignment=16,
-        num_circular_buffers=32,
-        dst_tiles_16bit_full_sync=16,
-        data_formats=("Float16_b", "Float16", "Float32", "Bfp8_b"),
-    ),
-    "wormhole": TTTarget(
-        name="wormhole",
-        arch="wormhole_b0",
-        grid=(8, 8),
-        l1_bytes=1464 * 1024,
-        l1_reserved_bytes=100 * 1024,
-        dram_banks=12,
-        dram_bank_bytes=1 << 30,
-        dram_alignment=32,
-        l1_alignment=16,
-        num_circular_buffers=32,
-        dst_tiles_16bit_full_sync=16,
-        data_formats=("Float16_b", "Float16", "Float32", "Bfp8_b", "Bfp4_b"),
-    ),
-    "blackhole": TTTarget(
-        name="blackhole",
-        arch="blackhole",
-        grid=(13, 10),
-        l1_bytes=1536 * 1024,
-        l1_reserved_bytes=100 * 1024,
-        dram_banks=8,
-        dram_bank_bytes=4278190080,
-        dram_alignment=64,
-        l1_alignment=16,
-        num_circular_buffers=64,
-        dst_tiles_16bit_full_sync=16,
-        data_formats=("Float16_b", "Float16", "Float32", "Bfp8_b", "Bfp4_b"),
-    ),
+    "grayskull": _target("grayskull", "grayskull"),
+    "wormhole": _target("wormhole", "wormhole_b0"),
+    "blackhole": _target("blackhole", "blackhole"),
 }
 
 DEFAULT_TARGET = "wormhole"

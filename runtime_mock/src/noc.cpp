@@ -194,10 +194,11 @@ void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, u
 }
 
 void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
-                         uint32_t num_dests, bool loopback, const char* call, CallSite site) {
+                         uint32_t num_dests, uint32_t flags, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const RunState& run = *thread.run;
+    const bool loopback = flags & tt_mock_device::kMulticastLoopback;
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const uint32_t x0 = std::min(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
     const uint32_t x1 = std::max(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
@@ -231,15 +232,17 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
         }
     }
     if (ctx->recording) {
-        tt_mock_device::ProfileEvent event{tt_mock_device::EventKind::NocMulticast,
-                                           uint8_t(loopback ? tt_mock_device::kLoopback : 0),
-                                           uint16_t(num_dests),
-                                           size,
-                                           nullptr,
-                                           int64_t(thread.core->l1_index),
-                                           uint64_t(x0) | uint64_t(y0) << 8 | uint64_t(x1) << 16 | uint64_t(y1) << 24,
-                                           0,
-                                           0};
+        tt_mock_device::ProfileEvent event{
+            tt_mock_device::EventKind::NocMulticast,
+            uint8_t((loopback ? tt_mock_device::kLoopback : 0) |
+                    (flags & tt_mock_device::kMulticastLinked ? tt_mock_device::kLinked : 0)),
+            uint16_t(num_dests),
+            size,
+            nullptr,
+            int64_t(thread.core->l1_index),
+            uint64_t(x0) | uint64_t(y0) << 8 | uint64_t(x1) << 16 | uint64_t(y1) << 24,
+            0,
+            0};
         if (sets_semaphore(offset, size)) {
             event.format |= tt_mock_device::kSemaphoreWrite;
             std::memcpy(&event.value, from, 4);

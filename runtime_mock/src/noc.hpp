@@ -21,7 +21,7 @@ namespace tt_mock {
 void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
 void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
 void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
-                         uint32_t num_dests, bool loopback, const char* call, CallSite site);
+                         uint32_t num_dests, uint32_t flags, const char* call, CallSite site);
 void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes);
 void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
                    CallSite site);

@@ -509,9 +509,11 @@ private:
         const uint64_t issue = risc.clock;
         busy(risc, timing_.noc_issue_cycles);
         const uint32_t destinations = e.cb;
-        const uint64_t own_cycles = cycles_for(e.count, timing_.multicast_bytes_per_cycle) +
-                                    uint64_t(destinations) * timing_.multicast_per_destination_cycles;
-        const auto [start, completion] = claim(issue, {{&port(self, noc), own_cycles}});
+        const bool linked = e.format & tt_mock_device::kLinked;
+        const uint64_t own_cycles =
+            cycles_for(e.count, linked ? timing_.linked_multicast_bytes_per_cycle : timing_.multicast_bytes_per_cycle);
+        const auto [start, arrival] = claim(issue, {{&port(self, noc), own_cycles}});
+        const uint64_t completion = arrival + uint64_t(destinations) * timing_.multicast_per_destination_cycles;
         profile_->noc_bytes += uint64_t(e.count) * destinations;
         span(risc, TraceTrack(uint32_t(TraceTrack::Noc0) + (noc & 1)), start, own_cycles, name("multicast"),
              SpanCategory::NocTransfer);

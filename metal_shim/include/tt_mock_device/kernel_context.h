@@ -62,6 +62,8 @@ constexpr uint32_t kMaxCircularBuffers = 64;
 constexpr uint32_t kMaxSemaphores = 16;
 constexpr uint32_t kSemaphoreStride = 16;  // L1_ALIGNMENT
 constexpr uint32_t kMaxRuntimeArgs = 341;
+constexpr uint32_t kMulticastLoopback = 1;
+constexpr uint32_t kMulticastLinked = 2;
 
 // One Tensix core, shared by its three kernel threads.
 struct Core {
@@ -114,8 +116,10 @@ struct RuntimeFunctions {
     void (*check_pending)(KernelContext*, uint32_t addr, uint32_t size, bool reads, const char* call, CallSite site);
     void (*noc_read)(KernelContext*, uint64_t src_noc_addr, uint32_t dst_l1_addr, uint32_t size, CallSite site);
     void (*noc_write)(KernelContext*, uint32_t src_l1_addr, uint64_t dst_noc_addr, uint32_t size, CallSite site);
+    // `flags`: kMulticastLoopback (the sender is a destination too), kMulticastLinked (the SDK's `linked`: the
+    // next multicast keeps the path).
     void (*noc_write_multicast)(KernelContext*, uint32_t src_l1_addr, uint64_t dst_noc_multicast_addr, uint32_t size,
-                                uint32_t num_dests, bool loopback, const char* call, CallSite site);
+                                uint32_t num_dests, uint32_t flags, const char* call, CallSite site);
     void (*noc_barrier)(KernelContext*, bool reads, bool writes);
     void (*semaphore_wait)(KernelContext*, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site);
     void (*semaphore_set)(KernelContext*, volatile uint32_t* addr, uint32_t value, CallSite site);

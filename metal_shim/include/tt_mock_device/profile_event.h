@@ -23,7 +23,7 @@ enum class EventKind : uint8_t {
     NocRead,        // count: bytes; target: source node; detail: destination node (recorded by the runtime)
     NocWrite,       // as NocRead; with kSemaphoreWrite in `format`: sets the word at L1 `offset` to `value`
     NocMulticast,   // count: bytes; cb: destinations; detail: NOC rectangle (x0 | y0 << 8 | x1 << 16 | y1 << 24);
-                    // format: kSemaphoreWrite, kLoopback flags; offset, value: as NocWrite
+                    // format: kSemaphoreWrite, kLoopback, kLinked flags; offset, value: as NocWrite
     SemaphoreInc,   // target: destination core's L1 index; offset: the word's L1 offset; value: increment
     SemaphoreSet,   // offset: L1 offset of this core's word; value: the value set
     SemaphoreWait,  // offset: L1 offset of this core's word; value: value waited for; format: 1 for at-least
@@ -36,6 +36,7 @@ constexpr uint8_t kNoFormat = 255;
 constexpr uint16_t kNoCb = 0xffff;
 constexpr uint8_t kSemaphoreWrite = 1;  // NocWrite / NocMulticast flag in `format`: the write sets a semaphore
 constexpr uint8_t kLoopback = 2;        // NocMulticast flag in `format`: the sender is a destination too
+constexpr uint8_t kLinked = 4;          // NocMulticast flag in `format`: the SDK's `linked` (path kept)
 
 struct ProfileEvent {
     EventKind kind;

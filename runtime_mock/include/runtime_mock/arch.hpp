@@ -35,7 +35,8 @@ struct TimingConstants {
     double dram_write_bytes_per_cycle;
     double one_to_one_bytes_per_cycle;  // core to core
     double multicast_bytes_per_cycle;
-    uint32_t multicast_per_destination_cycles;
+    double linked_multicast_bytes_per_cycle;    // back-to-back multicasts that keep their path (`linked`)
+    uint32_t multicast_per_destination_cycles;  // added to a multicast's completion per destination
 };
 
 struct ArchSpec {

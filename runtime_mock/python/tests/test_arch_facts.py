@@ -47,10 +47,15 @@ def test_a_copy_each_time():
 
 
 def test_unknown_arch_names_the_choices():
-    with pytest.raises(
-        ValueError, match=r"unknown Tenstorrent arch 'grayskull' \(expected one of: blackhole"
-    ):
-        tt_mock.arch_facts("grayskull")
+    with pytest.raises(ValueError, match=r"unknown Tenstorrent arch 'quasar' \(expected one of: blackhole"):
+        tt_mock.arch_facts("quasar")
+
+
+def test_grayskull_has_chip_facts_only():
+    """A compile-only target: the compiler reads its chip, the simulator neither models nor times it."""
+    grayskull = tt_mock.arch_facts("grayskull")
+    assert grayskull["simulated"] is False and grayskull["chip"]["grid"] == [12, 9]
+    assert "compute" not in grayskull
 
 
 @pytest.mark.parametrize("name", ["wormhole_b0", "blackhole"])

@@ -14,11 +14,17 @@ import functools
 import json
 from pathlib import Path
 
-_ALIASES = {"wormhole": "wormhole_b0", "wormhole_b0": "wormhole_b0", "blackhole": "blackhole"}
+_ALIASES = {
+    "wormhole": "wormhole_b0",
+    "wormhole_b0": "wormhole_b0",
+    "blackhole": "blackhole",
+    "grayskull": "grayskull",  # chip facts only (``"simulated": false``): a target the compiler writes for
+}
 
 
 def canonical_arch(name: str) -> str:
-    """The data file's name for ``name`` (wormhole, wormhole_b0 or blackhole); ValueError otherwise."""
+    """The data file's name for ``name`` (wormhole, wormhole_b0, blackhole or grayskull); ValueError
+    otherwise."""
     try:
         return _ALIASES[name]
     except KeyError:

@@ -323,20 +323,19 @@ template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1>
 inline void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                       uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
                                       tt_mock_device::CallSite site = {}) {
-    (void)linked;
     (void)noc;
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, false,
-                               "noc_async_write_multicast", site);
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
+                               linked ? tt_mock_device::kMulticastLinked : 0, "noc_async_write_multicast", site);
 }
 
 inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                                    uint32_t size, uint32_t num_dests, bool linked = false,
                                                    uint8_t noc = noc_index, tt_mock_device::CallSite site = {}) {
-    (void)linked;
     (void)noc;
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, true,
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
+                               tt_mock_device::kMulticastLoopback | (linked ? tt_mock_device::kMulticastLinked : 0),
                                "noc_async_write_multicast_loopback_src", site);
 }
 
@@ -417,19 +416,18 @@ inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_no
 inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests,
                                         bool linked = false, uint8_t noc = noc_index,
                                         tt_mock_device::CallSite site = {}) {
-    (void)linked;
     (void)noc;
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, false,
-                               "noc_semaphore_set_multicast", site);
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
+                               linked ? tt_mock_device::kMulticastLinked : 0, "noc_semaphore_set_multicast", site);
 }
 
 inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                                      uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
                                                      tt_mock_device::CallSite site = {}) {
-    (void)linked;
     (void)noc;
     tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, true,
+    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
+                               tt_mock_device::kMulticastLoopback | (linked ? tt_mock_device::kMulticastLinked : 0),
                                "noc_semaphore_set_multicast_loopback_src", site);
 }
