@@ -4,6 +4,11 @@ compiler and simulator timings for a square GEMM.
 ``--families`` times one program of each tile-program family from ``examples/`` on the mock device next to
 its numpy reference (``ref_program``), alternated, medians of at least 7 rounds.
 
+``--model-table`` reports the device timing model instead: modelled TFLOPS and % of the HiFi4 peak of the
+compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole's published 2560×4992×4992),
+next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
+published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py).
+
 ``--compile-table`` instead times compilation alone for 1024³ and 8192³ GEMMs with 32³ and 128×128×32
 blocks, repetitions alternated across the four so that machine load hits them alike (median of
 ``--repeat``, at least 7), split into passes and codegen.
@@ -33,19 +38,22 @@ EXAMPLES = Path(__file__).absolute().parent.parent / "examples"
 FAMILIES = ["elementwise", "softmax", "layer_norm", "gemm_epilogue", "flash_attention", "convolution"]
 
 
-def _gemm(T, size, bm, bn, bk):  # noqa: N803
+def _gemm(T, size, bm, bn, bk, n=None, k=None):  # noqa: N803
+    """A bf16 GEMM with fp32 accumulation, size x k @ k x n (n and k default to size)."""
+    n, k_size = n or size, k or size
+
     @T.prim_func
     def gemm(
-        A: T.Tensor((size, size), "bfloat16"),
-        B: T.Tensor((size, size), "bfloat16"),
-        C: T.Tensor((size, size), "bfloat16"),
+        A: T.Tensor((size, k_size), "bfloat16"),
+        B: T.Tensor((k_size, n), "bfloat16"),
+        C: T.Tensor((size, n), "bfloat16"),
     ):
-        with T.Kernel(T.ceildiv(size, bn), T.ceildiv(size, bm), threads=128) as (bx, by):
+        with T.Kernel(T.ceildiv(n, bn), T.ceildiv(size, bm), threads=128) as (bx, by):
             A_s = T.alloc_shared((bm, bk), "bfloat16")
             B_s = T.alloc_shared((bk, bn), "bfloat16")
             C_f = T.alloc_fragment((bm, bn), "float")
             T.clear(C_f)
-            for k in T.Pipelined(T.ceildiv(size, bk), num_stages=2):
+            for k in T.Pipelined(T.ceildiv(k_size, bk), num_stages=2):
                 T.copy(A[by * bm, k * bk], A_s)
                 T.copy(B[k * bk, bx * bn], B_s)
                 T.gemm(A_s, B_s, C_f)
@@ -74,6 +82,62 @@ def compile_table(repeat: int, target: str) -> None:
     for (size, (bm, bn, bk)), values in times.items():
         total, passes, codegen = (statistics.median(v[i] for v in values) * 1000 for i in range(3))
         print(f"  {size:>7d}³ {f'{bm}x{bn}x{bk}':>12s} {total:9.2f} {passes:10.2f} {codegen:11.2f}")
+
+
+# (arch, M, N, K, blocks of the compiler's GEMM): the blocks divide the output over the arch's whole grid.
+MODEL_TABLE = [
+    ("wormhole", 1024, 1024, 1024, (128, 128, 32)),
+    ("wormhole", 2048, 2048, 2048, (256, 256, 32)),
+    ("wormhole", 4096, 4096, 4096, (256, 256, 32)),
+    ("blackhole", 1024, 1024, 1024, (128, 128, 32)),
+    ("blackhole", 2048, 2048, 2048, (256, 256, 32)),
+    ("blackhole", 4096, 4096, 4096, (256, 256, 32)),
+    ("blackhole", 2560, 4992, 4992, (256, 384, 32)),
+]
+
+
+def model_table(sdk_examples: Path | None) -> None:
+    """Modelled TFLOPS and % of peak: the compiler's GEMM, the SDK-style hand-tuned matmul, published."""
+    import numpy as np
+    import tilelang_tt
+    import tilelang_tt.language as T
+    import tt_mock
+
+    sys.path.insert(0, str(Path(__file__).absolute().parent))
+    import calibrate
+
+    rng = np.random.default_rng(0)
+    print("device timing model, bf16 GEMM with fp32 accumulation, HiFi4 (modelled device time):")
+    print(f"  {'arch':9s} {'M x N x K':>16s} {'program':38s} {'ms':>8s} {'TFLOPS':>7s} {'% peak':>7s}")
+
+    def row(arch, shape, program, seconds):
+        peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+        tflops = 2 * shape[0] * shape[1] * shape[2] / seconds / 1e12
+        text = "x".join(str(v) for v in shape)
+        percent = 100 * tflops / peak
+        print(f"  {arch:9s} {text:>16s} {program:38s} {seconds * 1e3:8.3f} {tflops:7.1f} {percent:6.1f}%")
+
+    for arch, m, n, k, (bm, bn, bk) in MODEL_TABLE:
+        kernel = tilelang_tt.compile(_gemm(T, m, bm, bn, bk, n=n, k=k), out_idx=[-1], target=arch)
+        a = rng.standard_normal((m, k)).astype(np.float32).astype(kernel.params[0]["dtype"])
+        b = rng.standard_normal((k, n)).astype(np.float32).astype(kernel.params[1]["dtype"])
+        profile = kernel.profile(a, b, np.zeros((m, n), a.dtype))
+        partition = kernel.plan["work_partition"]["tile_order"]
+        row(arch, (m, n, k), f"TileLang-TT {bm}x{bn}x{bk}, {partition}", profile.device_ms / 1e3)
+    for arch, (params, published) in calibrate.BIG_MATMUL.items():
+        shape = (int(params["m"]), int(params["n"]), int(params["k"]))
+        percent = calibrate.big_matmul_utilisation(arch)
+        peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+        seconds = 2 * shape[0] * shape[1] * shape[2] / (peak * percent / 100) / 1e12
+        row(arch, shape, "SDK-style 2-D multicast (hand-tuned)", seconds)
+        row(arch, shape, "published (GEMM_FLOPS.md, device time)", 2 * shape[0] * shape[1] * shape[2]
+            / (peak * published / 100) / 1e12)  # fmt: skip
+    if sdk_examples is not None:
+        for arch in ("wormhole",):
+            for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
+                peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+                print(f"  {arch:9s} {'(its own shape)':>16s} {'SDK ' + name:38s} {'':8s} {tflops:7.1f} "
+                      f"{100 * tflops / peak:6.1f}%")  # fmt: skip
 
 
 def families_table(repeat: int) -> None:
@@ -120,7 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="skip the host build and the device run")
     parser.add_argument("--compile-table", action="store_true", help="compile times of four GEMM shapes")
     parser.add_argument("--families", action="store_true", help="tile-program examples next to numpy")
+    parser.add_argument("--model-table", action="store_true", help="modelled TFLOPS of GEMMs, both archs")
+    parser.add_argument("--sdk-examples", type=Path, help="with --model-table: an SDK checkout's examples")
     args = parser.parse_args(argv)
+    if args.model_table:
+        model_table(args.sdk_examples)
+        return 0
     if args.compile_table:
         compile_table(args.repeat, args.target)
         return 0

@@ -226,7 +226,8 @@ def sdk_example_tflops(examples: Path, arch: str) -> list[tuple[str, float]]:
             source = programming / "matmul" / name / f"{name}.cpp"
             so = tt_mock.build_host_program(
                 [source],
-                include_dirs=[programming / "matmul"],
+                # <bmm_op.hpp> for three of them, <matmul_common/bmm_op.hpp> for the fourth
+                include_dirs=[programming / "matmul", programming / "matmul" / "matmul_common"],
                 defines={"OVERRIDE_KERNEL_PREFIX": '"tt_metal/programming_examples/"'},
             )
             with tt_mock.profiling() as session:
