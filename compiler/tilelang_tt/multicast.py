@@ -30,19 +30,8 @@ from tvm import tirx
 from .ir_utils import comment, extern, l1_word_pointer, l1_words_of, named, seq
 from .records import RuntimeArg
 
-# The reader's runtime arguments of one direction, in slot order (prefixed "row_" / "col_").
-FIELDS = (
-    "is_sender",  # 1 on the core that reads and multicasts the row's (column's) tiles
-    "sender_x",  # NOC coordinates of that core
-    "sender_y",
-    "dest_x0",  # the row (column) as a rectangle, as the reader's NOC addresses it
-    "dest_y0",
-    "dest_x1",
-    "dest_y1",
-    "receivers",  # how many cores that is
-    "ready_semaphore",  # semaphore ids: receivers count themselves ready on the sender's,
-    "valid_semaphore",  # the sender flags the data valid on the receivers'
-)
+# The reader's runtime arguments of one direction, in slot order (prefixed "row_" / "col_"), and what
+# each holds (the kernel's header comment): "{what}" is "row-shared" or "column-shared".
 FIELD_MEANINGS = {
     "is_sender": "1 if this core reads the {what} tiles and multicasts them",
     "sender_x": "NOC x of the core that multicasts the {what} tiles",
@@ -55,6 +44,7 @@ FIELD_MEANINGS = {
     "ready_semaphore": "semaphore the receivers increment when their CB slot is free",
     "valid_semaphore": "semaphore the sender sets when the tiles have arrived",
 }
+FIELDS = tuple(FIELD_MEANINGS)
 DIRECTIONS = ("row", "col")
 WHAT = {"row": "row-shared", "col": "column-shared"}
 VALID, INVALID = 1, 0
