@@ -307,9 +307,9 @@ def compile(
     Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of
     TileLang's), ``target_host``, ``verbose``, ``compile_flags``. Tenstorrent options: ``partition``
     (auto | row_major | column_major | block; auto is block, with multicast, where the cores divide the
-    blocks evenly), ``enable_double_buffer``, ``enable_prefetch``, ``dump_ir`` (a directory for the IR
-    after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4, default HiFi4; or the pass_configs
-    key)."""
+    blocks evenly and a block holds 16 tiles or more), ``enable_double_buffer``, ``enable_prefetch``,
+    ``dump_ir`` (a directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4,
+    default HiFi4; or the pass_configs key)."""
     if not isinstance(func, tirx.PrimFunc):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:

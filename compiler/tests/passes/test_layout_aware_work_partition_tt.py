@@ -144,3 +144,17 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: row_major: the four output blocks go to cores (0..3, 0)
     one each, by rows and bx columns, len_k 2."""
     assert_pass(LayoutAwareWorkPartitionTT(), launched(AFTER_ACCESSORS), launched(AFTER_PARTITION))
+
+
+@pytest.mark.parametrize(
+    "blocks, expected",
+    [((128, 128), "block"), ((64, 64), "row_major"), ((32, 32), "row_major")],
+    ids=["16_tiles_multicast", "4_tiles", "1_tile"],
+)
+def test_auto_multicasts_blocks_big_enough_to_pay_for_the_hand_off(blocks, expected):
+    """1024^2 outputs: every block size divides the 8x8 cores evenly; only 16-tile blocks multicast."""
+    bm, bn = blocks
+    mod = lower(
+        gemm(M=1024, N=1024, K=64, bM=bm, bN=bn), "LayoutAwareWorkPartitionTT", partition_strategy="auto"
+    )
+    assert attr(mod, "tt.work_partition").tile_order == expected
