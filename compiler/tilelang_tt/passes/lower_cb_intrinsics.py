@@ -163,32 +163,17 @@ class _Lowering:
                 base = uint_var(f"l1_write_addr_{entry.name[3:]}")
                 out.append(tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb_var(entry))))
 
-                def read(
-                    row, col, first, entry=entry, acc=acc, acc_var=acc_var, rows=rows, cols=cols, base=base
-                ):
-                    checks = self._may_leave_grid(acc, row, col, rows, cols)
-                    return self._tile_loops(
-                        entry,
-                        acc,
-                        acc_var,
-                        row,
-                        col,
-                        rows,
-                        cols,
-                        base,
-                        "noc_async_read_tile",
-                        None,
-                        checks,
-                        first,
-                    )
-
+                block = (entry, acc, acc_var, rows, cols, base)
                 if grouping is None:
-                    moves = read(row, col, 0)
+                    moves = self._read_block(block, row, col, 0)
                 else:
                     moves = self._steps(
                         grouping,
-                        lambda k, step, row=row, col=col, read=read, tiles=rows * cols: read(
-                            _substitute(row, grouping[0], k), _substitute(col, grouping[0], k), step * tiles
+                        lambda k, step, block=block, row=row, col=col: self._read_block(
+                            block,
+                            _substitute(row, grouping[0], k),
+                            _substitute(col, grouping[0], k),
+                            step * block[3] * block[4],
                         ),
                     )
                 direction = self._shared_direction(row, col)
@@ -202,6 +187,15 @@ class _Lowering:
             for entry, _, _, _, _, rows, cols, _ in parts:
                 out.append(extern("cb_push_back", cb_var(entry), steps * rows * cols))
         return out
+
+    def _read_block(self, block, row, col, first):
+        """The NOC reads of ``block`` (entry, accessor, accessor variable, rows, cols, CB base address) at
+        tile (row, col) of its tensor, into the CB from tile ``first`` on."""
+        entry, acc, acc_var, rows, cols, base = block
+        checks = self._may_leave_grid(acc, row, col, rows, cols)
+        return self._tile_loops(
+            entry, acc, acc_var, row, col, rows, cols, base, "noc_async_read_tile", checks=checks, first=first
+        )
 
     def _steps(self, grouping, body_fn):
         """``for k_step in range(steps): body_fn(group * steps + k_step, k_step)``, with the step in the
