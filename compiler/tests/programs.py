@@ -76,6 +76,29 @@ def gemm(
     return gemm_direct
 
 
+def batched_gemm(batch, M, N, K, bM, bN, bK, dtype="bfloat16", accum="float"):  # noqa: N803
+    """C[b] = A[b] @ B[b] over (batch, M, K) @ (batch, K, N) tensors, ``bz`` on the batch (a 3-D grid)."""
+
+    @T.prim_func
+    def bmm(
+        A: T.Tensor((batch, M, K), dtype),
+        B: T.Tensor((batch, K, N), dtype),
+        C: T.Tensor((batch, M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, bN), T.ceildiv(M, bM), batch, threads=128) as (bx, by, bz):
+            A_shared = T.alloc_shared((bM, bK), dtype)
+            B_shared = T.alloc_shared((bK, bN), dtype)
+            C_local = T.alloc_fragment((bM, bN), accum)
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, bK), num_stages=2):
+                T.copy(A[bz, by * bM, k * bK], A_shared)
+                T.copy(B[bz, k * bK, bx * bN], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C[bz, by * bM, bx * bN])
+
+    return bmm
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

@@ -10,7 +10,7 @@ import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
 from gemm_check import check
-from programs import gemm
+from programs import batched_gemm, gemm
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
@@ -34,34 +34,13 @@ def test_gemm_with_edge_tiles_matches_numpy(shape, target, partition):
     print(f"{target} {shape}: max rel err {rel:.3e}, PCC {pcc:.6f}")
 
 
-def batched_matmul(batch, M, N, K, block_M, block_N, block_K, dtype):
-    @T.prim_func
-    def bmm(
-        A: T.Tensor((batch, M, K), dtype),
-        B: T.Tensor((batch, K, N), dtype),
-        C: T.Tensor((batch, M, N), dtype),
-    ):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), batch) as (bx, by, bz):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), T.float32)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[bz, by * block_M, k * block_K], A_shared)
-                T.copy(B[bz, k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[bz, by * block_M, bx * block_N])
-
-    return bmm
-
-
 @pytest.mark.parametrize("target, partition", TARGETS)
 @pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
 def test_batched_gemm_with_ragged_m_n_k_on_a_3d_grid(dtype, target, partition):
     # Each batch's M = 100 rows are padded to 128, so batch b + 1 starts on a tile row of the view; the
     # last 64-row block reaches rows 64:128 (28 of them padding), the last 64-column block columns 64:128.
     kernel = tilelang.compile(
-        batched_matmul(3, 100, 70, 50, 64, 64, 32, dtype), out_idx=[-1], target=target, partition=partition
+        batched_gemm(3, 100, 70, 50, 64, 64, 32, dtype), out_idx=[-1], target=target, partition=partition
     )
     rng = np.random.default_rng(11)
     np_dtype = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(np.float32)

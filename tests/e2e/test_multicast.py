@@ -7,9 +7,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 import tilelang_tt
-import tilelang_tt.language as T
 from gemm_check import check
-from programs import gemm
+from programs import batched_gemm, gemm
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -50,32 +49,11 @@ def test_gemm_multicasts_and_matches_the_unicast_program(program, target, prefet
     assert np.array_equal(_bits(kernel(a, b)), _bits(unicast(a, b))), "multicast changed the result bits"
 
 
-def batched_matmul(batch, M, N, K, block_M, block_N, block_K, dtype=T.bfloat16, accum_dtype=T.float):
-    @T.prim_func
-    def bmm(
-        A: T.Tensor((batch, M, K), dtype),
-        B: T.Tensor((batch, K, N), dtype),
-        C: T.Tensor((batch, M, N), dtype),
-    ):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), batch, threads=128) as (bx, by, bz):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[bz, by * block_M, k * block_K], A_shared)
-                T.copy(B[bz, k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[bz, by * block_M, bx * block_N])
-
-    return bmm
-
-
 def test_a_read_that_depends_on_both_block_axes_stays_unicast():
     """Batched GEMM on a 3-D grid: A[bz, by, k] is shared along a row of cores (bz and by both select the
     block row), B[bz, k, bx] depends on the block row through bz, so each core reads its own."""
     kernel = tilelang_tt.compile(
-        batched_matmul(4, 64, 128, 96, 32, 32, 32), out_idx=[-1], partition="block", target="wormhole"
+        batched_gemm(4, 64, 128, 96, 32, 32, 32), out_idx=[-1], partition="block", target="wormhole"
     )
     assert kernel.plan["lockstep_grid"] == {"cores_x": 4, "cores_y": 8}
     assert _reader(kernel)["multicast"] == ["row"]

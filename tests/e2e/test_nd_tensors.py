@@ -7,30 +7,10 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from programs import batched_gemm
 from tilelang_tt.errors import TTCompileError
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
-
-
-def batched_matmul(batch, M, N, K, block_M, block_N, block_K, dtype=T.bfloat16, accum_dtype=T.float):
-    @T.prim_func
-    def bmm(
-        A: T.Tensor((batch, M, K), dtype),
-        B: T.Tensor((batch, K, N), dtype),
-        C: T.Tensor((batch, M, N), dtype),
-    ):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), batch, threads=128) as (bx, by, bz):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[bz, by * block_M, k * block_K], A_shared)
-                T.copy(B[bz, k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[bz, by * block_M, bx * block_N])
-
-    return bmm
 
 
 def head_scores(batch, heads, seq_len, dim, block_M, block_N, dtype=T.bfloat16, accum_dtype=T.float):
@@ -72,7 +52,7 @@ def _assert_close(got, ref):
 
 @pytest.mark.parametrize("target, partition", [("wormhole", "row_major"), ("blackhole", "block")])
 def test_batched_gemm_with_a_3d_grid(target, partition):
-    kernel = tilelang.compile(batched_matmul(3, 64, 96, 128, 32, 32, 64), out_idx=[-1], target=target,
+    kernel = tilelang.compile(batched_gemm(3, 64, 96, 128, 32, 32, 64), out_idx=[-1], target=target,
                               partition=partition)  # fmt: skip
     rng = np.random.default_rng(5)
     a, b = _random(rng, (3, 64, 128)), _random(rng, (3, 128, 96))
