@@ -89,6 +89,7 @@ MODEL_TABLE = [
     ("wormhole", 1024, 1024, 1024, (128, 128, 32)),
     ("wormhole", 2048, 2048, 2048, (256, 256, 32)),
     ("wormhole", 4096, 4096, 4096, (256, 256, 32)),
+    ("wormhole", 3584, 3072, 768, (224, 384, 32)),  # the shape of the SDK's matmul_multicore_reuse_mcast
     ("blackhole", 1024, 1024, 1024, (128, 128, 32)),
     ("blackhole", 2048, 2048, 2048, (256, 256, 32)),
     ("blackhole", 4096, 4096, 4096, (256, 256, 32)),
