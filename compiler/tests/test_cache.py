@@ -96,3 +96,18 @@ def test_processes_share_one_cold_cache(tmp_path):
     results = run_clients_at_once(CLIENT, environment(tmp_path), 20)
     failed = [r for r in results if r != (RIGHT, "")]
     assert not failed, f"{len(failed)} of 20 processes sharing a cold cache failed: {failed[:3]}"
+
+
+def test_a_new_shape_reuses_the_built_kernels(cache):
+    """Two shapes of one program structure: both right, three kernel objects built in all (the second
+    shape's kernels are the same text, so the device reuses the first's), one host object per shape."""
+    rng = np.random.default_rng(5)
+    for m, n, k in ((128, 128, 128), (192, 256, 320)):
+        kernel = tilelang_tt.compile(gemm(M=m, N=n, K=k), out_idx=[-1])
+        a = rng.standard_normal((m, k)).astype(NUMPY_DTYPES["bfloat16"])
+        b = rng.standard_normal((k, n)).astype(NUMPY_DTYPES["bfloat16"])
+        expected = a.astype(np.float32) @ b.astype(np.float32)
+        np.testing.assert_allclose(kernel(a, b).astype(np.float32), expected, atol=0.1, rtol=0.02)
+    kernel_objects = sorted(p.name for p in (cache / "kernels").rglob("*.so"))
+    assert len(kernel_objects) == 3, f"expected the reader, compute and writer built once: {kernel_objects}"
+    assert len(list((cache / "programs" / "host").glob("*.so"))) == 2

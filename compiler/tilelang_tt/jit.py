@@ -8,7 +8,9 @@
 
 Calling a kernel writes the artifacts to a directory keyed by their hash and the options, builds main.cpp
 into a shared object with the device package (``tt_mock``), cached under the hash of main.cpp, and runs
-``tilelang_tt_run`` from it in-process; the device JIT-compiles and caches the three kernels itself.
+``tilelang_tt_run`` from it in-process on the three kernels in a directory keyed by their text alone; the
+device JIT-compiles and caches them itself. Kernels take the problem's sizes as runtime arguments, so the
+kernels of a program at a new shape are usually the same text, and their built objects are reused.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .tensor_supply import TensorSupplyType
 __all__ = ["JITKernel", "compile", "jit"]
 
 MOCK_ARCHS = ("wormhole", "blackhole")
+KERNEL_FILES = ("reader.cpp", "compute.cpp", "writer.cpp")
 
 
 @functools.lru_cache(maxsize=4)
@@ -125,6 +128,14 @@ class JITKernel:
         return digest.hexdigest()[:24]
 
     @property
+    def kernels_hash(self) -> str:
+        """Key of the directory the device builds the kernels from: the options and the three kernels."""
+        digest = hashlib.sha256(repr(self.options).encode())
+        for name in KERNEL_FILES:
+            digest.update(name.encode() + b"\0" + self.artifacts[name].encode())
+        return digest.hexdigest()[:24]
+
+    @property
     def host_hash(self) -> str:
         """Key of the host shared object: main.cpp and the shim headers it is compiled against (kernels
         are JIT-built, and cached, by the device), so a changed header never reuses a stale object."""
@@ -140,21 +151,26 @@ class JITKernel:
         one is rebuilt). A warm cache is only read; an unusable cache directory raises TTRuntimeError
         naming it and TILELANG_TT_CACHE_DIR."""
         tt_mock = _device()
-        directory = self._artifact_directory()
+        directory = self._artifact_directory(self.build_hash, self.artifacts)
         return str(directory), str(self._host_object(tt_mock, directory))
 
-    def _artifact_directory(self) -> Path:
-        """<cache>/programs/<build hash>/ holding exactly this kernel's artifacts."""
+    def _kernel_directory(self) -> Path:
+        """<cache>/programs/kernels/<kernels hash>/ holding this kernel's reader, compute and writer: the
+        same directory for every shape whose kernels are the same text, so the device reuses their objects."""
+        return self._artifact_directory(
+            Path("kernels") / self.kernels_hash, {name: self.artifacts[name] for name in KERNEL_FILES}
+        )
+
+    def _artifact_directory(self, key: str | Path, artifacts: dict[str, str]) -> Path:
+        """<cache>/programs/<key>/ holding exactly ``artifacts``."""
         from tt_mock import cache_entry
 
-        directory = Path(config.cache_dir()) / self.build_hash
-        stale = [
-            name for name, text in self.artifacts.items() if self._text_or_none(directory / name) != text
-        ]
+        directory = Path(config.cache_dir()) / key
+        stale = [name for name, text in artifacts.items() if self._text_or_none(directory / name) != text]
         if stale:
             cache_entry.writable_directory(directory, config.CACHE_DIR_VARIABLE, TTRuntimeError)
             for name in stale:
-                cache_entry.write_atomically(directory / name, self.artifacts[name].encode())
+                cache_entry.write_atomically(directory / name, artifacts[name].encode())
         return directory
 
     def _host_object(self, tt_mock, directory: Path) -> Path:
@@ -201,7 +217,8 @@ class JITKernel:
                 f"{self.options.target} programs can be compiled but not run"
             )
         call = bind_arguments(self.params, self.out_idx, args, self.name)
-        directory, so_path = self.build()
+        _, so_path = self.build()
+        directory = self._kernel_directory()
         tt_mock = _device()
         if self._host is None:
             self._host = tt_mock.HostProgram(so_path)

@@ -289,11 +289,14 @@ class ComputeConfig(dc.Object):
 
 @_record("tt.RuntimeArg")
 class RuntimeArg(dc.Object):
-    """One runtime argument slot of a kernel: a tensor address, or the core's work range."""
+    """One runtime argument slot of a kernel: a tensor address, a size of the problem (kind "shape": the same
+    ``value`` on every core, what it is in ``meaning``), or the core's work range."""
 
     name: str
-    kind: str  # addr | work_start | work_count | ...
+    kind: str  # addr | multicast | shape | work_start | work_count | ...
     tensor: str = ""
+    value: int = 0
+    meaning: str = ""
 
 
 @_record("tt.CoreRuntimeArgs")

@@ -73,20 +73,22 @@ def reads_by_accessor(bx, by):
 @T.macro
 def reader_block(bx, by, k):
     """LowerCBIntrinsics, one k step of the reader (prefetch: both blocks reserved, both read, one barrier,
-    both pushed); tile ids row * 2 + col on the 2×2-tile tensors."""
+    both pushed); tile ids row * tile columns + col, the tensors' tile columns by name."""
     cb_in0 = T.int32()
     cb_in1 = T.int32()
     a = T.int32()
     b = T.int32()
+    a_tile_cols = T.int32()
+    b_tile_cols = T.int32()
     T.tt.comment("g.py:10: ")
     T.tt.comment("g.py:11: ")
     T.call_extern("void", "cb_reserve_back", cb_in0, 1)
     T.call_extern("void", "cb_reserve_back", cb_in1, 1)
     l1_write_addr_in0: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in0)
-    a_tile: T.let[T.int32] = by * 2 + k
+    a_tile: T.let[T.int32] = by * a_tile_cols + k
     T.call_extern("void", "noc_async_read_tile", a_tile, a, l1_write_addr_in0)
     l1_write_addr_in1: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in1)
-    b_tile: T.let[T.int32] = k * 2 + bx
+    b_tile: T.let[T.int32] = k * b_tile_cols + bx
     T.call_extern("void", "noc_async_read_tile", b_tile, b, l1_write_addr_in1)
     T.call_extern("void", "noc_async_read_barrier")
     T.call_extern("void", "cb_push_back", cb_in0, 1)
@@ -96,6 +98,14 @@ def reader_block(bx, by, k):
 @T.macro
 def reads_on_noc(bx, by):
     for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        reader_block(bx, by, k)
+
+
+@T.macro
+def reads_on_noc_final(bx, by):
+    """FinalizePersistentSignatureTT: the k loop hands off CB pages, so its trip count is an argument."""
+    k_count = T.int32()
+    for k in T.serial(k_count, annotations={"tl.pipelined_stages": 2}):
         reader_block(bx, by, k)
 
 
@@ -114,13 +124,14 @@ def write_by_accessor(bx, by):
 
 @T.macro
 def writer_block(bx, by):
-    """LowerCBIntrinsics, the writer: wait for C's packed tile, write tile by * 2 + bx, pop it."""
+    """LowerCBIntrinsics, the writer: wait for C's packed tile, write tile by * c_tile_cols + bx, pop it."""
     cb_out0 = T.int32()
     c = T.int32()
+    c_tile_cols = T.int32()
     T.tt.comment("g.py:13: ")
     T.call_extern("void", "cb_wait_front", cb_out0, 1)
     l1_read_addr_out0: T.let[T.int32] = T.call_extern("int32", "get_read_ptr", cb_out0)
-    c_tile: T.let[T.int32] = by * 2 + bx
+    c_tile: T.let[T.int32] = by * c_tile_cols + bx
     T.call_extern("void", "noc_async_write_tile", c_tile, c, l1_read_addr_out0)
     T.call_extern("void", "noc_async_write_barrier")
     T.call_extern("void", "cb_pop_front", cb_out0, 1)
@@ -136,15 +147,16 @@ def mma_intrinsics():
 
 
 @T.macro
-def compute_block():
+def compute_block_of(steps):
     """InsertDSTManagementTT, the DST-resident accumulator: acquire (zeroes DST), per k step wait for A's
-    and B's tiles, matmul_tiles into DST 0, pop them; then commit, wait, pack into C's CB, release."""
+    and B's tiles, matmul_tiles into DST 0, pop them; then commit, wait, pack into C's CB, release; the k
+    loop runs ``steps`` times."""
     cb_in0 = T.int32()
     cb_in1 = T.int32()
     cb_out0 = T.int32()
     T.tt.comment("g.py:12: ")
     T.call_extern("void", "tile_regs_acquire")
-    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+    for k in T.serial(steps, annotations={"tl.pipelined_stages": 2}):
         T.call_extern("void", "cb_wait_front", cb_in0, 1)
         T.call_extern("void", "cb_wait_front", cb_in1, 1)
         T.call_extern("void", "matmul_tiles", cb_in0, cb_in1, 0, 0, 0)
@@ -157,6 +169,18 @@ def compute_block():
     T.call_extern("void", "pack_tile", 0, cb_out0)
     T.call_extern("void", "cb_push_back", cb_out0, 1)
     T.call_extern("void", "tile_regs_release")
+
+
+@T.macro
+def compute_block():
+    compute_block_of(2)
+
+
+@T.macro
+def compute_block_final():
+    """FinalizePersistentSignatureTT: the k loop hands off CB pages, so its trip count is an argument."""
+    k_count = T.int32()
+    compute_block_of(k_count)
 
 
 @T.macro
@@ -188,17 +212,18 @@ def data_movement_kernel(role: str, attrs: dict, block_body):
 
 def data_movement_final(role: str, attrs: dict, block_body):
     """FinalizePersistentSignatureTT: the work item's block id is block_start + block; bx its column
-    (block_id % 2), by its row."""
+    (block_id % grid_x), by its row."""
 
     @T.prim_func(check_well_formed=False)
     def kernel():
         T.func_attr(attrs)
         num_blocks = T.int32()
         block_start = T.int32()
+        grid_x = T.int32()
         for block in range(num_blocks):
             block_id: T.let[T.int32] = block_start + block
-            bx: T.let[T.int32] = block_id % 2
-            by: T.let[T.int32] = block_id // 2
+            bx: T.let[T.int32] = block_id % grid_x
+            by: T.let[T.int32] = block_id // grid_x
             block_body(bx, by)
 
     return kernel.with_attr("global_symbol", f"gemm_{role}")
@@ -233,30 +258,38 @@ def compute_final(attrs: dict):
         num_blocks = T.int32()
         compute_init()
         for block in range(num_blocks):
-            compute_block()
+            compute_block_final()
 
     return gemm_compute
 
 
 # FinalizePersistentSignatureTT (range_row_major): the data-movement kernels take their tensors' addresses,
-# then block_start and num_blocks; compute only num_blocks. Core (b, 0) starts at block b and has one.
-def _runtime_args(tensors):
+# then the sizes they use, then block_start and num_blocks; compute its k loop's trip count and
+# num_blocks. Core (b, 0) starts at block b and has one.
+def _runtime_args(tensors, sizes):
     addrs = [RuntimeArg(name=f"{t.lower()}_addr", kind="addr", tensor=t) for t in tensors]
+    shape = [RuntimeArg(name=name, kind="shape", value=2, meaning=meaning) for name, meaning in sizes]
     work = [RuntimeArg(name="block_start", kind="work_start")] if tensors else []
     return {
-        "tt.runtime_args": addrs + work + [RuntimeArg(name="num_blocks", kind="work_count")],
+        "tt.runtime_args": addrs + shape + work + [RuntimeArg(name="num_blocks", kind="work_count")],
         "tt.core_runtime_args": [
             CoreRuntimeArgs(
-                core=[b, 0], values=[f"addr:{t}" for t in tensors] + ([b] if tensors else []) + [1]
+                core=[b, 0],
+                values=[f"addr:{t}" for t in tensors] + [2] * len(sizes) + ([b] if tensors else []) + [1],
             )
             for b in range(4)
         ],
     }
 
 
-READER_RUNTIME_ARGS = _runtime_args(["A", "B"])
-WRITER_RUNTIME_ARGS = _runtime_args(["C"])
-COMPUTE_RUNTIME_ARGS = _runtime_args([])
+GRID_X = ("grid_x", "blocks along the launch grid's x axis")
+K_COUNT = ("k_count", "trip count of the k loop")
+READER_RUNTIME_ARGS = _runtime_args(
+    ["A", "B"],
+    [GRID_X, K_COUNT, ("a_tile_cols", "columns of A, in tiles"), ("b_tile_cols", "columns of B, in tiles")],
+)
+WRITER_RUNTIME_ARGS = _runtime_args(["C"], [GRID_X, ("c_tile_cols", "columns of C, in tiles")])
+COMPUTE_RUNTIME_ARGS = _runtime_args([], [K_COUNT])
 
 
 # ---- the whole program at the last two stages ----------------------------------------------------------
@@ -278,7 +311,7 @@ def lowered_kernels() -> tvm.IRModule:
 def final_kernels() -> tvm.IRModule:
     """The three kernels after FinalizePersistentSignatureTT: the module VerifyTTIR checks."""
     return module_of(
-        data_movement_final("reader", {**_READER, **READER_RUNTIME_ARGS}, reads_on_noc),
+        data_movement_final("reader", {**_READER, **READER_RUNTIME_ARGS}, reads_on_noc_final),
         compute_final({**_COMPUTE, **COMPUTE_RUNTIME_ARGS}),
         data_movement_final("writer", {**_WRITER, **WRITER_RUNTIME_ARGS}, writer_block),
     )

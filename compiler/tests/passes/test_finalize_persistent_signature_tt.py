@@ -15,18 +15,48 @@ from tvm import tirx
 
 
 def test_reader_schema():
+    """Addresses, then the sizes of the problem (grid width, the k loop's trip count, A's and B's tile
+    columns), then the work range."""
     args = attr(lower(gemm(), "FinalizePersistentSignatureTT"), "tt.runtime_args", "gemm_reader")
-    assert [(a.name, a.kind) for a in args] == [
-        ("a_addr", "addr"),
-        ("b_addr", "addr"),
-        ("block_start", "work_start"),
-        ("num_blocks", "work_count"),
+    assert [(a.name, a.kind, a.value) for a in args] == [
+        ("a_addr", "addr", 0),
+        ("b_addr", "addr", 0),
+        ("grid_x", "shape", 2),
+        ("k_count", "shape", 4),
+        ("a_tile_cols", "shape", 4),
+        ("b_tile_cols", "shape", 4),
+        ("block_start", "work_start", 0),
+        ("num_blocks", "work_count", 0),
     ]
 
 
-def test_compute_gets_the_count_only():
+def test_compute_gets_its_loop_count_and_block_count():
     args = attr(lower(gemm(), "FinalizePersistentSignatureTT"), "tt.runtime_args", "gemm_compute")
-    assert [a.name for a in args] == ["num_blocks"]
+    assert [a.name for a in args] == ["k_count", "num_blocks"]
+
+
+def test_kernels_are_the_same_text_for_every_shape():
+    """Two shapes of one program structure (same blocks, both aligned, more than one K group): the three
+    kernels are the same IR, only their size arguments differ (the compiled kernels are reused)."""
+    small, large = (
+        lower(gemm(M=m, N=n, K=k), "FinalizePersistentSignatureTT")
+        for m, n, k in ((64, 128, 128), (192, 256, 320))
+    )
+    for kernel in ("gemm_reader", "gemm_compute", "gemm_writer"):
+        assert _body(small[kernel]) == _body(large[kernel]), f"{kernel} differs between the shapes"
+    sizes = [
+        {a.name: a.value for a in attr(m, "tt.runtime_args", "gemm_reader") if a.kind == "shape"}
+        for m in (small, large)
+    ]
+    assert sizes == [
+        {"grid_x": 2, "k_count": 4, "a_tile_cols": 4, "b_tile_cols": 4},
+        {"grid_x": 4, "k_count": 10, "a_tile_cols": 10, "b_tile_cols": 8},
+    ]
+
+
+def _body(func) -> str:
+    """``func`` as TVMScript without its attributes (which hold the shape's tables)."""
+    return "\n".join(line for line in func.script().splitlines() if "T.func_attr(" not in line)
 
 
 def test_block_partition_gives_each_core_its_rectangle():
@@ -35,21 +65,21 @@ def test_block_partition_gives_each_core_its_rectangle():
         gemm(M=128, N=512, bM=32, bN=128), "FinalizePersistentSignatureTT", partition_strategy="block"
     )
     schema = [a.name for a in attr(mod, "tt.runtime_args", "gemm_writer")]
-    assert schema == ["c_addr", "block_row0", "block_col0", "block_cols", "num_blocks"]
+    assert schema == ["c_addr", "c_tile_cols", "block_row0", "block_col0", "block_cols", "num_blocks"]
     values = {tuple(c.core): c.values for c in attr(mod, "tt.core_runtime_args", "gemm_writer")}
-    assert values[(1, 0)] == ["addr:C", 0, 1, 1, 1]
+    assert values[(1, 0)] == ["addr:C", 16, 0, 1, 1, 1]
 
 
 def test_work_intrinsics_are_lowered():
     text = lower(gemm(M=64, N=256), "FinalizePersistentSignatureTT")["gemm_reader"].script()
-    assert "work_block" not in text and "block_id % 4" in text
+    assert "work_block" not in text and "block_id % grid_x" in text
 
 
 def test_column_major_decodes_rows_fastest():
     text = lower(gemm(M=128, N=128), "FinalizePersistentSignatureTT", partition_strategy="column_major")[
         "gemm_writer"
     ].script()
-    assert "by: T.let[T.int32] = block_id % 2" in text
+    assert "by: T.let[T.int32] = block_id % grid_y" in text
 
 
 def test_too_many_runtime_args_is_a_resource_error():

@@ -94,6 +94,13 @@ def _conditions(func) -> list[str]:
     return found
 
 
+def _sizes(func, kernel: str) -> dict[str, int]:
+    """The sizes ``func``'s ``kernel`` takes as runtime arguments (FinalizePersistentSignatureTT), by name:
+    the values of the names LowerCBIntrinsics bounds tiles with."""
+    mod = lower(func, "FinalizePersistentSignatureTT")
+    return {a.name: a.value for a in mod[kernel].attrs["tt.runtime_args"] if a.kind == "shape"}
+
+
 def test_aligned_program_moves_tiles_unconditionally():
     mod = lower(gemm(M=128, N=96, K=128, bN=32), "LowerCBIntrinsics")
     assert _conditions(mod["gemm_reader"]) == [] and _conditions(mod["gemm_writer"]) == []
@@ -103,17 +110,24 @@ def test_k_remainder_zero_fills_the_tiles_past_the_grid():
     # K = 96, block_K = 64: A has 3 tile columns, B 3 tile rows; k = 1 reaches tile 3 of both.
     mod = lower(gemm(M=64, N=64, K=96, bM=64, bN=64, bK=64), "LowerCBIntrinsics")
     reader = mod["gemm_reader"]
-    assert _conditions(reader) == ["k * 2 + kt < 3", "k * 2 + kt < 3"]
+    assert _conditions(reader) == ["k * 2 + kt < a_tile_cols", "k * 2 + kt < b_tile_rows"]
     text = reader.script()
     assert text.count("reinterpret_cast<volatile tt_l1_ptr uint32_t*>") == 2
-    assert "outside A's 2x3 tile grid: zeros" in text and "outside B's 3x2 tile grid: zeros" in text
+    assert "outside A's tile grid: zeros" in text and "outside B's tile grid: zeros" in text
     assert _conditions(mod["gemm_writer"]) == []  # C (64x64) is covered exactly
+    sizes = {"grid_x": 1, "k_count": 2, "a_tile_cols": 3, "b_tile_rows": 3, "b_tile_cols": 2}
+    assert _sizes(gemm(M=64, N=64, K=96, bM=64, bN=64, bK=64), "gemm_reader") == sizes
 
 
 def test_writer_skips_tiles_past_the_grid_but_pops_every_page():
     # M = 275, N = 273: C's 9x9 tile grid; by, bx in [0, 5) blocks of 2x2 tiles reach tile 9.
     writer = lower(gemm(M=275, N=273, K=64), "LowerCBIntrinsics")["gemm_writer"]
-    assert _conditions(writer) == ["by * 2 + mt < 9 and bx * 2 + nt < 9"]
+    assert _conditions(writer) == ["by * 2 + mt < c_tile_rows and bx * 2 + nt < c_tile_cols"]
+    assert _sizes(gemm(M=275, N=273, K=64), "gemm_writer") == {
+        "grid_x": 5,
+        "c_tile_rows": 9,
+        "c_tile_cols": 9,
+    }
     assert extern_calls(writer) == [
         "cb_wait_front",
         "noc_async_write_tile",

@@ -244,11 +244,49 @@ WORK_FIELDS = {
 }
 
 
-def _runtime_args(kernel: dict, tensors: dict) -> list[str]:
+def _size_names(kernels: dict) -> dict[tuple[str, str], str]:
+    """(kernel role, argument name) → the host constant holding that size argument; kernels that give one
+    name one value share its constant, else each kernel gets its own (``reader_k_count``)."""
+    values: dict[str, set[int]] = {}
+    for k in kernels.values():
+        for a in k["runtime_args"]:
+            if a["kind"] == "shape":
+                values.setdefault(a["name"], set()).add(a["value"])
+    return {
+        (role, a["name"]): a["name"] if len(values[a["name"]]) == 1 else f"{role}_{a['name']}"
+        for role, k in kernels.items()
+        for a in k["runtime_args"]
+        if a["kind"] == "shape"
+    }
+
+
+def _size_constants(kernels: dict) -> list[str]:
+    """The problem sizes the kernels take as runtime arguments, one constant each."""
+    names = _size_names(kernels)
+    if not names:
+        return []
+    constants = {}
+    for role, k in kernels.items():
+        for a in k["runtime_args"]:
+            if a["kind"] == "shape":
+                constants.setdefault(names[(role, a["name"])], (a["value"], a["meaning"]))
+    code = {name: f"const uint32_t {name} = {value};" for name, (value, _) in constants.items()}
+    width = max(len(c) for c in code.values())  # trailing comments aligned, as clang-format aligns them
+    return [
+        "// Sizes of this problem the kernels take as runtime arguments: the kernels are the same for every",
+        "// shape, and their built objects are reused.",
+        *(f"{code[name]:{width}s}  // {meaning}" for name, (_, meaning) in constants.items()),
+        "",
+    ]
+
+
+def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
     role = kernel["role"]
     fixed = []
     for a in kernel["runtime_args"]:
-        if a["kind"] == "addr":
+        if a["kind"] == "shape":
+            fixed.append(size_names[(role, a["name"])])
+        elif a["kind"] == "addr":
             fixed.append(f"{_ident(a['tensor'])}_addr")
         elif a["kind"] == "multicast":
             direction, field = a["name"].split("_", 1)
@@ -384,13 +422,14 @@ def render_host(plan: dict) -> str:
         f'KernelHandle compute_kernel = CreateKernel(program, kernel_dir + "/{kernels["compute"]["file"]}", '
         "cores, compute_config);",
         "",
+        *_size_constants(kernels),
         '// Runtime arguments, in the order of each kernel\'s argument schema (tt.plan.json "runtime_args").',
         "for (const CoreWork& w : kCoreWork) {",
         "const CoreCoord core{w.x, w.y};",
         *_multicast_per_core(plan, kernels["reader"]),
     ]
     for role in ("reader", "compute", "writer"):
-        L += _runtime_args(kernels[role], by_name)
+        L += _runtime_args(kernels[role], by_name, _size_names(kernels))
     L += ["}", "", "// Inputs: row-major host data → tiles (four 16x16 faces each) → device."]
     inputs = [t for t in tensors if t["access"] in ("read", "read_write")]
     outputs = [t for t in tensors if t["access"] in ("write", "read_write")]

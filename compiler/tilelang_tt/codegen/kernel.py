@@ -311,6 +311,7 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
             "work_col0": "first block column of that rectangle",
             "work_cols": "block columns of that rectangle (it is walked row by row)",
             "multicast": multicast.arg_meaning(a.name) if a.kind == "multicast" else "",
+            "shape": a.meaning,
         }[a.kind]
         comments.append(f"//   {i}: {a.name}: {what}")
         if a.name in used:

@@ -8,8 +8,15 @@ Output guarantees
     ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor), kind ∈
     addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast`` direction of a
     reader) | work_start | work_count | work_row0 / work_col0 / work_cols (the core's rectangle of blocks).
-    Data-movement kernels get their tensor addresses, then their multicast arguments, then the work
-    arguments; compute gets the block count only. ``tt.core_runtime_args``: per used core,
+    Data-movement kernels get their tensor addresses, then their multicast arguments, then the problem's
+    sizes, then the work arguments; compute gets its sizes and the block count.
+    Sizes (kind shape, one value on every core) make a kernel the same text for every problem shape of a
+    program structure, so its built object is reused: a tensor's tile rows and columns
+    (``<accessor>_tile_rows/_cols``, LowerCBIntrinsics), the launch grid's extents where a block id is split
+    (``grid_x``, ``grid_y``, ``grid_z``), and the trip count of every loop that hands off CB pages on each
+    iteration (``<loop>_count``: it steps through the problem, not through a block's tiles, so its bound
+    costs nothing at run time). Block shapes, CB sizes and tile loops stay constants: they fix the
+    kernel's L1 layout and its unrolled inner loops. ``tt.core_runtime_args``: per used core,
     ``CoreRuntimeArgs`` with the values ("addr:<tensor>" for addresses and "multicast:<name>" for the
     multicast arguments, which the host fills in from the core's position). The work intrinsics are
     replaced: ``range_*`` encodings compute ``block_id = block_start + block`` and split it row- or
@@ -46,12 +53,14 @@ def schema(
     encoding: str,
     uses_blocks: bool = True,
     multicast_directions: tuple[str, ...] = (),
+    sizes: tuple[RuntimeArg, ...] = (),
 ) -> list[RuntimeArg]:
     args = [RuntimeArg(name=a.addr, kind="addr", tensor=a.tensor) for a in accessors]
     args += [a for d in multicast_directions for a in multicast.runtime_args(d)]
+    args += list(sizes)
     count = RuntimeArg(name="num_blocks", kind="work_count")
     if role == "compute" and not uses_blocks:
-        return [count]
+        return args + [count]
     if encoding == "rect":
         return args + [
             RuntimeArg(name="block_row0", kind="work_row0"),
@@ -69,6 +78,8 @@ def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
             values.append(f"addr:{a.tensor}")
         elif a.kind == "multicast":
             values.append(f"multicast:{a.name}")
+        elif a.kind == "shape":
+            values.append(a.value)
         elif a.kind == "work_start":
             values.append(work.start)
         elif a.kind == "work_count":
@@ -76,6 +87,64 @@ def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
         else:
             values.append(work.rect[("work_row0", "work_col0", "work_cols").index(a.kind)])
     return values
+
+
+class _Sizes:
+    """The problem sizes a kernel reads as runtime arguments, in order of first use."""
+
+    def __init__(self):
+        self.args: dict[str, RuntimeArg] = {}
+
+    def var(self, name: str, value: int, meaning: str) -> tirx.Var:
+        """The argument ``name`` (a variant of it when ``name`` already holds another value)."""
+        unique, n = name, 1
+        while unique in self.args and self.args[unique].value != value:
+            n += 1
+            unique = f"{name}_{n}"
+        self.args.setdefault(unique, RuntimeArg(name=unique, kind="shape", value=value, meaning=meaning))
+        return named(unique)
+
+    def tile_grid(self, accessors: list[AccessorArgs], used: set[str]) -> None:
+        """The tile rows and columns of each accessor's tensor that LowerCBIntrinsics indexed by name."""
+        for a in accessors:
+            for axis, (what, meaning) in enumerate((("rows", "rows"), ("cols", "columns"))):
+                if f"{a.accessor}_tile_{what}" in used:
+                    self.var(f"{a.accessor}_tile_{what}", a.tiles[axis], f"{meaning} of {a.tensor}, in tiles")
+
+    def lift_trip_counts(self, body):
+        """Each loop that reserves or waits for CB pages on every iteration, bounded by an argument."""
+
+        def lift(loop):
+            if not isinstance(loop.extent, tirx.IntImm) or not _hands_off_pages(loop.body):
+                return loop
+            name, last = str(loop.loop_var.name), int(loop.min) + int(loop.extent) - 1
+            extent = self.var(f"{name}_count", int(loop.extent), f"trip count of the {name} loop")
+
+            def last_iteration(test):  # `loop_var == last` (the step that packs the result, say)
+                if test.a.same_as(loop.loop_var) and isinstance(test.b, tirx.IntImm) and int(test.b) == last:
+                    return tirx.EQ(loop.loop_var, loop.min + extent - 1)
+                return test
+
+            body = tvm_ffi.structural_map(loop.body, (tirx.EQ, last_iteration))
+            return tirx.For(
+                loop.loop_var, loop.min, extent, loop.kind, body, loop.thread_binding, loop.annotations
+            )
+
+        return tvm_ffi.structural_map(body, (tirx.For, lift), order="post")
+
+
+def _hands_off_pages(stmt) -> bool:
+    found = []
+    tvm_ffi.structural_walk(
+        stmt,
+        (
+            tvm.ir.Call,
+            lambda c: found.append(c)
+            if ops.is_extern(c, "cb_reserve_back") or ops.is_extern(c, "cb_wait_front")
+            else None,
+        ),
+    )
+    return bool(found)
 
 
 def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
@@ -95,23 +164,11 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                 lambda c: block_calls.append(c) if ops.is_op(tirx.Evaluate(c), "tt.work_block") else None,
             ),
         )
-        args = schema(
-            role,
-            get_attr(func, "tt.accessor_args", []),
-            encoding,
-            role != "compute" or bool(block_calls),
-            tuple(get_attr(func, "tt.multicast", [])),
+        sizes = _Sizes()
+        gx, gy, gz = (
+            sizes.var(f"grid_{axis}", extent, f"blocks along the launch grid's {axis} axis")
+            for axis, extent in zip("xyz", (grid.x, grid.y, grid.z), strict=True)
         )
-        per_core = []
-        for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
-            values = core_values(args, work)
-            if len(values) > target.max_runtime_args:
-                raise TTResourceError(
-                    f"core ({work.core[0]},{work.core[1]}) needs {len(values)} runtime arguments for "
-                    f"the {role} kernel; the limit is {target.max_runtime_args}"
-                )
-            per_core.append(CoreRuntimeArgs(core=work.core, values=values))
-        gx, gy = grid.x, grid.y
         block_id = uint_var("block_id")
 
         def axis_value(axis, block):
@@ -121,7 +178,7 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                 x = named("block_col0") + tirx.floormod(block, cols)
                 y_rows = named("block_row0") + tirx.floordiv(block, cols)
             elif encoding == "range_column_major":
-                rows = grid.z * gy
+                rows = gz * gy if grid.z > 1 else gy
                 x, y_rows = tirx.floordiv(block_id, rows), tirx.floormod(block_id, rows)
             else:
                 x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
@@ -157,6 +214,28 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             return tirx.For(loop.loop_var, 0, named("num_blocks"), loop.kind, body)
 
         body = tvm_ffi.structural_map(func.body, (tirx.For, lower_loop), order="post")
+        body = sizes.lift_trip_counts(body)
+        used = set()
+        tvm_ffi.structural_walk(body, (tirx.Var, lambda v: used.add(str(v.name))))
+        accessors = get_attr(func, "tt.accessor_args", [])
+        sizes.tile_grid(accessors, used)
+        args = schema(
+            role,
+            accessors,
+            encoding,
+            role != "compute" or bool(block_calls),
+            tuple(get_attr(func, "tt.multicast", [])),
+            tuple(a for name, a in sizes.args.items() if name in used),
+        )
+        per_core = []
+        for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
+            values = core_values(args, work)
+            if len(values) > target.max_runtime_args:
+                raise TTResourceError(
+                    f"core ({work.core[0]},{work.core[1]}) needs {len(values)} runtime arguments for "
+                    f"the {role} kernel; the limit is {target.max_runtime_args}"
+                )
+            per_core.append(CoreRuntimeArgs(core=work.core, values=values))
         return func.with_body(body).with_attrs({"tt.runtime_args": args, "tt.core_runtime_args": per_core})
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="FinalizePersistentSignatureTT")

@@ -100,7 +100,7 @@ class _Lowering:
         """The L1 tile at ``addr`` set to zeros."""
         return seq(
             [
-                comment(f"outside {acc.tensor}'s {acc.tiles[0]}x{acc.tiles[1]} tile grid: zeros"),
+                comment(f"outside {acc.tensor}'s tile grid: zeros"),
                 zero_fill_l1(f"{acc.accessor}_zeros", addr, named(acc.tile_bytes)),
             ]
         )
@@ -115,12 +115,19 @@ class _Lowering:
 
         def body(r, c):
             tile = uint_var(f"{acc.accessor}_tile")
-            tile_id = simplify((row + r) * acc.tiles[1] + (col + c))
+            # The tensor's tile grid by name (FinalizePersistentSignatureTT passes it as a runtime argument),
+            # so the kernel is the same text for every shape of the program.
+            tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
             addr = simplify(base + (first + r * sw + c) * named(acc.tile_bytes))
             move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
             inside = [
                 simplify(index < extent)
-                for index, extent, check in zip((row + r, col + c), acc.tiles, checks, strict=True)
+                for index, extent, check in zip(
+                    (row + r, col + c),
+                    (named(f"{acc.accessor}_tile_rows"), named(f"{acc.accessor}_tile_cols")),
+                    checks,
+                    strict=True,
+                )
                 if check
             ]
             if not inside:
