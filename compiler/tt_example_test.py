@@ -1,5 +1,5 @@
 """Runs a tt_example's build-time artifacts: the standalone host binary (main.cpp compiled by Bazel) on
-random inputs, compared with the example's ``ref_program`` (see compiler/defs.bzl)."""
+random inputs and the plan's sizes, compared with the example's ``ref_program`` (see compiler/defs.bzl)."""
 
 import importlib.util
 import json
@@ -9,6 +9,7 @@ import subprocess
 import numpy as np
 from tilelang_tt import config
 from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
+from tilelang_tt.codegen import host_sizes
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
 
@@ -39,8 +40,9 @@ def test_generated_program_matches_ref_program(tmp_path):
     env = dict(os.environ, TT_METAL_MOCK_CACHE_DIR=str(tmp_path / "kernels"))
     env["TT_METAL_MOCK_SHIM_INCLUDE"] = config.find_shim_include() or ""
     kernel_dir = os.path.dirname(os.path.abspath(plan_path))
+    sizes = ",".join(str(v) for v in host_sizes.values(plan))
     result = subprocess.run(
-        [os.environ["TT_EXAMPLE_HOST"], kernel_dir, *files], capture_output=True, text=True, env=env
+        [os.environ["TT_EXAMPLE_HOST"], kernel_dir, sizes, *files], capture_output=True, text=True, env=env
     )
     assert result.returncode == 0, result.stdout + result.stderr
     inputs = [a for a, t in zip(arrays, plan["tensors"], strict=True) if t["access"] != "write"]

@@ -17,6 +17,7 @@ import tilelang_tt
 from cache_testing import ERROR, RIGHT, flip_middle, listing, run_client, run_clients_at_once, run_read_only
 from programs import gemm
 from tilelang_tt.arguments import NUMPY_DTYPES
+from tilelang_tt.jit import _device
 
 CLIENT = Path(__file__).absolute().parent / "cache_client.py"
 
@@ -99,8 +100,8 @@ def test_processes_share_one_cold_cache(tmp_path):
 
 
 def test_a_new_shape_reuses_the_built_kernels(cache):
-    """Two shapes of one program structure: both right, three kernel objects built in all (the second
-    shape's kernels are the same text, so the device reuses the first's), one host object per shape."""
+    """Two shapes of one program structure: both right, and three kernel objects and one host object built
+    in all (the second shape's kernels and main.cpp are the same text, so both builds are reused)."""
     rng = np.random.default_rng(5)
     for m, n, k in ((128, 128, 128), (192, 256, 320)):
         kernel = tilelang_tt.compile(gemm(M=m, N=n, K=k), out_idx=[-1])
@@ -110,4 +111,18 @@ def test_a_new_shape_reuses_the_built_kernels(cache):
         np.testing.assert_allclose(kernel(a, b).astype(np.float32), expected, atol=0.1, rtol=0.02)
     kernel_objects = sorted(p.name for p in (cache / "kernels").rglob("*.so"))
     assert len(kernel_objects) == 3, f"expected the reader, compute and writer built once: {kernel_objects}"
-    assert len(list((cache / "programs" / "host").glob("*.so"))) == 2
+    host_objects = list((cache / "programs" / "host").glob("*.so"))
+    assert len(host_objects) == 1, f"expected one host object for both shapes: {host_objects}"
+
+
+def test_host_program_rejects_sizes_of_another_structure(cache):
+    """main.cpp checks the length of `sizes` against its named sizes and work table, and names both
+    (std::invalid_argument: a ValueError in Python)."""
+    kernel = tilelang_tt.compile(gemm(M=64, N=64, K=64), out_idx=[-1])
+    check_gemm(kernel)
+    directory, so_path = kernel.build()
+    tensors = [np.zeros((64, 64), np.uint16) for _ in range(3)]
+    named = len(kernel.plan["host_sizes"])
+    expected = rf"gemm_cs takes {named} sizes, a core count and 4 per core, got 3"
+    with pytest.raises(ValueError, match=expected):
+        _device().HostProgram(so_path).run(directory, tensors, sizes=[1, 2, 3])

@@ -29,6 +29,7 @@ from tvm import tirx
 
 from . import config, eager
 from .arguments import bind_arguments, output_indices
+from .codegen import host_sizes
 from .errors import TTCompileError, TTRuntimeError
 from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
@@ -231,6 +232,7 @@ class JITKernel:
                     for a, p in zip(call.device, self.params, strict=True)
                 ],
                 arch=self.options.target,
+                sizes=host_sizes.values(self.plan),
             )
         except RuntimeError as err:  # tt_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
             report = self._name_buffers(str(err))

@@ -73,11 +73,11 @@ public:
         return entry(static_cast<int>(storage.size()), argv.data());
     }
 
-    // Calls tilelang_tt_run(kernel_dir, tensors, n): outputs are written into the arrays in place. The
-    // program's devices get `arch` (this call's thread only), else the default arch.
-    void run(const std::string& kernel_dir, const std::vector<py::buffer>& tensors,
+    // Calls tilelang_tt_run(kernel_dir, tensors, n, sizes, num_sizes): outputs are written into the arrays
+    // in place. The program's devices get `arch` (this call's thread only), else the default arch.
+    void run(const std::string& kernel_dir, const std::vector<py::buffer>& tensors, const std::vector<uint32_t>& sizes,
              std::optional<tt_mock::Arch> arch) const {
-        using Run = void (*)(const char*, void* const*, int);
+        using Run = void (*)(const char*, void* const*, int, const uint32_t*, int);
         auto entry = reinterpret_cast<Run>(symbol("tilelang_tt_run"));
         std::vector<ContiguousBytes> views;
         std::vector<void*> pointers;
@@ -90,7 +90,8 @@ public:
         std::optional<tt_mock::ThreadArch> thread_arch;
         if (arch)
             thread_arch.emplace(*arch);
-        entry(kernel_dir.c_str(), pointers.data(), static_cast<int>(pointers.size()));
+        entry(kernel_dir.c_str(), pointers.data(), static_cast<int>(pointers.size()), sizes.data(),
+              static_cast<int>(sizes.size()));
     }
 
 private:
@@ -331,5 +332,6 @@ PYBIND11_MODULE(_tt_mock, m) {
         .def(py::init<const std::string&>(), py::arg("path"))
         .def("has_symbol", &HostLibrary::has_symbol, py::arg("name"))
         .def("main", &HostLibrary::main, py::arg("args"))
-        .def("run", &HostLibrary::run, py::arg("kernel_dir"), py::arg("tensors"), py::arg("arch") = py::none());
+        .def("run", &HostLibrary::run, py::arg("kernel_dir"), py::arg("tensors"),
+             py::arg("sizes") = std::vector<uint32_t>{}, py::arg("arch") = py::none());
 }

@@ -121,7 +121,7 @@ def broken_kernel(artifact: str, text: str, replacement: str):
 
 def test_tt_fatal_in_the_host_program_is_a_runtime_error(inputs):
     a, b, _ = inputs
-    run = "run_gemm_cs(kernel_dir, tensors);"
+    run = "run_gemm_cs(kernel_dir, tensors, sizes);"
     broken = broken_kernel("main.cpp", run, 'TT_FATAL(num_tensors == 0, "forced by the test");\n' + run)
     with pytest.raises(TTRuntimeError, match=r"TT_FATAL @ .*main.cpp:\d+: num_tensors == 0") as err:
         broken(a, b)

@@ -1,7 +1,8 @@
 // What the SDK-style host programs of this directory share: a unit mesh, DRAM tensors of bf16 tiles
 // made from row-major host data (bf16 bits, as tilelang_tt_run receives them), one-size CBs, and
 // launching a program. Each host program defines
-//     extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors);
+//     extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors,
+//                                     const uint32_t* sizes, int num_sizes);
 // with its shapes fixed by host defines (ROWS, COLS, M, N, K, ...), so tests build it per shape.
 #pragma once
 

@@ -7,7 +7,8 @@
 
 using namespace sdk_style;
 
-extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {
+extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors,
+                                const uint32_t* /*sizes*/, int /*num_sizes*/) {
     TT_FATAL(num_tensors == 3, "matmul_block_reuse takes A, B, C; got {} tensors", num_tensors);
     const std::string kernels(kernel_dir);
     Mesh mesh;

@@ -7,7 +7,8 @@
 
 using namespace sdk_style;
 
-extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {
+extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors,
+                                const uint32_t* /*sizes*/, int /*num_sizes*/) {
     TT_FATAL(num_tensors == 2, "pack_tiles takes a, c; got {} tensors", num_tensors);
     static_assert(ROWS * COLS / TILE_HW % BLOCK == 0, "the tiles must divide into blocks");
     const std::string kernels(kernel_dir);

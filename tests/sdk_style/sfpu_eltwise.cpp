@@ -58,7 +58,8 @@ void run_op(Mesh& mesh, const std::string& kernels, const SfpuOp& op,
 
 }  // namespace
 
-extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {
+extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors,
+                                const uint32_t* /*sizes*/, int /*num_sizes*/) {
     TT_FATAL(num_tensors == NUM_INPUTS + kNumOps, "sfpu_eltwise takes {} inputs and {} outputs; got {} tensors",
              NUM_INPUTS, kNumOps, num_tensors);
     const std::string kernels(kernel_dir);

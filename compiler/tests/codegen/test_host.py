@@ -44,7 +44,7 @@ def test_main_compiles_with_werror(program, options):
             RUNTIME_INCLUDE,
             "-",
         ],
-        input=render_host(plan),
+        input=render_host(plan)[0],
         capture_output=True,
         text=True,
     )
@@ -52,10 +52,33 @@ def test_main_compiles_with_werror(program, options):
 
 
 def test_padding_is_emitted_only_for_padded_tensors():
-    aligned = render_host(build_plan(lower(gemm(M=128, N=192), "VerifyTTIR")))
-    ragged = render_host(build_plan(lower(gemm(M=100, N=192, K=128), "VerifyTTIR")))
+    aligned, _ = render_host(build_plan(lower(gemm(M=128, N=192), "VerifyTTIR")))
+    ragged, sizes = render_host(build_plan(lower(gemm(M=100, N=192, K=128), "VerifyTTIR")))
     assert "pad_to_tile_view" not in aligned and "crop_tile_view" not in aligned
     # A (100x128) and C (100x192) are padded to 128 rows; B (128x192) is tilized as it is.
-    assert "pad_to_tile_view(a_host, 1, 100, 128, 128, 128)" in ragged
-    assert "crop_tile_view(c_rows, static_cast<uint16_t*>(tensors[2]), 1, 100, 192, 128, 192);" in ragged
-    assert "b_view = std::vector<uint16_t>(b_host, b_host + 24576);" in ragged
+    assert (
+        "pad_to_tile_view(a_host, a_slices, a_slice_rows, a_slice_cols, a_padded_rows, a_padded_cols)"
+        in ragged
+    )
+    assert "b_view = std::vector<uint16_t>(b_host, b_host + b_elements);" in ragged
+    values = {e["name"]: e["value"] for e in sizes}
+    assert [
+        values[f"a_{n}"] for n in ("slices", "slice_rows", "slice_cols", "padded_rows", "padded_cols")
+    ] == [
+        1,
+        100,
+        128,
+        128,
+        128,
+    ]
+    assert [values[f"c_{n}"] for n in ("slice_rows", "slice_cols", "padded_rows")] == [100, 192, 128]
+    assert values["b_elements"] == 128 * 192
+
+
+def test_main_is_the_same_text_for_every_shape():
+    """Two shapes of one structure: one main.cpp, and sizes that describe each (the host object is reused)."""
+    small, small_sizes = render_host(build_plan(lower(gemm(M=128, N=192), "VerifyTTIR")))
+    large, large_sizes = render_host(build_plan(lower(gemm(M=512, N=320, K=256), "VerifyTTIR")))
+    assert small == large
+    assert [e["name"] for e in small_sizes] == [e["name"] for e in large_sizes]
+    assert {e["name"]: e["value"] for e in large_sizes}["a_elements"] == 512 * 256

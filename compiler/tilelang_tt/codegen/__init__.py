@@ -22,7 +22,7 @@ __all__ = ["emit_artifacts", "ARTIFACT_NAMES"]
 def emit_artifacts(mod: tvm.IRModule) -> dict[str, str]:
     plan = build_plan(mod)
     sources = {KERNEL_FILES[role]: render_kernel(func) for role, func in kernels_by_role(mod).items()}
-    sources["main.cpp"] = render_host(plan)
+    sources["main.cpp"], plan["host_sizes"] = render_host(plan)
     artifacts = format_sources(sources)
     artifacts["tt.plan.json"] = json.dumps(plan, indent=2) + "\n"
     return {name: artifacts[name] for name in ARTIFACT_NAMES}

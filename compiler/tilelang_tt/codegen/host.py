@@ -4,13 +4,18 @@ mesh API that defines ``tilelang_tt_run`` (the compiler ↔ device contract) and
 Every list in it comes from a plan table: buffers from ``tensors``, circular buffers from
 ``circular_buffers``, kernels and their compile-time arguments from ``kernels``, and each kernel's
 runtime-argument vector from its ``runtime_args`` schema applied to ``core_work`` — the same schema the
-kernels' ``get_arg_val`` indices were generated from.
+kernels' ``get_arg_val`` indices were generated from. The sizes of the problem (tensor sizes, the per-core
+work table, the kernels' size arguments) are not in the text: the program reads them from its ``sizes``
+argument (host_sizes.py), so one built object serves every shape of the program.
 """
 
 from __future__ import annotations
 
+import re
+
 from .. import multicast
 from .formatting import INDENT, wrap_comment
+from .host_sizes import HostSizes, core_fields
 
 ELEMENT_TYPE = {"bfloat16": "uint16_t", "float16": "uint16_t", "float32": "float"}
 BUFFER_TYPE = {"DRAM": "BufferType::DRAM", "L1": "BufferType::L1"}
@@ -43,6 +48,23 @@ def _slices(t: dict) -> tuple[int, int, int, int, int]:
     shape = _stored_shape(t)
     slices = _elements(shape[:-2])
     return slices, shape[-2], shape[-1], t["view"][0] // slices, t["view"][1]
+
+
+def _slice_sizes(t: dict, sizes: HostSizes) -> str:
+    """``_slices`` of the tensor as the names of host sizes, comma-separated."""
+    n = _ident(t["name"])
+    what = (
+        "slices",
+        "rows of a slice",
+        "columns of a slice",
+        "rows of a slice's tile view",
+        "tile view columns",
+    )
+    names = ("slices", "slice_rows", "slice_cols", "padded_rows", "padded_cols")
+    return ", ".join(
+        sizes.size(f"{n}_{name}", value, f"{meaning} of {t['name']}")
+        for name, meaning, value in zip(names, what, _slices(t), strict=True)
+    )
 
 
 def _is_padded(t: dict) -> bool:
@@ -133,38 +155,45 @@ _ORDER_HELPERS = [
 ]
 
 
-def _offsets(t: dict) -> str:
+def _offsets(t: dict, sizes: HostSizes) -> str:
     """The declaration of the tensor's stored_offsets table (see ``_ORDER_HELPERS``)."""
-    shape, order = (", ".join(str(v) for v in t[key]) for key in ("shape", "dim_order"))
-    return (
-        f"const std::vector<size_t> {_ident(t['name'])}_offsets = stored_offsets({{{shape}}}, {{{order}}});"
+    n = _ident(t["name"])
+    shape = ", ".join(
+        sizes.size(f"{n}_dim{d}", extent, f"dimension {d} of {t['name']}")
+        for d, extent in enumerate(t["shape"])
     )
+    order = ", ".join(str(v) for v in t["dim_order"])
+    return f"const std::vector<size_t> {n}_offsets = stored_offsets({{{shape}}}, {{{order}}});"
 
 
-def _core_work_table(plan: dict) -> list[str]:
+def _core_work_struct(plan: dict) -> list[str]:
     rect = plan["work_encoding"] == "rect"
     what = (
         "count blocks of the rectangle from block row row0 and column col0, cols columns wide, row by row"
         if rect
         else f"count blocks from start, in {plan['work_encoding'][len('range_') :]} order"
     )
-    lines = wrap_comment(f'Output blocks of each core (tt.plan.json "core_work"): {what}.') + [
+    return wrap_comment(f'Output blocks of one core (tt.plan.json "core_work"): {what}.') + [
         "struct CoreWork {",
-        "uint32_t x;",
-        "uint32_t y;",
-        "uint32_t start;",
-        "uint32_t count;",
-        *(["uint32_t row0;", "uint32_t col0;", "uint32_t cols;"] if rect else []),
+        *(f"uint32_t {field};" for field in core_fields(plan)),
         "};",
-        "",
-        "// One core per row (a table, not bin-packed).",
-        "// clang-format off",
-        "const std::vector<CoreWork> kCoreWork = {",
     ]
-    for w in plan["core_work"]:
-        fields = [*w["core"], w["start"], w["count"], *(w["rect"] if rect else [])]
-        lines.append("{" + ", ".join(str(f) for f in fields) + "},")
-    return lines + ["};", "// clang-format on"]
+
+
+def _core_work_table(plan: dict, first: int) -> list[str]:
+    """The work table read from ``sizes`` after the ``first`` named sizes."""
+    fields = core_fields(plan)
+    return [
+        *wrap_comment(
+            f"The work table follows the named sizes: the number of cores, then {', '.join(fields)} of each."
+        ),
+        f"const uint32_t num_cores = sizes[{first}];",
+        "std::vector<CoreWork> core_work;",
+        "for (uint32_t i = 0; i < num_cores; ++i) {",
+        f"const uint32_t* row = sizes + {first + 1} + i * {len(fields)};",
+        "core_work.push_back({" + ", ".join(f"row[{k}]" for k in range(len(fields))) + "});",
+        "}",
+    ]
 
 
 def _multicast_helpers() -> list[str]:
@@ -197,11 +226,10 @@ def _multicast_helpers() -> list[str]:
     ]
 
 
-def _multicast_setup(plan: dict, reader: dict) -> list[str]:
+def _multicast_setup(reader: dict) -> list[str]:
     """The semaphores of each multicast direction the reader uses (created on every core)."""
-    grid = plan["lockstep_grid"]
     lines = wrap_comment(
-        f"Multicast: the {grid['cores_x']}x{grid['cores_y']} cores step through their blocks in lockstep "
+        "Multicast: the mcast_cores_x by mcast_cores_y cores step through their blocks in lockstep "
         '(tt.plan.json "lockstep_grid"). Receivers count themselves ready on the sender\'s ready '
         "semaphore; the sender flags the data valid on their valid semaphore."
     )
@@ -213,17 +241,18 @@ def _multicast_setup(plan: dict, reader: dict) -> list[str]:
     return lines + [""]
 
 
-def _multicast_per_core(plan: dict, reader: dict) -> list[str]:
+def _multicast_per_core(plan: dict, reader: dict, sizes: HostSizes) -> list[str]:
     """The Multicast arguments of this core (``w``), for each direction the reader uses."""
     if not reader.get("multicast"):
         return []
     grid = plan["lockstep_grid"]
     noc1 = "true" if reader["noc"] in ("RISCV_1_default", "NOC_1") else "false"
-    cx, cy = grid["cores_x"], grid["cores_y"]
+    cx = sizes.size("mcast_cores_x", grid["cores_x"], "columns of cores that step in lockstep")
+    cy = sizes.size("mcast_cores_y", grid["cores_y"], "rows of cores that step in lockstep")
     # Row y's sender sits on the diagonal and column x's one row below it, so no core sends both ways.
     shapes = {
-        "row": (f"{{w.y % {cx}, w.y}}", "{0, w.y}", f"{{{cx - 1}, w.y}}", cx - 1),
-        "col": (f"{{w.x, (w.x + 1) % {cy}}}", "{w.x, 0}", f"{{w.x, {cy - 1}}}", cy - 1),
+        "row": (f"{{w.y % {cx}, w.y}}", "{0, w.y}", f"{{{cx} - 1, w.y}}", f"{cx} - 1"),
+        "col": (f"{{w.x, (w.x + 1) % {cy}}}", "{w.x, 0}", f"{{w.x, {cy} - 1}}", f"{cy} - 1"),
     }
     lines = []
     for d in reader["multicast"]:
@@ -260,24 +289,13 @@ def _size_names(kernels: dict) -> dict[tuple[str, str], str]:
     }
 
 
-def _size_constants(kernels: dict) -> list[str]:
-    """The problem sizes the kernels take as runtime arguments, one constant each."""
+def _register_kernel_sizes(kernels: dict, sizes: HostSizes) -> None:
+    """The kernels' size arguments, host sizes under the names ``_size_names`` gives them."""
     names = _size_names(kernels)
-    if not names:
-        return []
-    constants = {}
     for role, k in kernels.items():
         for a in k["runtime_args"]:
             if a["kind"] == "shape":
-                constants.setdefault(names[(role, a["name"])], (a["value"], a["meaning"]))
-    code = {name: f"const uint32_t {name} = {value};" for name, (value, _) in constants.items()}
-    width = max(len(c) for c in code.values())  # trailing comments aligned, as clang-format aligns them
-    return [
-        "// Sizes of this problem the kernels take as runtime arguments: the kernels are the same for every",
-        "// shape, and their built objects are reused.",
-        *(f"{code[name]:{width}s}  // {meaning}" for name, (_, meaning) in constants.items()),
-        "",
-    ]
+                sizes.size(names[(role, a["name"])], a["value"], a["meaning"])
 
 
 def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
@@ -299,43 +317,46 @@ def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
     ]
 
 
-def render_host(plan: dict) -> str:
+def render_host(plan: dict) -> tuple[str, list[dict]]:
+    """(main.cpp, its named sizes in the order it reads them: host_sizes.py's "host_sizes")."""
     program, tensors = plan["program"], plan["tensors"]
     source = plan["source"] or "a TileLang-TT program"
     target = plan["target"]
     by_name = {t["name"]: t for t in tensors}
     kernels = {k["role"]: k for k in plan["kernels"]}
+    sizes = HostSizes()
+    body = _run_body(plan, kernels, by_name, sizes)
     L = [
         f"// {program}: host program generated by TileLang-TT from {source}.",
-        f"// Target: {target['name']} ({target['arch']}); {len(plan['core_work'])} cores compute "
-        f"{plan['grid']['num_blocks']} output blocks of {plan['grid']['block_shape'][0]}x"
-        f"{plan['grid']['block_shape'][1]}.",
+        f"// Target: {target['name']} ({target['arch']}); output blocks of {plan['grid']['block_shape'][0]}x"
+        f"{plan['grid']['block_shape'][1]}, spread over the cores by the work table.",
         "//",
         "// Tensors (row-major on the host, tilized in device memory):",
     ]
     for t in tensors:
-        padded = f", tile view {t['view'][0]}x{t['view'][1]} zero-padded" if _is_padded(t) else ""
-        stored = (
-            f", stored as {'x'.join(str(e) for e in _stored_shape(t))} (dimensions {t['dim_order']})"
-            if _is_permuted(t)
-            else ""
-        )
+        padded = ", zero-padded to whole tiles" if _is_padded(t) else ""
+        stored = f", stored in dimension order {t['dim_order']}" if _is_permuted(t) else ""
         L.append(
-            f"//   {t['param_index']}: {t['name']} {'x'.join(str(e) for e in t['shape'])} {t['dtype']} "
+            f"//   {t['param_index']}: {t['name']}, {len(t['shape'])}-D {t['dtype']} "
             f"({t['access']}, {t['memory']}, {t['format']}{stored}{padded})"
         )
     L += [
         "//",
-        "// tilelang_tt_run(kernel_dir, tensors, n) runs it on device 0 (the TileLang-TT device contract);",
-        "// main() runs it standalone: main KERNEL_DIR "
-        + " ".join(f"{t['name']}.bin" for t in tensors)
-        + ".",
+        *wrap_comment(
+            "The program is the same for every shape: the sizes of a problem come in `sizes`, the named "
+            'sizes below and then the per-core work table (tt.plan.json "host_sizes" and "core_work"). '
+            "tilelang_tt_run(kernel_dir, tensors, n, sizes, num_sizes) runs it on device 0 (the TileLang-TT "
+            "device contract); main() runs it standalone: main KERNEL_DIR SIZES "
+            + " ".join(f"{t['name']}.bin" for t in tensors)
+            + ", the sizes comma-separated."
+        ),
         "",
         "#include <cstdint>",
         "#include <cstdio>",
         "#include <cstring>",
         "#include <fstream>",
         "#include <memory>",
+        "#include <sstream>",
         "#include <stdexcept>",
         "#include <string>",
         "#include <utility>",
@@ -352,15 +373,109 @@ def render_host(plan: dict) -> str:
         "namespace {",
         "",
     ]
-    L += _core_work_table(plan) + [""]
+    L += _core_work_struct(plan) + [""]
     if kernels["reader"].get("multicast"):
         L += _multicast_helpers()
     if any(_is_padded(t) for t in tensors):
         L += _PADDING_HELPERS
     if any(_is_permuted(t) for t in tensors):
         L += _ORDER_HELPERS
+    fields = len(core_fields(plan))
+    L += wrap_comment(
+        f"Throws unless `sizes` holds a problem of {program}: the {sizes.count} named sizes, the work "
+        f"table's core count, and {fields} sizes per core."
+    )
     L += [
-        f"void run_{_ident(program)}(const std::string& kernel_dir, void* const* tensors) {{",
+        "void check_sizes(const uint32_t* sizes, int num_sizes) {",
+        f"if (num_sizes < {sizes.count + 1} || "
+        f"static_cast<uint32_t>(num_sizes) != {sizes.count + 1} + sizes[{sizes.count}] * {fields}) {{",
+        f'const std::string expected = "{sizes.count} sizes, a core count and {fields} per core";',
+        f'throw std::invalid_argument("{program} takes " + expected + ", got " + std::to_string(num_sizes));',
+        "}",
+        "}",
+        "",
+        f"void run_{_ident(program)}(const std::string& kernel_dir, void* const* tensors, "
+        "const uint32_t* sizes) {",
+        *wrap_comment("This problem's sizes (host_sizes.py), in the order of `sizes`."),
+        *_size_declarations(sizes, "\n".join(body)),
+        *_core_work_table(plan, sizes.count),
+        "",
+        *body,
+        "}",
+        "",
+        "}  // namespace",
+        "",
+    ]
+    n_t = len(tensors)
+    files = " ".join(t["name"] + ".bin" for t in tensors)
+    element_bytes = {t["name"]: 2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4 for t in tensors}
+    index = {e["name"]: k for k, e in enumerate(sizes.entries)}
+    bytes_of = ", ".join(
+        f"size_t{{sizes[{index[_ident(t['name']) + '_elements']}]}} * {element_bytes[t['name']]}"
+        for t in tensors
+    )
+    L += [
+        'extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors, '
+        "const uint32_t* sizes,",
+        "                                int num_sizes) {",
+        f"if (num_tensors != {n_t}) {{",
+        f'throw std::invalid_argument("{program} takes {n_t} tensors, got " + std::to_string(num_tensors));',
+        "}",
+        "check_sizes(sizes, num_sizes);",
+        f"run_{_ident(program)}(kernel_dir, tensors, sizes);",
+        "}",
+        "",
+        "// Standalone: main KERNEL_DIR SIZES FILE... with the sizes comma-separated and one raw row-major",
+        "// file per tensor; outputs are overwritten.",
+        "int main(int argc, char** argv) {",
+        f"if (argc != {n_t + 3}) {{",
+        f'std::fprintf(stderr, "usage: %s KERNEL_DIR SIZES {files}\\n", argv[0]);',
+        "return 2;",
+        "}",
+        "std::vector<uint32_t> sizes;",
+        "try {",
+        "std::stringstream list(argv[2]);",
+        "for (std::string word; std::getline(list, word, ',');) {",
+        "sizes.push_back(static_cast<uint32_t>(std::stoul(word)));",
+        "}",
+        "check_sizes(sizes.data(), static_cast<int>(sizes.size()));",
+        "} catch (const std::exception& error) {",
+        'std::fprintf(stderr, "%s\\n", error.what());',
+        "return 2;",
+        "}",
+        f"const std::vector<size_t> bytes = {{{bytes_of}}};",
+        "std::vector<std::vector<char>> data;",
+        "std::vector<void*> pointers;",
+        f"for (int i = 0; i < {n_t}; ++i) {{",
+        "std::ifstream in(argv[i + 3], std::ios::binary);",
+        "std::vector<char> buffer(bytes[i]);",
+        "if (!in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {",
+        'std::fprintf(stderr, "cannot read %zu bytes from %s\\n", bytes[i], argv[i + 3]);',
+        "return 1;",
+        "}",
+        "data.push_back(std::move(buffer));",
+        "}",
+        "for (auto& buffer : data) {",
+        "pointers.push_back(buffer.data());",
+        "}",
+        f"tilelang_tt_run(argv[1], pointers.data(), {n_t}, sizes.data(), static_cast<int>(sizes.size()));",
+    ]
+    for t in [t for t in tensors if t["access"] in ("write", "read_write")]:
+        i = t["param_index"]
+        L += [
+            f"std::ofstream(argv[{i + 3}], std::ios::binary).write(data[{i}].data(), "
+            f"static_cast<std::streamsize>(data[{i}].size()));"
+        ]
+    L += ["return 0;", "}", ""]
+    return "\n".join(_indented(L)), sizes.entries
+
+
+def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> list[str]:
+    """The body of run_<program> after its sizes: device, buffers, CBs, kernels, arguments, transfers."""
+    tensors = plan["tensors"]
+    for t in tensors:  # every tensor's element count comes first: main() reads the tensor files by it
+        sizes.size(f"{_ident(t['name'])}_elements", _elements(t["shape"]), f"elements of {t['name']}")
+    L = [
         "auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);",
         "distributed::MeshCommandQueue& cq = mesh_device->mesh_command_queue();",
         "distributed::MeshWorkload workload;",
@@ -372,19 +487,30 @@ def render_host(plan: dict) -> str:
     ]
     for t in tensors:
         n = _ident(t["name"])
+        page = (
+            sizes.size(f"{n}_page_size", t["page_size"], f"bytes of one row of {t['name']}")
+            if t["page_layout"] == "row_major"
+            else str(t["page_size"])
+        )
+        pages = sizes.size(f"{n}_pages", t["pages"], f"pages of {t['name']}")
         L += [
-            f"distributed::DeviceLocalBufferConfig {n}_config{{.page_size = {t['page_size']}, "
+            f"distributed::DeviceLocalBufferConfig {n}_config{{.page_size = {page}, "
             f".buffer_type = {BUFFER_TYPE[t['memory']]}}};",
-            f"distributed::ReplicatedBufferConfig {n}_size{{.size = {t['page_size'] * t['pages']}}};",
+            f"distributed::ReplicatedBufferConfig {n}_size{{.size = uint64_t{{{page}}} * {pages}}};",
             f"auto {n}_buffer = distributed::MeshBuffer::create({n}_size, {n}_config, mesh_device.get());",
             f"const uint32_t {n}_addr = static_cast<uint32_t>({n}_buffer->address());",
         ]
-    L += ["", "// Cores that compute output blocks.", "std::vector<CoreRange> core_ranges;"]
     L += [
-        f"core_ranges.push_back(CoreRange({{{r['x0']}, {r['y0']}}}, {{{r['x1']}, {r['y1']}}}));"
-        for r in plan["core_ranges"]
+        "",
+        "// Cores that compute output blocks.",
+        "std::vector<CoreRange> core_ranges;",
+        "for (const CoreWork& w : core_work) {",
+        "core_ranges.push_back(CoreRange({w.x, w.y}, {w.x, w.y}));",
+        "}",
+        "const CoreRangeSet cores(core_ranges);",
+        "",
+        "// Circular buffers (same layout on every core).",
     ]
-    L += ["const CoreRangeSet cores(core_ranges);", "", "// Circular buffers (same layout on every core)."]
     for cb in plan["circular_buffers"]:
         c = f"c_{cb['cb']}"
         L += [
@@ -396,7 +522,7 @@ def render_host(plan: dict) -> str:
         ]
     L += [""]
     if kernels["reader"].get("multicast"):
-        L += _multicast_setup(plan, kernels["reader"])
+        L += _multicast_setup(kernels["reader"])
     L += ["// Kernels: the reader and writer move tiles between DRAM and the CBs, compute multiplies them."]
     for role in ("reader", "writer"):
         k = kernels[role]
@@ -412,6 +538,7 @@ def render_host(plan: dict) -> str:
             f"{role}_config);",
         ]
     cfg = kernels["compute"]["compute_config"]
+    _register_kernel_sizes(kernels, sizes)
     L += [
         "ComputeConfig compute_config;",
         f"compute_config.math_fidelity = MathFidelity::{cfg['math_fidelity']};",
@@ -422,11 +549,10 @@ def render_host(plan: dict) -> str:
         f'KernelHandle compute_kernel = CreateKernel(program, kernel_dir + "/{kernels["compute"]["file"]}", '
         "cores, compute_config);",
         "",
-        *_size_constants(kernels),
         '// Runtime arguments, in the order of each kernel\'s argument schema (tt.plan.json "runtime_args").',
-        "for (const CoreWork& w : kCoreWork) {",
+        "for (const CoreWork& w : core_work) {",
         "const CoreCoord core{w.x, w.y};",
-        *_multicast_per_core(plan, kernels["reader"]),
+        *_multicast_per_core(plan, kernels["reader"], sizes),
     ]
     for role in ("reader", "compute", "writer"):
         L += _runtime_args(kernels[role], by_name, _size_names(kernels))
@@ -434,22 +560,27 @@ def render_host(plan: dict) -> str:
     inputs = [t for t in tensors if t["access"] in ("read", "read_write")]
     outputs = [t for t in tensors if t["access"] in ("write", "read_write")]
     for t in inputs:
-        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
+        n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
+        elements = f"{n}_elements"
         host = f"static_cast<const {ty}*>(tensors[{t['param_index']}])"
         if _is_permuted(t):
-            L += [_offsets(t), f"const std::vector<{ty}> {n}_stored = to_stored_order({host}, {n}_offsets);"]
+            L += [
+                _offsets(t, sizes),
+                f"const std::vector<{ty}> {n}_stored = to_stored_order({host}, {n}_offsets);",
+            ]
             host = f"{n}_stored.data()"
         L.append(f"const auto* {n}_host = {host};")
         if t["page_layout"] == "row_major":  # pages are the rows as they are
             L += [
-                f"const std::vector<{ty}> {n}_rows({n}_host, {n}_host + {rows * cols});",
+                f"const std::vector<{ty}> {n}_rows({n}_host, {n}_host + {elements});",
                 f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_rows, false);",
             ]
             continue
+        rows, cols = _view_sizes(t, sizes)
         if _is_padded(t):
-            view = f"pad_to_tile_view({n}_host, {', '.join(str(v) for v in _slices(t))})"
+            view = f"pad_to_tile_view({n}_host, {_slice_sizes(t, sizes)})"
         else:
-            view = f"std::vector<{ty}>({n}_host, {n}_host + {rows * cols})"
+            view = f"std::vector<{ty}>({n}_host, {n}_host + {elements})"
         L += [
             f"const std::vector<{ty}> {n}_view = {view};",
             f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({n}_view, {rows}, {cols});",
@@ -463,7 +594,8 @@ def render_host(plan: dict) -> str:
         "// Outputs: device tiles → row-major host data, written in place.",
     ]
     for t in outputs:
-        n, ty, (rows, cols) = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]], t["view"]
+        n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
+        rows, cols = _view_sizes(t, sizes)
         L += [
             f"std::vector<{ty}> {n}_tiles_out;",
             f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
@@ -471,64 +603,36 @@ def render_host(plan: dict) -> str:
         ]
         host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
         if _is_permuted(t):
-            L += ([] if t in inputs else [_offsets(t)]) + [
+            L += ([] if t in inputs else [_offsets(t, sizes)]) + [
                 f"std::vector<{ty}> {n}_stored_out({n}_offsets.size());"
             ]
             destination = f"{n}_stored_out.data()"
         else:
             destination = host
         if _is_padded(t):
-            L.append(f"crop_tile_view({n}_rows, {destination}, {', '.join(str(v) for v in _slices(t))});")
+            L.append(f"crop_tile_view({n}_rows, {destination}, {_slice_sizes(t, sizes)});")
         else:
             L.append(f"std::memcpy({destination}, {n}_rows.data(), {n}_rows.size() * sizeof({ty}));")
         if _is_permuted(t):
             L.append(f"from_stored_order({n}_stored_out, {host}, {n}_offsets);")
-    L += ["distributed::Finish(cq);", "mesh_device->close();", "}", "", "}  // namespace", ""]
-    n_t = len(tensors)
-    files = " ".join(t["name"] + ".bin" for t in tensors)
-    sizes = ", ".join(
-        str(_elements(t["shape"]) * (2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4)) for t in tensors
+    return L + ["distributed::Finish(cq);", "mesh_device->close();"]
+
+
+def _size_declarations(sizes: HostSizes, body: str) -> list[str]:
+    """A constant for each size ``body`` reads, with what it is (comments aligned, as clang-format does)."""
+    used = [(k, e) for k, e in enumerate(sizes.entries) if re.search(rf"\b{e['name']}\b", body)]
+    code = [f"const uint32_t {e['name']} = sizes[{k}];" for k, e in used]
+    width = max((len(c) for c in code), default=0)
+    return [f"{c:{width}s}  // {e['meaning']}" for c, (_, e) in zip(code, used, strict=True)]
+
+
+def _view_sizes(t: dict, sizes: HostSizes) -> tuple[str, str]:
+    """The names of the rows and columns of the tensor's tile view."""
+    n = _ident(t["name"])
+    return (
+        sizes.size(f"{n}_view_rows", t["view"][0], f"rows of {t['name']}'s tile view"),
+        sizes.size(f"{n}_view_cols", t["view"][1], f"columns of {t['name']}'s tile view"),
     )
-    L += [
-        'extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {',
-        f"if (num_tensors != {n_t}) {{",
-        f'throw std::invalid_argument("{program} takes {n_t} tensors, got " + std::to_string(num_tensors));',
-        "}",
-        f"run_{_ident(program)}(kernel_dir, tensors);",
-        "}",
-        "",
-        "// Standalone: main KERNEL_DIR FILE... with one raw row-major file per tensor;",
-        "// outputs are overwritten.",
-        "int main(int argc, char** argv) {",
-        f"if (argc != {n_t + 2}) {{",
-        f'std::fprintf(stderr, "usage: %s KERNEL_DIR {files}\\n", argv[0]);',
-        "return 2;",
-        "}",
-        f"const std::vector<size_t> bytes = {{{sizes}}};",
-        "std::vector<std::vector<char>> data;",
-        "std::vector<void*> pointers;",
-        f"for (int i = 0; i < {n_t}; ++i) {{",
-        "std::ifstream in(argv[i + 2], std::ios::binary);",
-        "std::vector<char> buffer(bytes[i]);",
-        "if (!in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {",
-        'std::fprintf(stderr, "cannot read %zu bytes from %s\\n", bytes[i], argv[i + 2]);',
-        "return 1;",
-        "}",
-        "data.push_back(std::move(buffer));",
-        "}",
-        "for (auto& buffer : data) {",
-        "pointers.push_back(buffer.data());",
-        "}",
-        f"tilelang_tt_run(argv[1], pointers.data(), {n_t});",
-    ]
-    for t in outputs:
-        i = t["param_index"]
-        L += [
-            f"std::ofstream(argv[{i + 2}], std::ios::binary).write(data[{i}].data(), "
-            f"static_cast<std::streamsize>(data[{i}].size()));"
-        ]
-    L += ["return 0;", "}", ""]
-    return "\n".join(_indented(L))
 
 
 def _indented(lines: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ Example::
     so = tt_mock.build_host_program(["main.cpp"], include_dirs=["common"], defines={"N": "4"})
     program = tt_mock.HostProgram(so)
     status = program.main(["--seed", "3"])          # the program's main(argc, argv)
-    program.run("kernels/", [a, b, c])              # tilelang_tt_run(kernel_dir, tensors, n)
+    program.run("kernels/", [a, b, c])              # tilelang_tt_run(kernel_dir, tensors, n, sizes, m)
 """
 
 from __future__ import annotations
@@ -128,8 +128,15 @@ class HostProgram:
         sys.stderr.flush()
         return self._library.main([str(a) for a in argv])
 
-    def run(self, kernel_dir: str | Path, tensors: Sequence[np.ndarray], arch: str | None = None) -> None:
-        """Calls tilelang_tt_run(kernel_dir, tensors, n); the arrays must be C-contiguous and writable.
+    def run(
+        self,
+        kernel_dir: str | Path,
+        tensors: Sequence[np.ndarray],
+        arch: str | None = None,
+        sizes: Sequence[int] = (),
+    ) -> None:
+        """Calls tilelang_tt_run(kernel_dir, tensors, n, sizes, num_sizes); the arrays must be C-contiguous
+        and writable, ``sizes`` are the problem's sizes as the program defines them (uint32 each).
 
         ``arch`` ("wormhole" / "blackhole") is the arch of the devices the program creates, for this call
         and this thread only (default: the process's default arch)."""
@@ -139,4 +146,4 @@ class HostProgram:
         sys.stdout.flush()
         sys.stderr.flush()
         chosen = None if arch is None else _tt_mock.parse_arch(arch)
-        self._library.run(str(Path(kernel_dir).resolve()), list(tensors), chosen)
+        self._library.run(str(Path(kernel_dir).resolve()), list(tensors), [int(v) for v in sizes], chosen)

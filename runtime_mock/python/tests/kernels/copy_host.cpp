@@ -53,7 +53,8 @@ std::vector<uint16_t> copy_on_device(const std::string& kernel_dir, const std::v
 
 }  // namespace
 
-extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors) {
+extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, int num_tensors,
+                                const uint32_t* /*sizes*/, int /*num_sizes*/) {
     TT_FATAL(num_tensors == 2, "copy_host expects 2 tensors, got {}", num_tensors);
     std::vector<uint16_t> input(static_cast<const uint16_t*>(tensors[0]),
                                 static_cast<const uint16_t*>(tensors[0]) + COPY_ELEMENTS);

@@ -1,0 +1,56 @@
+"""The sizes of one problem that a generated host program takes at run time, so that main.cpp is the same
+text for every shape of a program structure and its built object is reused.
+
+``tilelang_tt_run(kernel_dir, tensors, n, sizes, num_sizes)`` receives ``sizes``: first the named sizes in
+the order the renderer asked for them (``HostSizes.size``), then the per-core work table: its core count,
+then one row per core (``CORE_FIELDS``, plus the rectangle of a block partition). The plan records both
+(``tt.plan.json`` "host_sizes"), and ``values(plan)`` flattens them for a call.
+
+What stays a constant in main.cpp: block shapes, circular buffers, tile page sizes, the kernels' files and
+compile-time arguments, and which helpers run (padding, dimension order, multicast): a change in any of
+them is a new program structure.
+"""
+
+from __future__ import annotations
+
+CORE_FIELDS = ("x", "y", "start", "count")
+RECT_FIELDS = ("row0", "col0", "cols")
+
+
+class HostSizes:
+    """The named sizes a host program reads, in the order it first reads them."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict] = []  # {"name", "value", "meaning"}
+        self._by_name: dict[str, int] = {}
+
+    def size(self, name: str, value: int, meaning: str) -> str:
+        """The C++ name of the size ``name`` (registered with ``value`` the first time)."""
+        if name in self._by_name:
+            if self._by_name[name] != value:
+                raise ValueError(f"host size {name} given two values, {self._by_name[name]} and {value}")
+            return name
+        self._by_name[name] = int(value)
+        self.entries.append({"name": name, "value": int(value), "meaning": meaning})
+        return name
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+
+def core_fields(plan: dict) -> tuple[str, ...]:
+    """The words of one core's row of the work table."""
+    return CORE_FIELDS + (RECT_FIELDS if plan["work_encoding"] == "rect" else ())
+
+
+def core_rows(plan: dict) -> list[list[int]]:
+    """The work table of the plan: one row of ``core_fields`` per used core."""
+    rect = plan["work_encoding"] == "rect"
+    return [[*w["core"], w["start"], w["count"], *(w["rect"] if rect else [])] for w in plan["core_work"]]
+
+
+def values(plan: dict) -> list[int]:
+    """The ``sizes`` of a call of the plan's host program."""
+    rows = core_rows(plan)
+    return [e["value"] for e in plan["host_sizes"]] + [len(rows)] + [v for row in rows for v in row]
