@@ -30,6 +30,21 @@ std::condition_variable g_released;
 size_t g_reserved = 0;
 size_t g_reservations = 0;
 
+// The retired reservation (retire/reuse); `base` is nullptr when there is none.
+struct Retired {
+    uint8_t* base = nullptr;
+    size_t bytes = 0;
+    uint64_t layout = 0;
+};
+Retired g_retired;
+
+// Unmaps the retired reservation, if any (g_mutex held).
+void drop_retired() {
+    if (g_retired.base != nullptr)
+        munmap(g_retired.base, g_retired.bytes);
+    g_retired = Retired{};
+}
+
 uint64_t align_up(uint64_t value) {
     return (value + kAlignment - 1) / kAlignment * kAlignment;
 }
@@ -86,6 +101,10 @@ uint8_t* reserve(size_t bytes, const char* what) {
             g_reservations++;
             return base;
         }
+        if (g_retired.base != nullptr) {  // space kept for a reuse that may never come: give it up first
+            drop_retired();
+            continue;
+        }
         if (steady_clock::now() >= deadline)
             break;
         // Other mappings may also free space, so look again now and then even without a release.
@@ -105,6 +124,26 @@ void release(uint8_t* base, size_t bytes) {
     g_reserved -= bytes;
     g_reservations--;
     g_released.notify_all();
+}
+
+void retire(uint8_t* base, size_t bytes, uint64_t layout) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    drop_retired();
+    g_retired = Retired{base, bytes, layout};
+    g_reserved -= bytes;
+    g_reservations--;
+    g_released.notify_all();
+}
+
+uint8_t* reuse(size_t bytes, uint64_t layout) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_retired.base == nullptr || g_retired.bytes != bytes || g_retired.layout != layout)
+        return nullptr;
+    uint8_t* base = g_retired.base;
+    g_retired = Retired{};
+    g_reserved += bytes;
+    g_reservations++;
+    return base;
 }
 
 size_t reserved_bytes() {

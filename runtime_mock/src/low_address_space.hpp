@@ -19,6 +19,13 @@ namespace tt_mock::low_address_space {
 uint8_t* reserve(size_t bytes, const char* what);
 // Unmaps a reservation and wakes threads waiting for space.
 void release(uint8_t* base, size_t bytes);
+// Keeps a reservation its owner is done with, pages and protections as they are, for the next owner of
+// the same layout (`layout` names it: the same bytes are not enough), which then touches pages already
+// mapped instead of faulting each one in again. One is kept (an older one is released), and reserve()
+// releases it before it waits for space.
+void retire(uint8_t* base, size_t bytes, uint64_t layout);
+// The retired reservation of `layout` and `bytes`, now the caller's; nullptr when there is none.
+uint8_t* reuse(size_t bytes, uint64_t layout);
 // Bytes currently reserved in this process (tests check that abandoned runs give theirs back).
 size_t reserved_bytes();
 

@@ -1,5 +1,8 @@
 // Interleaved L1 buffers: the address allocate_l1 hands out is dereferenceable by a kernel on core (0,0),
 // which holds bank 0, and designates the same buffer to the NOC from any core and to host reads/writes.
+#include <sys/mman.h>
+
+#include "../src/low_address_space.hpp"
 #include "test_support.hpp"
 
 using namespace tt_mock;
@@ -68,6 +71,41 @@ TEST(l1_buffer_host_access_with_unknown_address) {
     test::expect_error<NocAccessError>(
         [&] { device.read_interleaved(BufferKind::L1, l1_buffer - device.spec().l1_bytes, kPageBytes, &word, 4); },
         {"was not returned by allocate_l1"});
+}
+
+TEST(l1_of_a_destroyed_device_is_reused_and_starts_zeroed) {
+    // The second device of the same grid takes over the first one's L1 pool (the same addresses, its pages
+    // still in memory), and reads zeros where the first one wrote.
+    std::vector<uint32_t> pattern(1024);
+    for (size_t i = 0; i < pattern.size(); i++)
+        pattern[i] = uint32_t(i * 2654435761u) | 1;
+    uint64_t first_address = 0;
+    {
+        Device device;
+        first_address = device.allocate_l1(pattern.size() * 4, kPageBytes);
+        device.write_interleaved(BufferKind::L1, first_address, kPageBytes, pattern.data(), pattern.size() * 4);
+    }
+    Device device;
+    const uint64_t address = device.allocate_l1(pattern.size() * 4, kPageBytes);
+    CHECK(address == first_address);
+    std::vector<uint32_t> read(pattern.size(), 1);
+    device.read_interleaved(BufferKind::L1, address, kPageBytes, read.data(), read.size() * 4);
+    CHECK(read == std::vector<uint32_t>(pattern.size(), 0));
+}
+
+TEST(retired_reservation_is_reused_by_its_layout_only) {
+    constexpr size_t kBytes = size_t(1) << 20;
+    uint8_t* base = low_address_space::reserve(kBytes, "the test");
+    CHECK(mprotect(base, kBytes, PROT_READ | PROT_WRITE) == 0);
+    base[100] = 42;
+    low_address_space::retire(base, kBytes, 7);
+    CHECK(low_address_space::reuse(kBytes, 8) == nullptr);      // another layout of the same size
+    CHECK(low_address_space::reuse(kBytes / 2, 7) == nullptr);  // another size
+    uint8_t* again = low_address_space::reuse(kBytes, 7);
+    CHECK(again == base);
+    CHECK(again[100] == 42);  // pages, contents and protections kept: the owner zeroes what it needs
+    CHECK(low_address_space::reuse(kBytes, 7) == nullptr);  // it had one taker
+    low_address_space::release(again, kBytes);
 }
 
 int main() {
