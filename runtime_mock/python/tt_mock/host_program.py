@@ -1,7 +1,8 @@
 """SDK-style host programs on the mock device: build one into a shared object, then run it.
 
 A host program is ordinary TT-Metalium host C++ (mesh or single-device API). It is compiled against
-metal_shim and leaves the runtime's symbols to be resolved from the loaded ``tt_mock._tt_mock``.
+metal_shim's headers (declarations, as in the SDK) and leaves the host API's and the runtime's symbols to
+be resolved from the loaded ``tt_mock._tt_mock``, which holds their definitions.
 
 Example::
 
@@ -35,7 +36,7 @@ def _compile_command(
     # Like the SDK's programming examples: narrowing in braced runtime-arg lists is accepted.
     command += ["-Wno-narrowing"]
     command += [f"-I{d}" for d in include_dirs]
-    command += [f"-I{config.shim_include_dir()}", f"-I{config.runtime_include_dir()}"]
+    command += [f"-I{config.shim_include_dir()}"]
     command += [f"-D{name}={value}" for name, value in defines.items()]
     # {fmt} is linked (libfmt-dev's libfmt.so) rather than compiled into every program: half the build time.
     return command + [str(s) for s in sources] + ["-lfmt"]
