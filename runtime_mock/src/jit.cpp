@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -282,11 +283,15 @@ std::string build_one(const KernelBuild& build) {
 }  // namespace
 
 std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds) {
+    std::vector<size_t> order(builds.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_partition(order.begin(), order.end(), [&](size_t i) { return builds[i].role == KernelRole::Compute; });
     std::vector<std::string> paths(builds.size());
     std::vector<std::exception_ptr> errors(builds.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t i = next++; i < builds.size(); i = next++) {
+        for (size_t n = next++; n < order.size(); n = next++) {
+            const size_t i = order[n];
             try {
                 paths[i] = build_one(builds[i]);
             } catch (...) {

@@ -1,12 +1,13 @@
 // The RuntimeFunctions table kernels call: error and warning reporting, blocking on circular buffers and
 // semaphores, waking partners (under the waiter's own mutex, see run_state.hpp), DPRINT output and the timing
-// record (profile_event.h). NOC transfers live in noc.cpp.
+// record (profile_event.h). NOC transfers live in noc.cpp, the tile matrix product in tile_matmul.cpp.
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 
 #include "noc.hpp"
 #include "run_state.hpp"
+#include "tile_matmul.hpp"
 
 namespace tt_mock {
 
@@ -161,6 +162,7 @@ tt_mock_device::RuntimeFunctions runtime_functions() {
     f.check_page = check_page;
     f.print = print;
     f.record = record;
+    f.tile_matmul = tile_matmul::selected();
     return f;
 }
 

@@ -1,7 +1,8 @@
-// The tile matrix product (tt_mock_device/tile_matmul.h): every code path this CPU supports gives the
+// The tile matrix product (runtime_mock/src/tile_matmul.hpp): every code path this CPU supports gives the
 // same bits as the definition C[i][j] = fma(A[i][k], B[k][j], C[i][j]) for k = 0..31, on tiles with
 // mixed signs and magnitudes, cancellation and subnormal values. Paths the CPU lacks are reported as
-// skipped in the log.
+// skipped in the log. Kernels reach the fastest path through RuntimeFunctions::tile_matmul, and their
+// matmul_tile (tt_mock_device/tile_matmul.h) transposes B when asked.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -9,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "../src/run_state.hpp"
+#include "../src/tile_matmul.hpp"
 #include "test_support.hpp"
 #include "tt_mock_device/tile_matmul.h"
 
 namespace {
 
-namespace tm = tt_mock_device::tile_matmul;
+namespace tm = tt_mock::tile_matmul;
 constexpr uint32_t kDim = tm::kDim;
 constexpr uint32_t kElements = kDim * kDim;
 
@@ -98,11 +101,16 @@ TEST(every_supported_path_gives_the_definition_bit_for_bit) {
     CHECK(tested >= 1);
 }
 
-TEST(matmul_tile_uses_the_fastest_supported_path_and_transposes_b) {
+TEST(kernels_get_the_fastest_supported_path_and_matmul_tile_transposes_b) {
     const tm::Path fastest = tm::fastest_supported_path();
     CHECK(tm::supported(fastest));
-    CHECK(tm::selected == tm::function_of(fastest));
+    CHECK(tm::selected() == tm::function_of(fastest));
+    const tt_mock_device::RuntimeFunctions functions = tt_mock::runtime_functions();
+    CHECK(functions.tile_matmul == tm::selected());
     std::printf("  selected: %s\n", tm::path_name(fastest));
+    tt_mock_device::KernelContext context{};
+    context.fn = &functions;
+    tt_mock_device::current_context = &context;
     for (bool transpose : {false, true}) {
         const Inputs in = inputs(7);
         Tile c = in.c;
@@ -110,6 +118,7 @@ TEST(matmul_tile_uses_the_fastest_supported_path_and_transposes_b) {
         check_same_bits(c, reference(in.c, in.a, in.b, transpose),
                         std::string("matmul_tile, transpose_b = ") + (transpose ? "true" : "false"));
     }
+    tt_mock_device::current_context = nullptr;
 }
 
 int main() {

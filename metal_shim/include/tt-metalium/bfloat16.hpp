@@ -1,15 +1,15 @@
 // bfloat16: the upper 16 bits of an IEEE float (1 sign, 8 exponent, 7 mantissa bits), the Tensix's
 // main data type. Semantics of the SDK since 2025-09: constructing from any arithmetic value rounds
 // to nearest even (NaN becomes 0x7FC0); bfloat16::truncate() drops the low bits; conversion to float
-// is exact; comparisons and arithmetic go through float.
+// is exact; comparisons and arithmetic go through float. The vector helpers are defined in
+// metal_shim/src/bfloat16.cpp.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <ostream>
-#include <random>
+#include <iosfwd>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -77,14 +77,10 @@ inline uint16_t bfloat16_bits(bfloat16 value) {
 }
 
 // Prints the raw bits, as the SDK does.
-inline std::ostream& operator<<(std::ostream& os, const bfloat16& value) {
-    return os << bfloat16_bits(value);
-}
+std::ostream& operator<<(std::ostream& os, const bfloat16& value);
 
 // Bitwise equality of two vectors.
-inline bool operator==(const std::vector<bfloat16>& lhs, const std::vector<bfloat16>& rhs) {
-    return lhs.size() == rhs.size() && (lhs.empty() || std::memcmp(lhs.data(), rhs.data(), lhs.size() * 2) == 0);
-}
+bool operator==(const std::vector<bfloat16>& lhs, const std::vector<bfloat16>& rhs);
 
 // first -> low 16 bits, second -> high 16 bits.
 inline uint32_t pack_two_bfloat16_into_uint32(std::pair<bfloat16, bfloat16> two_bfloats) {
@@ -92,57 +88,26 @@ inline uint32_t pack_two_bfloat16_into_uint32(std::pair<bfloat16, bfloat16> two_
            (static_cast<uint32_t>(bfloat16_bits(two_bfloats.second)) << 16);
 }
 
-inline std::vector<uint32_t> pack_bfloat16_vec_into_uint32_vec(const std::vector<bfloat16>& data) {
-    std::vector<uint32_t> packed((data.size() + 1) / 2, 0);
-    std::memcpy(packed.data(), data.data(), data.size() * sizeof(bfloat16));
-    return packed;
-}
+std::vector<uint32_t> pack_bfloat16_vec_into_uint32_vec(const std::vector<bfloat16>& data);
 
 inline bfloat16 bfloat16_identity_transform(const bfloat16& input) {
     return input;
 }
 
-inline std::vector<bfloat16> unpack_uint32_vec_into_bfloat16_vec(
+// Two values per word (the low half first), each passed through `transform`.
+std::vector<bfloat16> unpack_uint32_vec_into_bfloat16_vec(
     const std::vector<uint32_t>& data,
-    const std::function<bfloat16(const bfloat16&)>& transform = bfloat16_identity_transform) {
-    std::vector<bfloat16> unpacked(data.size() * 2);
-    std::memcpy(unpacked.data(), data.data(), data.size() * sizeof(uint32_t));
-    for (bfloat16& value : unpacked) {
-        value = transform(value);
-    }
-    return unpacked;
-}
+    const std::function<bfloat16(const bfloat16&)>& transform = bfloat16_identity_transform);
 
 // num_bytes / 2 values drawn uniformly from [offset, offset + rand_max_float) with std::mt19937(seed).
-inline std::vector<bfloat16> create_random_vector_of_bfloat16_native(size_t num_bytes, float rand_max_float, int seed,
-                                                                     float offset = 0.0f) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> distribution(0, rand_max_float);
-    std::vector<bfloat16> values(num_bytes / sizeof(bfloat16));
-    for (bfloat16& value : values) {
-        value = bfloat16(distribution(rng) + offset);
-    }
-    return values;
-}
+std::vector<bfloat16> create_random_vector_of_bfloat16_native(size_t num_bytes, float rand_max_float, int seed,
+                                                              float offset = 0.0f);
 
 // The same values packed two per uint32 (first in the low half).
-inline std::vector<uint32_t> create_random_vector_of_bfloat16(size_t num_bytes, int rand_max_float, int seed,
-                                                              float offset = 0.0f) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> distribution(0, rand_max_float);
-    std::vector<uint32_t> packed(num_bytes / sizeof(uint32_t));
-    for (uint32_t& word : packed) {
-        const float first = distribution(rng) + offset;
-        const float second = distribution(rng) + offset;
-        word = pack_two_bfloat16_into_uint32({bfloat16(first), bfloat16(second)});
-    }
-    return packed;
-}
+std::vector<uint32_t> create_random_vector_of_bfloat16(size_t num_bytes, int rand_max_float, int seed,
+                                                       float offset = 0.0f);
 
-inline std::vector<uint32_t> create_constant_vector_of_bfloat16(size_t num_bytes, float value) {
-    return std::vector<uint32_t>(num_bytes / sizeof(uint32_t), pack_two_bfloat16_into_uint32({value, value}));
-}
+std::vector<uint32_t> create_constant_vector_of_bfloat16(size_t num_bytes, float value);
 
-inline bool is_close(float a, float b, float rtol = 0.01f, float atol = 0.001f) {
-    return std::fabs(a - b) <= atol + rtol * std::fabs(b);
-}
+// |a - b| <= atol + rtol * |b|.
+bool is_close(float a, float b, float rtol = 0.01f, float atol = 0.001f);

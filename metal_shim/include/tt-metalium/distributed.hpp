@@ -1,5 +1,6 @@
 // The mesh host API: upload and download of mesh buffers and launch of workloads through a mesh
-// command queue. Each command runs when enqueued (blocking or not); Finish() returns at once.
+// command queue. Each command runs when enqueued (blocking or not); Finish() returns at once. Defined in
+// metal_shim/src/distributed.cpp (the templates below forward to it).
 #pragma once
 
 #include <tt-metalium/mesh_buffer.hpp>
@@ -14,14 +15,20 @@
 
 namespace tt::tt_metal::distributed {
 
+namespace host_detail {
+
+// The unit mesh's copy of a mesh buffer; throws naming `call` for a null mesh buffer.
+Buffer& backing_buffer(const std::shared_ptr<MeshBuffer>& mesh_buffer, const char* call);
+
+}  // namespace host_detail
+
 // Writes src (at most the buffer's size) to the start of the buffer on every chip.
 template <typename DType>
 void EnqueueWriteMeshBuffer(MeshCommandQueue& mesh_cq, const std::shared_ptr<MeshBuffer>& mesh_buffer,
                             const std::vector<DType>& src, bool blocking = false) {
     (void)mesh_cq;
     (void)blocking;
-    TT_FATAL(mesh_buffer != nullptr, "EnqueueWriteMeshBuffer: buffer is null");
-    mesh_buffer->get_backing_buffer()->write(src.data(), src.size() * sizeof(DType));
+    host_detail::backing_buffer(mesh_buffer, "EnqueueWriteMeshBuffer").write(src.data(), src.size() * sizeof(DType));
 }
 
 // Resizes dst to the buffer's size and reads the buffer into it.
@@ -30,9 +37,9 @@ void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
                            const std::shared_ptr<MeshBuffer>& mesh_buffer, bool blocking = true) {
     (void)mesh_cq;
     (void)blocking;
-    TT_FATAL(mesh_buffer != nullptr, "EnqueueReadMeshBuffer: buffer is null");
-    dst.resize(mesh_buffer->size() / sizeof(DType));
-    mesh_buffer->get_backing_buffer()->read(dst.data(), dst.size() * sizeof(DType));
+    Buffer& source = host_detail::backing_buffer(mesh_buffer, "EnqueueReadMeshBuffer");
+    dst.resize(source.size() / sizeof(DType));
+    source.read(dst.data(), dst.size() * sizeof(DType));
 }
 
 template <typename DType>
@@ -54,16 +61,8 @@ void ReadShard(MeshCommandQueue& mesh_cq, std::vector<DType>& dst, const std::sh
 }
 
 // Runs every program of the workload on the chips of its range.
-inline void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_workload, bool blocking) {
-    (void)blocking;
-    for (const auto& [range, program] : mesh_workload.get_programs()) {
-        TT_FATAL(range.contains(MeshCoordinate(0, 0)), "EnqueueMeshWorkload: the program's range has no chip");
-        mesh_cq.device()->mock().run(program.spec());
-    }
-}
+void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_workload, bool blocking);
 
-inline void Finish(MeshCommandQueue& mesh_cq) {
-    (void)mesh_cq;
-}
+void Finish(MeshCommandQueue& mesh_cq);
 
 }  // namespace tt::tt_metal::distributed

@@ -1,6 +1,7 @@
 // The host API: devices, programs, kernels, circular buffers, semaphores, buffers, runtime args and
 // the single-device command queue. Every command runs on the mock device when it is enqueued
-// (blocking or not), so host data may be reused as soon as an Enqueue* call returns.
+// (blocking or not), so host data may be reused as soon as an Enqueue* call returns. Defined in
+// metal_shim/src/host_api.cpp (the templates below forward to it).
 #pragma once
 
 #include <fmt/format.h>
@@ -17,21 +18,15 @@
 #include <tt-metalium/program.hpp>
 #include <tt-metalium/runtime_args_data.hpp>
 #include <tt-metalium/tt_backend_api_types.hpp>
-#include <tt_mock_host/data_format.hpp>
-#include <tt_mock_host/kernel_path.hpp>
 #include <tt_stl/assert.hpp>
 #include <tt_stl/span.hpp>
 
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
 #include <initializer_list>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -39,221 +34,63 @@ namespace tt::tt_metal {
 
 using CoreSpec = std::variant<CoreCoord, CoreRange, CoreRangeSet>;
 
-namespace host_detail {
-
-template <typename Variant>
-CoreRangeSet core_range_set(const Variant& core_spec) {
-    return std::visit([](const auto& spec) { return CoreRangeSet(spec); }, core_spec);
-}
-
-inline void check_arg_count(const Program::Kernel& kernel, size_t unique, size_t common) {
-    TT_FATAL(unique + common <= max_runtime_args,
-             "Kernel {}: {} unique + {} common runtime args exceed the limit of {} per core", kernel.name, unique,
-             common, max_runtime_args);
-}
-
-inline void set_runtime_args(const Program& program, KernelHandle kernel_id, const CoreCoord& core,
-                             const uint32_t* args, size_t count) {
-    Program::Kernel& kernel = program.kernel(kernel_id);
-    TT_FATAL(kernel.cores.contains(core), "SetRuntimeArgs: kernel {} does not run on core {}", kernel.name, core.str());
-    check_arg_count(kernel, count, kernel.common_runtime_args.size());
-    auto [it, inserted] = kernel.runtime_args.try_emplace(core, args, args + count);
-    if (!inserted) {
-        TT_FATAL(it->second.size() == count,
-                 "SetRuntimeArgs: kernel {} on core {}: the number of runtime args cannot change from {} to {}",
-                 kernel.name, core.str(), it->second.size(), count);
-        std::copy(args, args + count, it->second.begin());
-    }
-    kernel.runtime_args_views[core] = RuntimeArgsData{it->second.data(), it->second.size()};
-}
-
-inline void set_runtime_args(const Program& program, KernelHandle kernel_id, const CoreSpec& core_spec,
-                             const uint32_t* args, size_t count) {
-    const CoreRangeSet cores = core_range_set(core_spec);
-    for (const CoreRange& range : cores.ranges()) {
-        for (const CoreCoord& core : range) {
-            set_runtime_args(program, kernel_id, core, args, count);
-        }
-    }
-}
-
-inline tt_mock::KernelRole data_movement_role(DataMovementProcessor processor) {
-    switch (processor) {
-        case DataMovementProcessor::RISCV_0:
-            return tt_mock::KernelRole::DataMovement0;
-        case DataMovementProcessor::RISCV_1:
-            return tt_mock::KernelRole::DataMovement1;
-        default:
-            TT_THROW("DataMovementProcessor::RISCV_{} does not exist on Tensix cores (only RISCV_0 and RISCV_1)",
-                     static_cast<int>(processor));
-    }
-}
-
-}  // namespace host_detail
-
 // Opens the mock chip. Only device 0 exists; the extra SDK parameters have no effect on the mock.
-inline IDevice* CreateDevice(ChipId device_id, uint8_t num_hw_cqs = 1, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
-                             size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE) {
-    TT_FATAL(num_hw_cqs == 1, "The mock device has one command queue, not {}", num_hw_cqs);
-    (void)l1_small_size;
-    (void)trace_region_size;
-    return new IDevice(device_id);
-}
+IDevice* CreateDevice(ChipId device_id, uint8_t num_hw_cqs = 1, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
+                      size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE);
 
-inline bool CloseDevice(IDevice* device) {
-    TT_FATAL(device != nullptr, "CloseDevice: device is null");
-    const bool closed = device->close();
-    delete device;
-    return closed;
-}
+bool CloseDevice(IDevice* device);
 
-inline Program CreateProgram() {
-    return Program();
-}
+Program CreateProgram();
 
-// Adds a kernel (source file, resolved like the SDK: see tt_mock_host/kernel_path.hpp) on the given
-// cores. RISCV_0/RISCV_1 data-movement kernels and compute kernels are supported.
-inline KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
-                                 const std::variant<DataMovementConfig, ComputeConfig, EthernetConfig>& config) {
-    auto kernel = std::make_unique<Program::Kernel>();
-    kernel->cores = host_detail::core_range_set(core_spec);
-    kernel->spec.source_path = tt_mock_host::resolve_kernel_path(file_name);
-    kernel->spec.cores = Program::logical_cores(kernel->cores);
-    if (const auto* dm = std::get_if<DataMovementConfig>(&config)) {
-        kernel->spec.role = host_detail::data_movement_role(dm->processor);
-        kernel->spec.noc = static_cast<uint8_t>(dm->noc);
-        kernel->spec.compile_args = dm->compile_args;
-        kernel->spec.defines = dm->defines;
-        kernel->spec.named_compile_args.insert(dm->named_compile_args.begin(), dm->named_compile_args.end());
-        kernel->name = fmt::format("{} (RISCV_{})", file_name, static_cast<int>(dm->processor));
-    } else if (const auto* compute = std::get_if<ComputeConfig>(&config)) {
-        kernel->spec.role = tt_mock::KernelRole::Compute;
-        kernel->spec.compile_args = compute->compile_args;
-        kernel->spec.defines = compute->defines;
-        kernel->spec.named_compile_args.insert(compute->named_compile_args.begin(), compute->named_compile_args.end());
-        kernel->spec.compute.math_fidelity = static_cast<int>(compute->math_fidelity);
-        kernel->spec.compute.fp32_dest_acc_en = compute->fp32_dest_acc_en;
-        kernel->spec.compute.dst_full_sync_en = compute->dst_full_sync_en;
-        kernel->spec.compute.math_approx_mode = compute->math_approx_mode;
-        kernel->name = fmt::format("{} (compute)", file_name);
-    } else {
-        TT_THROW("CreateKernel {}: Ethernet kernels are not supported by the mock device", file_name);
-    }
-    return program.add_kernel(std::move(kernel));
-}
+// Adds a kernel (source file resolved like the SDK's: absolute, else relative to the working directory,
+// $TT_METAL_KERNEL_PATH or $TT_METAL_HOME) on the given cores. RISCV_0/RISCV_1 data-movement kernels and
+// compute kernels are supported.
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const std::variant<DataMovementConfig, ComputeConfig, EthernetConfig>& config);
 
-inline CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
-    tt_mock::CircularBufferSpec cb;
-    cb.total_size = config.total_size();
-    TT_FATAL(!config.buffer_indices().empty(), "CreateCircularBuffer: the config names no buffer index");
-    for (uint8_t index : config.buffer_indices()) {
-        const auto& format = config.data_formats()[index];
-        const auto& page_size = config.page_sizes()[index];
-        TT_FATAL(format.has_value(), "CreateCircularBuffer: no data format for buffer index {}", index);
-        TT_FATAL(page_size.has_value(), "CreateCircularBuffer: no page size for buffer index {} (use set_page_size)",
-                 index);
-        cb.indices.push_back({index, tt_mock_host::to_mock(*format), *page_size});
-    }
-    return program.add_circular_buffer(host_detail::core_range_set(core_spec), std::move(cb));
-}
+CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config);
 
 // A 32-bit semaphore at the same L1 address on every core of the range; returns its id.
-inline uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
-                                uint32_t initial_value, CoreType core_type = CoreType::WORKER) {
-    TT_FATAL(core_type == CoreType::WORKER, "CreateSemaphore: the mock device only has worker cores");
-    return program.add_semaphore(host_detail::core_range_set(core_spec), initial_value);
-}
+uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
+                         uint32_t initial_value, CoreType core_type = CoreType::WORKER);
 
-inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
-    return Buffer::create(config.device, config.size, config.page_size, config.buffer_type);
-}
+std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
 
-inline void DeallocateBuffer(Buffer& buffer) {
-    buffer.deallocate();
-}
+void DeallocateBuffer(Buffer& buffer);
 
-inline void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
-                           stl::Span<const uint32_t> runtime_args) {
-    host_detail::set_runtime_args(program, kernel, core_spec, runtime_args.data(), runtime_args.size());
-}
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    stl::Span<const uint32_t> runtime_args);
 
-inline void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
-                           std::initializer_list<uint32_t> runtime_args) {
-    host_detail::set_runtime_args(program, kernel, core_spec, runtime_args.begin(), runtime_args.size());
-}
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                    std::initializer_list<uint32_t> runtime_args);
 
 // One list of args per core: runtime_args[i] goes to core_spec[i].
-inline void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& core_spec,
-                           const std::vector<std::vector<uint32_t>>& runtime_args) {
-    TT_FATAL(core_spec.size() == runtime_args.size(), "SetRuntimeArgs: {} cores but {} lists of runtime args",
-             core_spec.size(), runtime_args.size());
-    for (size_t i = 0; i < core_spec.size(); ++i) {
-        host_detail::set_runtime_args(program, kernel, core_spec[i], runtime_args[i].data(), runtime_args[i].size());
-    }
-}
+void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& core_spec,
+                    const std::vector<std::vector<uint32_t>>& runtime_args);
 
-inline void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id,
-                                 stl::Span<const uint32_t> runtime_args) {
-    Program::Kernel& kernel = program.kernel(kernel_id);
-    for (const auto& [core, args] : kernel.runtime_args) {
-        host_detail::check_arg_count(kernel, args.size(), runtime_args.size());
-    }
-    TT_FATAL(kernel.common_runtime_args.empty() || kernel.common_runtime_args.size() == runtime_args.size(),
-             "SetCommonRuntimeArgs: kernel {}: the number of common runtime args cannot change from {} to {}",
-             kernel.name, kernel.common_runtime_args.size(), runtime_args.size());
-    kernel.common_runtime_args.assign(runtime_args.begin(), runtime_args.end());
-    kernel.common_runtime_args_view = RuntimeArgsData{kernel.common_runtime_args.data(), runtime_args.size()};
-}
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, stl::Span<const uint32_t> runtime_args);
 
-inline void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
-                                 std::initializer_list<uint32_t> runtime_args) {
-    SetCommonRuntimeArgs(program, kernel, stl::Span<const uint32_t>(runtime_args.begin(), runtime_args.size()));
-}
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::initializer_list<uint32_t> runtime_args);
 
 // The args of one core, writable in place (they are used by the next run of the program).
-inline RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel_id, const CoreCoord& core) {
-    Program::Kernel& kernel = program.kernel(kernel_id);
-    TT_FATAL(kernel.cores.contains(core), "GetRuntimeArgs: kernel {} does not run on core {}", kernel.name, core.str());
-    return kernel.runtime_args_views[core];
-}
+RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel_id, const CoreCoord& core);
 
 // The args of every core, indexed [x][y].
-inline std::vector<std::vector<RuntimeArgsData>>& GetRuntimeArgs(const Program& program, KernelHandle kernel_id) {
-    Program::Kernel& kernel = program.kernel(kernel_id);
-    const CoreRange box = kernel.cores.bounding_box();
-    kernel.grid_views.assign(box.end_coord.x + 1, std::vector<RuntimeArgsData>(box.end_coord.y + 1));
-    for (const auto& [core, view] : kernel.runtime_args_views) {
-        kernel.grid_views[core.x][core.y] = view;
-    }
-    return kernel.grid_views;
-}
+std::vector<std::vector<RuntimeArgsData>>& GetRuntimeArgs(const Program& program, KernelHandle kernel_id);
 
-inline RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id) {
-    return program.kernel(kernel_id).common_runtime_args_view;
-}
+RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id);
 
 using BufferRef = std::variant<std::reference_wrapper<Buffer>, std::shared_ptr<Buffer>>;
 
 namespace host_detail {
 
-inline Buffer& buffer_of(const BufferRef& buffer) {
-    if (const auto* ref = std::get_if<std::reference_wrapper<Buffer>>(&buffer)) {
-        return ref->get();
-    }
-    const auto& shared = std::get<std::shared_ptr<Buffer>>(buffer);
-    TT_FATAL(shared != nullptr, "Buffer is null");
-    return *shared;
-}
+// The buffer a BufferRef designates; throws for a null shared_ptr.
+Buffer& buffer_of(const BufferRef& buffer);
 
 }  // namespace host_detail
 
 // Copies buffer.size() bytes from src into the buffer.
-inline void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const void* src, bool blocking) {
-    (void)cq;
-    (void)blocking;
-    Buffer& target = host_detail::buffer_of(buffer);
-    target.write(src, target.size());
-}
+void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const void* src, bool blocking);
 
 template <typename DType>
 void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const std::vector<DType>& src, bool blocking) {
@@ -263,12 +100,7 @@ void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const std::ve
 }
 
 // Copies the whole buffer into dst (which must hold buffer.size() bytes).
-inline void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, void* dst, bool blocking) {
-    (void)cq;
-    (void)blocking;
-    Buffer& source = host_detail::buffer_of(buffer);
-    source.read(dst, source.size());
-}
+void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, void* dst, bool blocking);
 
 // Resizes dst to the buffer's size and copies the buffer into it.
 template <typename DType>
@@ -280,13 +112,8 @@ void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, std::vector<DT
     source.read(dst.data(), dst.size() * sizeof(DType));
 }
 
-inline void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking) {
-    (void)blocking;
-    cq.device()->mock().run(program.spec());
-}
+void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking);
 
-inline void Finish(CommandQueue& cq) {
-    (void)cq;
-}
+void Finish(CommandQueue& cq);
 
 }  // namespace tt::tt_metal

@@ -1,5 +1,6 @@
 // How a kernel is built and where it runs. Members are in the SDK's order so that designated
-// initializers written for the SDK compile unchanged.
+// initializers written for the SDK compile unchanged. The reader/writer constructors are defined in
+// metal_shim/src/kernel_types.cpp.
 #pragma once
 
 #include <tt-metalium/base_types.hpp>
@@ -36,28 +37,14 @@ struct DataMovementConfig {
 struct ReaderDataMovementConfig : public DataMovementConfig {
     ReaderDataMovementConfig(std::vector<uint32_t> compile_args = {}, std::map<std::string, std::string> defines = {},
                              std::unordered_map<std::string, uint32_t> named_compile_args = {},
-                             KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2)
-        : DataMovementConfig{DataMovementProcessor::RISCV_1,
-                             detail::preferred_noc_for_dram_read(ARCH::WORMHOLE_B0),
-                             NOC_MODE::DM_DEDICATED_NOC,
-                             std::move(compile_args),
-                             std::move(defines),
-                             std::move(named_compile_args),
-                             opt_level} {}
+                             KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2);
 };
 
 // A writer: BRISC (RISCV_0) on the NOC preferred for DRAM writes.
 struct WriterDataMovementConfig : public DataMovementConfig {
     WriterDataMovementConfig(std::vector<uint32_t> compile_args = {}, std::map<std::string, std::string> defines = {},
                              std::unordered_map<std::string, uint32_t> named_compile_args = {},
-                             KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2)
-        : DataMovementConfig{DataMovementProcessor::RISCV_0,
-                             detail::preferred_noc_for_dram_write(ARCH::WORMHOLE_B0),
-                             NOC_MODE::DM_DEDICATED_NOC,
-                             std::move(compile_args),
-                             std::move(defines),
-                             std::move(named_compile_args),
-                             opt_level} {}
+                             KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2);
 };
 
 struct ComputeConfig {

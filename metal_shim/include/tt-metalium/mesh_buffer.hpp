@@ -1,6 +1,7 @@
 // MeshBuffer: a buffer replicated on every chip of a mesh (on the unit mesh: one Buffer, the
 // "backing buffer"). DeviceLocalBufferConfig says where each chip's copy lives and how it is paged;
 // ReplicatedBufferConfig gives its size. Members are in the SDK's order for designated initializers.
+// Defined in metal_shim/src/mesh_buffer.cpp.
 #pragma once
 
 #include <tt-metalium/buffer.hpp>
@@ -30,17 +31,12 @@ using MeshBufferConfig = ReplicatedBufferConfig;
 
 class MeshBuffer {
 public:
+    // Allocates the buffer on every chip (see Buffer::create); throws for a null mesh device or a given
+    // address (the mock allocates every buffer itself).
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& mesh_buffer_config,
                                               const DeviceLocalBufferConfig& device_local_config,
                                               MeshDevice* mesh_device,
-                                              std::optional<DeviceAddr> address = std::nullopt) {
-        TT_FATAL(mesh_device != nullptr, "MeshBuffer::create: mesh device is null");
-        TT_FATAL(!address.has_value(), "MeshBuffer::create: buffers at a given address are not supported by the mock");
-        auto backing = Buffer::create(mesh_device, mesh_buffer_config.size, device_local_config.page_size,
-                                      device_local_config.buffer_type);
-        return std::shared_ptr<MeshBuffer>(
-            new MeshBuffer(mesh_device, mesh_buffer_config, device_local_config, std::move(backing)));
-    }
+                                              std::optional<DeviceAddr> address = std::nullopt);
 
     MeshDevice* device() const { return device_; }
     DeviceAddr address() const { return backing_->address(); }
@@ -53,17 +49,14 @@ public:
     bool is_allocated() const { return backing_->is_allocated(); }
 
     Buffer* get_backing_buffer() const { return backing_.get(); }
-    Buffer* get_device_buffer(const MeshCoordinate& coord) const {
-        TT_FATAL(coord == MeshCoordinate(0, 0), "The unit mesh has only coordinate (0, 0)");
-        return backing_.get();
-    }
+    // The chip's copy at a mesh coordinate (only (0, 0) exists).
+    Buffer* get_device_buffer(const MeshCoordinate& coord) const;
 
     void deallocate() { backing_->deallocate(); }
 
 private:
     MeshBuffer(MeshDevice* device, const MeshBufferConfig& global, const DeviceLocalBufferConfig& local,
-               std::shared_ptr<Buffer> backing)
-        : device_(device), global_config_(global), local_config_(local), backing_(std::move(backing)) {}
+               std::shared_ptr<Buffer> backing);
 
     MeshDevice* device_;
     MeshBufferConfig global_config_;

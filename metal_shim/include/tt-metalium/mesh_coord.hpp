@@ -1,7 +1,6 @@
 // Mesh shapes and coordinates. The mock device is a unit mesh: shape 1x1, one coordinate (0, 0).
+// The range's constructors and ordering are defined in metal_shim/src/mesh_coord.cpp.
 #pragma once
-
-#include <tt_stl/assert.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -17,13 +16,7 @@ public:
 
     size_t dims() const { return dims_.size(); }
     uint32_t operator[](size_t dim) const { return dims_.at(dim); }
-    size_t mesh_size() const {
-        size_t size = 1;
-        for (uint32_t d : dims_) {
-            size *= d;
-        }
-        return size;
-    }
+    size_t mesh_size() const;
     bool operator==(const MeshShape& other) const { return dims_ == other.dims_; }
     bool operator!=(const MeshShape& other) const { return !(*this == other); }
 
@@ -40,7 +33,7 @@ public:
     uint32_t operator[](size_t dim) const { return coords_.at(dim); }
     bool operator==(const MeshCoordinate& other) const { return coords_ == other.coords_; }
     bool operator!=(const MeshCoordinate& other) const { return !(*this == other); }
-    bool operator<(const MeshCoordinate& other) const { return coords_ < other.coords_; }
+    bool operator<(const MeshCoordinate& other) const;
 
 private:
     std::vector<uint32_t> coords_;
@@ -49,36 +42,18 @@ private:
 // An inclusive box of mesh coordinates.
 class MeshCoordinateRange {
 public:
-    explicit MeshCoordinateRange(const MeshShape& shape)
-        : start_(std::vector<uint32_t>(shape.dims(), 0)), end_(last_of(shape)) {}
+    // Every coordinate of the shape; throws for a shape with an empty dimension.
+    explicit MeshCoordinateRange(const MeshShape& shape);
     MeshCoordinateRange(const MeshCoordinate& start, const MeshCoordinate& end) : start_(start), end_(end) {}
 
     const MeshCoordinate& start_coord() const { return start_; }
     const MeshCoordinate& end_coord() const { return end_; }
 
-    bool contains(const MeshCoordinate& coord) const {
-        for (size_t i = 0; i < coord.dims(); ++i) {
-            if (coord[i] < start_[i] || coord[i] > end_[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
+    bool contains(const MeshCoordinate& coord) const;
 
-    bool operator<(const MeshCoordinateRange& other) const {
-        return start_ != other.start_ ? start_ < other.start_ : end_ < other.end_;
-    }
+    bool operator<(const MeshCoordinateRange& other) const;
 
 private:
-    static MeshCoordinate last_of(const MeshShape& shape) {
-        std::vector<uint32_t> last;
-        for (size_t i = 0; i < shape.dims(); ++i) {
-            TT_FATAL(shape[i] > 0, "MeshShape has an empty dimension");
-            last.push_back(shape[i] - 1);
-        }
-        return MeshCoordinate(last);
-    }
-
     MeshCoordinate start_;
     MeshCoordinate end_;
 };

@@ -1,5 +1,6 @@
 // MeshDevice: a mesh of chips driven as one. The mock offers the unit mesh (1x1) over its single
 // chip; the mesh is also an IDevice, so mesh_device.get() works where the older API wants a device.
+// Defined in metal_shim/src/mesh_device.cpp.
 #pragma once
 
 #include <hostdevcommon/common_values.hpp>
@@ -17,19 +18,15 @@ namespace tt::tt_metal::distributed {
 
 class MeshDevice : public IDevice {
 public:
+    // The 1x1 mesh of chip device_id (only 0 exists); one command queue.
     static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,
                                                         size_t trace_region_size = DEFAULT_TRACE_REGION_SIZE,
-                                                        size_t num_command_queues = 1) {
-        TT_FATAL(num_command_queues == 1, "The mock device has one command queue, not {}", num_command_queues);
-        (void)l1_small_size;
-        (void)trace_region_size;
-        return std::shared_ptr<MeshDevice>(new MeshDevice(device_id));
-    }
+                                                        size_t num_command_queues = 1);
 
-    MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt) {
-        TT_FATAL(!cq_id || *cq_id == 0, "The mock device has one command queue (id 0), not {}", *cq_id);
-        return mesh_queue_;
-    }
+    ~MeshDevice() override;
+
+    // The one command queue (id 0).
+    MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt);
 
     const MeshShape& shape() const { return shape_; }
     size_t num_devices() const { return 1; }
@@ -37,13 +34,10 @@ public:
     size_t num_cols() const { return 1; }
 
     // The chip at a mesh coordinate (only (0, 0) exists).
-    IDevice* get_device(const MeshCoordinate& coord) {
-        TT_FATAL(coord == MeshCoordinate(0, 0), "The unit mesh has only coordinate (0, 0)");
-        return this;
-    }
+    IDevice* get_device(const MeshCoordinate& coord);
 
 private:
-    explicit MeshDevice(int device_id) : IDevice(device_id), mesh_queue_(*this) {}
+    explicit MeshDevice(int device_id);
 
     MeshShape shape_{1, 1};
     MeshCommandQueue mesh_queue_;

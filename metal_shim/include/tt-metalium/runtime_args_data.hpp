@@ -1,8 +1,7 @@
 // A view of one kernel's runtime args on one core, as GetRuntimeArgs returns it: indexable and
-// assignable in place (`GetRuntimeArgs(program, kernel, core)[0] = new_address;`).
+// assignable in place (`GetRuntimeArgs(program, kernel, core)[0] = new_address;`). An index out of
+// range throws (metal_shim/src/runtime_args_data.cpp).
 #pragma once
-
-#include <tt_stl/assert.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,12 +15,8 @@ struct RuntimeArgsData {
     std::uint32_t& operator[](std::size_t index) { return at(index); }
     const std::uint32_t& operator[](std::size_t index) const { return at(index); }
 
-    std::uint32_t& at(std::size_t index) {
-        TT_FATAL(index < rt_args_count, "Runtime arg index {} out of range: the kernel has {} args on this core", index,
-                 rt_args_count);
-        return rt_args_data[index];
-    }
-    const std::uint32_t& at(std::size_t index) const { return const_cast<RuntimeArgsData*>(this)->at(index); }
+    std::uint32_t& at(std::size_t index);
+    const std::uint32_t& at(std::size_t index) const;
 
     std::size_t size() const { return rt_args_count; }
     std::uint32_t* data() { return rt_args_data; }

@@ -1,7 +1,7 @@
 // TensorAccessorArgs(buffer).append_to(compile_args): describes an interleaved buffer to a kernel's
 // TensorAccessorArgs<offset>. Encoding (the SDK's, agreed with the kernel side in
 // tt_mock_device/tensor_accessor.h): one compile-time word of ArgConfig flags, IsDram (2) for a DRAM
-// buffer, 0 for an L1 buffer; no common runtime args.
+// buffer, 0 for an L1 buffer; no common runtime args. Defined in metal_shim/src/tensor_accessor_args.cpp.
 #pragma once
 
 #include <tt-metalium/buffer.hpp>
@@ -25,22 +25,11 @@ public:
     explicit TensorAccessorArgs(const std::shared_ptr<distributed::MeshBuffer>& buffer)
         : buffer_(buffer->get_backing_buffer()) {}
 
-    void append_to(std::vector<uint32_t>& compile_time_args) const {
-        const auto args = get_compile_time_args();
-        compile_time_args.insert(compile_time_args.end(), args.begin(), args.end());
-    }
+    void append_to(std::vector<uint32_t>& compile_time_args) const;
+    void append_to(std::vector<uint32_t>& compile_time_args, std::vector<uint32_t>& common_runtime_args) const;
 
-    void append_to(std::vector<uint32_t>& compile_time_args, std::vector<uint32_t>& common_runtime_args) const {
-        (void)common_runtime_args;
-        append_to(compile_time_args);
-    }
-
-    std::vector<uint32_t> get_compile_time_args() const {
-        TT_FATAL(buffer_ != nullptr, "TensorAccessorArgs: no buffer");
-        constexpr uint32_t kIsDram = 1u << 1;
-        return {buffer_->is_dram() ? kIsDram : 0u};
-    }
-
+    // Throws for args made without a buffer.
+    std::vector<uint32_t> get_compile_time_args() const;
     std::vector<uint32_t> get_common_runtime_args() const { return {}; }
 
 private:

@@ -7,9 +7,9 @@
 //                   each face row-major — the layout kernels see in L1.
 #pragma once
 
+#include <tt-metalium/bfloat16.hpp>
 #include <tt_stl/assert.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -35,7 +35,9 @@ inline void copy_run(const T* src, T* dst) {
     if constexpr (std::is_trivially_copyable_v<T>) {
         std::memcpy(dst, src, kCount * sizeof(T));
     } else {
-        std::copy_n(src, kCount, dst);
+        for (uint32_t i = 0; i < kCount; ++i) {
+            dst[i] = src[i];
+        }
     }
 }
 
@@ -81,6 +83,16 @@ std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool
     }
     return output;
 }
+
+// The conversion of the datum types host programs use is compiled once, in the runtime library
+// (metal_shim/src/tilize_utils.cpp), not in every program.
+extern template std::vector<uint16_t> convert(const std::vector<uint16_t>&, uint32_t, uint32_t, bool, bool,
+                                              const char*);
+extern template std::vector<uint32_t> convert(const std::vector<uint32_t>&, uint32_t, uint32_t, bool, bool,
+                                              const char*);
+extern template std::vector<float> convert(const std::vector<float>&, uint32_t, uint32_t, bool, bool, const char*);
+extern template std::vector<bfloat16> convert(const std::vector<bfloat16>&, uint32_t, uint32_t, bool, bool,
+                                              const char*);
 
 }  // namespace tt::tilize_detail
 

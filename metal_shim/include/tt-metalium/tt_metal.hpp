@@ -1,5 +1,5 @@
 // The SDK's tt::tt_metal::detail helpers for the single-device API: direct buffer reads/writes and
-// launching a program without a command queue.
+// launching a program without a command queue. LaunchProgram is defined in metal_shim/src/tt_metal.cpp.
 #pragma once
 
 #include <tt-metalium/buffer.hpp>
@@ -35,12 +35,7 @@ void ReadFromBuffer(const std::shared_ptr<Buffer>& buffer, std::vector<DType>& h
 }
 
 // Runs the program to completion (the mock always waits for the cores).
-inline void LaunchProgram(IDevice* device, Program& program, bool wait_until_cores_done = true,
-                          bool force_slow_dispatch = false) {
-    (void)wait_until_cores_done;
-    (void)force_slow_dispatch;
-    TT_FATAL(device != nullptr, "LaunchProgram: device is null");
-    device->mock().run(program.spec());
-}
+void LaunchProgram(IDevice* device, Program& program, bool wait_until_cores_done = true,
+                   bool force_slow_dispatch = false);
 
 }  // namespace tt::tt_metal::detail

@@ -134,6 +134,8 @@ struct RuntimeFunctions {
     void (*print)(KernelContext*, const char* text, size_t length);
     // Appends an event to this thread's timing record (only called while `recording`; profile_event.h).
     void (*record)(KernelContext*, const ProfileEvent& event);
+    // C += A * B on 32x32 fp32 tiles, row-major (the matrix engine; runtime_mock/src/tile_matmul.hpp).
+    void (*tile_matmul)(float* __restrict c, const float* __restrict a, const float* __restrict b);
 };
 
 struct KernelContext {

@@ -1,169 +1,25 @@
-// The compute engine's tile matrix product, C += A * B on 32x32 fp32 tiles (row-major), with the host
-// CPU's vector units.
-//
-// One accumulation order on every path, so results are identical bit for bit whichever path runs:
-// each C[i][j] is updated in place by k = 0, 1, ..., 31 with a fused multiply-add,
-//     C[i][j] = fma(A[i][k], B[k][j], C[i][j]),
-// each step rounded once to fp32. Paths differ only in how many (i, j) they carry in registers at once:
-//   Portable  plain C++ (std::fma), four rows of C at a time; the compiler vectorises it where it can.
-//   Avx2      x86 AVX2 + FMA: four rows x 16 columns of C in eight 256-bit registers.
-//   Avx512    x86 AVX-512F: eight rows x 32 columns of C in sixteen 512-bit registers.
-// The fastest path the CPU supports is chosen once, when the object that includes this header loads
-// (kernels are JIT-built on the machine that runs them; tests run every supported path and compare).
+// The compute engine's tile matrix product as kernels call it: C += A * B, or C += A * transpose(B) (within
+// the tile), on 32x32 fp32 tiles (row-major). The product runs in the runtime (runtime_mock/src/
+// tile_matmul.hpp: register-blocked paths for the host CPU's vector units, one accumulation order, identical
+// bits on every path), reached through RuntimeFunctions::tile_matmul, so kernels do not compile it.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
+#include "tt_mock_device/kernel_context.h"
 
 namespace tt_mock_device {
 
-namespace tile_matmul {
-
-constexpr uint32_t kDim = 32;  // tile rows = columns = K
-
-enum class Path { Portable, Avx2, Avx512 };
-
-inline const char* path_name(Path path) {
-    switch (path) {
-        case Path::Portable:
-            return "portable";
-        case Path::Avx2:
-            return "avx2";
-        case Path::Avx512:
-            return "avx512";
-    }
-    return "?";
-}
-
-inline void portable(float* __restrict c, const float* __restrict a, const float* __restrict b) {
-    constexpr uint32_t kRows = 4;
-    for (uint32_t i0 = 0; i0 < kDim; i0 += kRows) {
-        float acc[kRows][kDim];
-        for (uint32_t r = 0; r < kRows; r++)
-            for (uint32_t j = 0; j < kDim; j++)
-                acc[r][j] = c[(i0 + r) * kDim + j];
-        for (uint32_t k = 0; k < kDim; k++) {
-            const float* __restrict brow = b + k * kDim;
-            for (uint32_t r = 0; r < kRows; r++) {
-                const float aik = a[(i0 + r) * kDim + k];
-                for (uint32_t j = 0; j < kDim; j++)
-                    acc[r][j] = std::fma(aik, brow[j], acc[r][j]);
-            }
-        }
-        for (uint32_t r = 0; r < kRows; r++)
-            for (uint32_t j = 0; j < kDim; j++)
-                c[(i0 + r) * kDim + j] = acc[r][j];
-    }
-}
-
-#if defined(__x86_64__)
-
-__attribute__((target("avx2,fma"))) inline void avx2(float* __restrict c, const float* __restrict a,
-                                                     const float* __restrict b) {
-    constexpr uint32_t kRows = 4, kCols = 16;  // 4 x 2 accumulators of 8 floats
-    for (uint32_t i0 = 0; i0 < kDim; i0 += kRows) {
-        for (uint32_t j0 = 0; j0 < kDim; j0 += kCols) {
-            __m256 acc[kRows][2];
-            for (uint32_t r = 0; r < kRows; r++) {
-                acc[r][0] = _mm256_loadu_ps(c + (i0 + r) * kDim + j0);
-                acc[r][1] = _mm256_loadu_ps(c + (i0 + r) * kDim + j0 + 8);
-            }
-            for (uint32_t k = 0; k < kDim; k++) {
-                const __m256 b0 = _mm256_loadu_ps(b + k * kDim + j0);
-                const __m256 b1 = _mm256_loadu_ps(b + k * kDim + j0 + 8);
-                for (uint32_t r = 0; r < kRows; r++) {
-                    const __m256 aik = _mm256_broadcast_ss(a + (i0 + r) * kDim + k);
-                    acc[r][0] = _mm256_fmadd_ps(aik, b0, acc[r][0]);
-                    acc[r][1] = _mm256_fmadd_ps(aik, b1, acc[r][1]);
-                }
-            }
-            for (uint32_t r = 0; r < kRows; r++) {
-                _mm256_storeu_ps(c + (i0 + r) * kDim + j0, acc[r][0]);
-                _mm256_storeu_ps(c + (i0 + r) * kDim + j0 + 8, acc[r][1]);
-            }
-        }
-    }
-}
-
-__attribute__((target("avx512f"))) inline void avx512(float* __restrict c, const float* __restrict a,
-                                                      const float* __restrict b) {
-    constexpr uint32_t kRows = 8;  // 8 x 2 accumulators of 16 floats: whole rows of C
-    for (uint32_t i0 = 0; i0 < kDim; i0 += kRows) {
-        __m512 acc[kRows][2];
-        for (uint32_t r = 0; r < kRows; r++) {
-            acc[r][0] = _mm512_loadu_ps(c + (i0 + r) * kDim);
-            acc[r][1] = _mm512_loadu_ps(c + (i0 + r) * kDim + 16);
-        }
-        for (uint32_t k = 0; k < kDim; k++) {
-            const __m512 b0 = _mm512_loadu_ps(b + k * kDim);
-            const __m512 b1 = _mm512_loadu_ps(b + k * kDim + 16);
-            for (uint32_t r = 0; r < kRows; r++) {
-                const __m512 aik = _mm512_set1_ps(a[(i0 + r) * kDim + k]);
-                acc[r][0] = _mm512_fmadd_ps(aik, b0, acc[r][0]);
-                acc[r][1] = _mm512_fmadd_ps(aik, b1, acc[r][1]);
-            }
-        }
-        for (uint32_t r = 0; r < kRows; r++) {
-            _mm512_storeu_ps(c + (i0 + r) * kDim, acc[r][0]);
-            _mm512_storeu_ps(c + (i0 + r) * kDim + 16, acc[r][1]);
-        }
-    }
-}
-
-#endif
-
-// Whether this CPU can run `path`.
-inline bool supported(Path path) {
-#if defined(__x86_64__)
-    __builtin_cpu_init();  // needed when called from a static initialiser
-    if (path == Path::Avx2)
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (path == Path::Avx512)
-        return __builtin_cpu_supports("avx512f");
-#endif
-    return path == Path::Portable;
-}
-
-using Function = void (*)(float* __restrict, const float* __restrict, const float* __restrict);
-
-// The code of `path`, which must be supported.
-inline Function function_of(Path path) {
-#if defined(__x86_64__)
-    if (path == Path::Avx512)
-        return avx512;
-    if (path == Path::Avx2)
-        return avx2;
-#endif
-    return portable;
-}
-
-inline Path fastest_supported_path() {
-    if (supported(Path::Avx512))
-        return Path::Avx512;
-    if (supported(Path::Avx2))
-        return Path::Avx2;
-    return Path::Portable;
-}
-
-// Chosen when the including object loads.
-inline const Function selected = function_of(fastest_supported_path());
-
-}  // namespace tile_matmul
-
-// C += A * B, or C += A * transpose(B) (within the tile).
 inline void matmul_tile(float* __restrict c, const float* __restrict a, const float* __restrict b, bool transpose_b) {
-    alignas(64) float bt[tile_matmul::kDim * tile_matmul::kDim];
+    constexpr uint32_t kDim = 32;
+    alignas(64) float bt[kDim * kDim];
     if (transpose_b) {
-        for (uint32_t r = 0; r < tile_matmul::kDim; r++)
-            for (uint32_t k = 0; k < tile_matmul::kDim; k++)
-                bt[k * tile_matmul::kDim + r] = b[r * tile_matmul::kDim + k];
+        for (uint32_t r = 0; r < kDim; r++)
+            for (uint32_t k = 0; k < kDim; k++)
+                bt[k * kDim + r] = b[r * kDim + k];
         b = bt;
     }
-    tile_matmul::selected(c, a, b);
+    ctx()->fn->tile_matmul(c, a, b);
 }
 
 }  // namespace tt_mock_device

@@ -1,27 +1,21 @@
 // The SDK's host-side checks. TT_FATAL(condition, format, args...) and TT_ASSERT(condition[, format,
 // args...]) throw std::runtime_error when the condition is false; TT_THROW(format, args...) always
 // throws. Messages are formatted with {fmt}. Unlike the SDK's release builds, TT_ASSERT is always
-// checked: the mock is meant to catch mistakes.
+// checked: the mock is meant to catch mistakes. The message is assembled and thrown out of line
+// (metal_shim/src/assert.cpp, in the runtime library).
 #pragma once
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tt::assert {
 
-[[noreturn]] inline void throw_error(const char* kind, const char* file, int line, const char* condition,
-                                     const std::string& message) {
-    std::string what = fmt::format("{} @ {}:{}", kind, file, line);
-    if (condition != nullptr) {
-        what += fmt::format(": {}", condition);
-    }
-    if (!message.empty()) {
-        what += fmt::format("\ninfo:\n{}", message);
-    }
-    throw std::runtime_error(what);
-}
+// Throws std::runtime_error("<kind> @ <file>:<line>[: <condition>][\ninfo:\n<message>]").
+[[noreturn]] void throw_error(const char* kind, const char* file, int line, const char* condition,
+                              const std::string& message);
 
 inline std::string format_message() {
     return {};

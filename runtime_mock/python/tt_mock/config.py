@@ -20,7 +20,7 @@ BUNDLED_TREE = "headers"
 
 
 def _workspace() -> Path:
-    """The tree holding metal_shim/include and runtime_mock/include: the copy bundled in this package when it
+    """The tree holding metal_shim/include: the copy bundled in this package when it
     is installed from the wheel, else the tree this file is in (runfiles or source:
     runtime_mock/python/tt_mock/config.py -> root).
 
@@ -44,11 +44,6 @@ def shim_include_dir() -> Path:
     """metal_shim/include: the SDK-compatible headers."""
     configured = os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE")
     return Path(configured) if configured else _WORKSPACE / "metal_shim" / "include"
-
-
-def runtime_include_dir() -> Path:
-    """runtime_mock/include: the device's C++ API, which the host shim calls."""
-    return _WORKSPACE / "runtime_mock" / "include"
 
 
 CACHE_DIR_VARIABLE = "TT_METAL_MOCK_CACHE_DIR"

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <functional>
+#include <string>
 
 namespace tt {
 
@@ -15,7 +15,7 @@ struct xy_pair {
     std::size_t x;
     std::size_t y;
 
-    std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
+    std::string str() const;  // "(x=1,y=2)"
 };
 
 constexpr bool operator==(const xy_pair& a, const xy_pair& b) {

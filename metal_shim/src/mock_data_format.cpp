@@ -1,14 +1,11 @@
-// The SDK's tt::DataFormat as the mock device takes it: tt_mock::DataFormat is the same enum, so this only
-// refuses the formats the mock does not model.
-#pragma once
+// Data formats the mock device models (mock_data_format.hpp).
+#include "mock_data_format.hpp"
 
-#include <runtime_mock/program_spec.hpp>
-#include <tt-metalium/tt_backend_api_types.hpp>
 #include <tt_stl/assert.hpp>
 
-namespace tt_mock_host {
+namespace tt::tt_metal::host_detail {
 
-inline tt_mock::DataFormat to_mock(tt::DataFormat format) {
+tt_mock::DataFormat to_mock(tt::DataFormat format) {
     switch (format) {
         case tt::DataFormat::Float32:
         case tt::DataFormat::Float16:
@@ -27,4 +24,4 @@ inline tt_mock::DataFormat to_mock(tt::DataFormat format) {
     }
 }
 
-}  // namespace tt_mock_host
+}  // namespace tt::tt_metal::host_detail

@@ -1,18 +1,15 @@
-// Where CreateKernel finds a kernel source, in the SDK's order: an absolute path as given; else
-// relative to the working directory, to $TT_METAL_KERNEL_PATH (run_sdk_program's --kernel-root sets
-// it), then to $TT_METAL_HOME. A missing file is an error naming every place tried.
-#pragma once
+// Kernel source lookup for CreateKernel (kernel_path.hpp), in the SDK's order.
+#include "kernel_path.hpp"
 
 #include <tt_stl/assert.hpp>
 
 #include <cstdlib>
 #include <filesystem>
-#include <string>
 #include <vector>
 
-namespace tt_mock_host {
+namespace tt::tt_metal::host_detail {
 
-inline std::string resolve_kernel_path(const std::string& file_name) {
+std::string resolve_kernel_path(const std::string& file_name) {
     namespace fs = std::filesystem;
     const fs::path given(file_name);
     std::vector<fs::path> candidates;
@@ -40,4 +37,4 @@ inline std::string resolve_kernel_path(const std::string& file_name) {
         file_name, tried);
 }
 
-}  // namespace tt_mock_host
+}  // namespace tt::tt_metal::host_detail
