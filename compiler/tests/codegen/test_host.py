@@ -14,7 +14,6 @@ from tilelang_tt.codegen.plan import build_plan
 
 SHIM = config.find_shim_include()
 assert SHIM is not None, "metal_shim/include not found: set TT_METAL_MOCK_SHIM_INCLUDE or run under Bazel"
-RUNTIME_INCLUDE = SHIM.replace("metal_shim/include", "runtime_mock/include")
 
 
 @pytest.mark.parametrize(
@@ -40,8 +39,6 @@ def test_main_compiles_with_werror(program, options):
             "c++",
             "-isystem",
             SHIM,
-            "-isystem",
-            RUNTIME_INCLUDE,
             "-",
         ],
         input=render_host(plan)[0],

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# An installed wheel (//:wheel) bundles metal_shim/include and runtime_mock/include under this package
-# directory, at their paths in the tree.
+# An installed wheel (//:wheel) bundles metal_shim/include under this package directory, at its path in
+# the tree.
 BUNDLED_TREE = "headers"
 
 
