@@ -126,3 +126,16 @@ def test_host_program_rejects_sizes_of_another_structure(cache):
     expected = rf"gemm_cs takes {named} sizes, a core count and 4 per core, got 3"
     with pytest.raises(ValueError, match=expected):
         _device().HostProgram(so_path).run(directory, tensors, sizes=[1, 2, 3])
+
+
+def test_kernels_build_beside_the_host_program(cache):
+    """A cold build() also builds the three kernels (in parallel with main.cpp), exactly as the run asks for
+    them: the first call finds them in the cache and builds nothing more."""
+    kernel = tilelang_tt.compile(gemm(M=64, N=64, K=64), out_idx=[-1])
+    kernel.build()
+    built = sorted(p.name for p in (cache / "kernels").rglob("*.so"))
+    assert len(built) == 3, f"expected the reader, compute and writer after build(): {built}"
+    check_gemm(kernel)
+    assert sorted(p.name for p in (cache / "kernels").rglob("*.so")) == built, (
+        "the run built its kernels again"
+    )

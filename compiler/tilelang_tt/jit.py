@@ -15,11 +15,13 @@ kernels of a program at a new shape are usually the same text, and their built o
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -155,6 +157,25 @@ class JITKernel:
         directory = self._artifact_directory(self.build_hash, self.artifacts)
         return str(directory), str(self._host_object(tt_mock, directory))
 
+    def _kernel_program(self, tt_mock, kernel_dir: Path):
+        """The plan's kernels and circular buffers as a tt_mock.Program: what the host program will give
+        the device, as far as building the kernels goes (their sources, arguments, CB formats)."""
+        plan = self.plan
+        cores = [tuple(w["core"]) for w in plan["core_work"]]
+        memory = {t["name"]: t["memory"] for t in plan["tensors"]}
+        program = tt_mock.Program()
+        for k in plan["kernels"]:
+            role = {"RISCV_0": "riscv_0", "RISCV_1": "riscv_1"}.get(k.get("processor"), "compute")
+            words = [
+                w for a in k["compile_time_args"] for w in tt_mock.tensor_accessor_args(memory[a["tensor"]])
+            ]
+            program.add_kernel(
+                kernel_dir / k["file"], cores, role, compile_args=words, **k.get("compute_config", {})
+            )
+        for cb in plan["circular_buffers"]:
+            program.add_circular_buffer(cores, cb["cb"], cb["format"], cb["page_size"], cb["depth"])
+        return program
+
     def _kernel_directory(self) -> Path:
         """<cache>/programs/kernels/<kernels hash>/ holding this kernel's reader, compute and writer: the
         same directory for every shape whose kernels are the same text, so the device reuses their objects."""
@@ -176,11 +197,28 @@ class JITKernel:
 
     def _host_object(self, tt_mock, directory: Path) -> Path:
         """<cache>/programs/host/<host hash>.so built from ``directory``/main.cpp, intact and loadable."""
-        from tt_mock import cache_entry
 
         so_path = Path(config.cache_dir()) / "host" / f"{self.host_hash}.so"
         if self._loadable(tt_mock, so_path):
             return so_path
+        # The kernels build on the other cores while the host program compiles. A kernel that does not
+        # compile is reported by the run, which builds it again, with its compiler's diagnostics.
+        kernels = threading.Thread(target=self._prebuild_kernels, args=(tt_mock,), daemon=True)
+        kernels.start()
+        try:
+            self._build_host_object(tt_mock, directory, so_path)
+        finally:
+            kernels.join()
+        return so_path
+
+    def _prebuild_kernels(self, tt_mock) -> None:
+        """Builds the kernels into the device's cache; any failure is left to the run to report."""
+        with contextlib.suppress(TTRuntimeError, tt_mock.DeviceError, RuntimeError, OSError, ValueError):
+            self._kernel_program(tt_mock, self._kernel_directory()).build_kernels(self.options.target)
+
+    def _build_host_object(self, tt_mock, directory: Path, so_path: Path) -> None:
+        from tt_mock import cache_entry
+
         with cache_entry.build_lock(so_path, config.CACHE_DIR_VARIABLE, TTRuntimeError):
             if not self._loadable(tt_mock, so_path):  # else another process built it while this one waited
                 partial = so_path.with_name(f"{so_path.name}.{os.getpid()}.tmp")
@@ -189,7 +227,6 @@ class JITKernel:
                 except (tt_mock.DeviceError, RuntimeError) as err:
                     raise TTRuntimeError(f"building the host program of {self.name} failed: {err}") from err
                 cache_entry.publish(partial, so_path)
-        return so_path
 
     @staticmethod
     def _text_or_none(path: Path) -> str | None:

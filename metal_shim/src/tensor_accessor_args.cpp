@@ -2,6 +2,8 @@
 // TensorAccessor whether an interleaved buffer is in DRAM or L1.
 #include <tt-metalium/tensor_accessor_args.hpp>
 
+#include "hostdevcommon/tensor_accessor/arg_config.hpp"
+
 namespace tt::tt_metal {
 
 void TensorAccessorArgs::append_to(std::vector<uint32_t>& compile_time_args) const {
@@ -17,8 +19,8 @@ void TensorAccessorArgs::append_to(std::vector<uint32_t>& compile_time_args,
 
 std::vector<uint32_t> TensorAccessorArgs::get_compile_time_args() const {
     TT_FATAL(buffer_ != nullptr, "TensorAccessorArgs: no buffer");
-    constexpr uint32_t kIsDram = 1u << 1;
-    return {buffer_->is_dram() ? kIsDram : 0u};
+    using tensor_accessor::ArgConfig;
+    return {uint32_t(buffer_->is_dram() ? ArgConfig::IsDram : ArgConfig::None)};
 }
 
 }  // namespace tt::tt_metal

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "hostdevcommon/tensor_accessor/arg_config.hpp"
 #include "runtime_mock/arch.hpp"
 #include "runtime_mock/device.hpp"
 #include "runtime_mock/profile.hpp"
@@ -142,6 +143,10 @@ void bind_arch(py::module_& m) {
         .def_readonly("dst_tiles_16bit", &tt_mock::ArchSpec::dst_tiles_16bit)
         .def_property_readonly("clock_ghz", [](const tt_mock::ArchSpec& s) { return s.timing->clock_ghz; });
     m.def("arch_spec", &tt_mock::arch_spec, py::return_value_policy::reference);
+    // The TensorAccessorArgs compile-time word of an interleaved DRAM buffer (L1: 0).
+    m.attr("TENSOR_ACCESSOR_DRAM") = uint32_t(tensor_accessor::ArgConfig::IsDram);
+    m.def("build_program_kernels", &tt_mock::build_program_kernels, py::arg("program"), py::arg("arch"),
+          py::call_guard<py::gil_scoped_release>());
     m.def("parse_arch", &tt_mock::parse_arch);
     m.def("default_arch", &tt_mock::default_arch);
     m.def("set_default_arch", &tt_mock::set_default_arch);

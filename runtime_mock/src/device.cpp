@@ -218,30 +218,7 @@ void Device::Impl::run(const ProgramSpec& program) {
     }
 
     // Kernels: build, load, and one thread per (core, role).
-    std::vector<KernelBuild> builds;
-    for (const KernelSpec& kernel : program.kernels) {
-        KernelBuild build;
-        build.source_path = kernel.source_path;
-        build.role = kernel.role;
-        build.compile_args = kernel.compile_args;
-        build.named_compile_args = kernel.named_compile_args;
-        build.defines = kernel.defines;
-        build.compute = kernel.compute;
-        build.arch = arch.arch;
-        build.cb_formats.assign(arch.num_circular_buffers, 255);
-        for (uint32_t index = 0; index < arch.num_circular_buffers; index++) {
-            std::set<uint32_t> formats;
-            for (LogicalCore core : kernel.cores) {
-                auto it = cores.find(core);
-                const bool configured = it != cores.end() && it->second->core.cbs[index].configured;
-                formats.insert(configured ? it->second->core.cbs[index].format : 255u);
-            }
-            if (formats.size() == 1)
-                build.cb_formats[index] = uint8_t(*formats.begin());
-        }
-        builds.push_back(build);
-    }
-    const std::vector<std::string> objects = build_kernels(builds);
+    const std::vector<std::string> objects = build_kernels(kernel_builds(program, arch));
 
     std::set<std::pair<LogicalCore, uint32_t>> roles_taken;
     for (size_t k = 0; k < program.kernels.size(); k++) {

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "cache_entry.hpp"
@@ -312,6 +313,47 @@ std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds) {
             std::rethrow_exception(error);
     }
     return paths;
+}
+
+std::vector<KernelBuild> kernel_builds(const ProgramSpec& program, const ArchSpec& arch) {
+    std::vector<KernelBuild> builds;
+    for (const KernelSpec& kernel : program.kernels) {
+        KernelBuild build;
+        build.source_path = kernel.source_path;
+        build.role = kernel.role;
+        build.compile_args = kernel.compile_args;
+        build.named_compile_args = kernel.named_compile_args;
+        build.defines = kernel.defines;
+        build.compute = kernel.compute;
+        build.arch = arch.arch;
+        build.cb_formats.assign(arch.num_circular_buffers, 255);
+        // format of each (CB index, core of this kernel) some CB configures
+        const std::set<LogicalCore> cores(kernel.cores.begin(), kernel.cores.end());
+        std::vector<std::map<LogicalCore, uint32_t>> configured(arch.num_circular_buffers);
+        for (const CircularBufferSpec& cb : program.circular_buffers) {
+            for (const CircularBufferSpec::Index& entry : cb.indices) {
+                for (LogicalCore core : cb.cores) {
+                    if (entry.index < arch.num_circular_buffers && cores.count(core))
+                        configured[entry.index][core] = uint32_t(entry.format);
+                }
+            }
+        }
+        for (uint32_t index = 0; index < arch.num_circular_buffers; index++) {
+            std::set<uint32_t> formats;
+            for (LogicalCore core : cores) {
+                auto it = configured[index].find(core);
+                formats.insert(it == configured[index].end() ? 255u : it->second);
+            }
+            if (formats.size() == 1)
+                build.cb_formats[index] = uint8_t(*formats.begin());
+        }
+        builds.push_back(build);
+    }
+    return builds;
+}
+
+void build_program_kernels(const ProgramSpec& program, Arch arch) {
+    build_kernels(kernel_builds(program, arch_spec(arch)));
 }
 
 }  // namespace tt_mock

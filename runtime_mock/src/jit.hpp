@@ -41,4 +41,9 @@ struct KernelBuild {
 // TT_METAL_MOCK_CACHE_DIR when a cold cache is unusable.
 std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds);
 
+// What each kernel of `program` is built from on `arch`: its source, role, arguments, defines, compute
+// options, and the data format of each CB index its cores configure (255 where they disagree or none
+// does). A device run builds exactly these, so building them beforehand warms the cache for that run.
+std::vector<KernelBuild> kernel_builds(const ProgramSpec& program, const ArchSpec& arch);
+
 }  // namespace tt_mock

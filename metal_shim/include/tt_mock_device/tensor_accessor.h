@@ -17,22 +17,12 @@
 #include <cstdint>
 
 #include "api/compile_time_args.h"
+#include "hostdevcommon/tensor_accessor/arg_config.hpp"
 #include "tt_mock_device/noc.h"
 
 namespace tensor_accessor {
 
 constexpr std::size_t UNKNOWN = static_cast<std::size_t>(-1);
-
-enum class ArgConfig : uint8_t {
-    None = 0,
-    Sharded = 1 << 0,
-    IsDram = 1 << 1,
-    RuntimeRank = 1 << 2,
-    RuntimeNumBanks = 1 << 3,
-    RuntimeTensorShape = 1 << 4,
-    RuntimeShardShape = 1 << 5,
-    RuntimeBankCoords = 1 << 6,
-};
 
 }  // namespace tensor_accessor
 

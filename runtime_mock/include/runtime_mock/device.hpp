@@ -133,4 +133,9 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// Builds (or finds in the kernel cache) every kernel of `program` as a device of `arch` would build it
+// for a run, so that a later run starts without compiling: a caller overlaps it with other work (the
+// compiler builds a program's kernels while the host program compiles). Throws KernelBuildError.
+void build_program_kernels(const ProgramSpec& program, Arch arch);
+
 }  // namespace tt_mock

@@ -52,7 +52,7 @@ from .architecture import arch_facts  # noqa: E402
 from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
 from .host_program import HostProgram, build_host_program  # noqa: E402
 from .profile import ProfilingSession, RunProfile, profiling  # noqa: E402
-from .program import Kernel, Program, core_range  # noqa: E402
+from .program import Kernel, Program, core_range, tensor_accessor_args  # noqa: E402
 
 __all__ = [
     "ArgumentError",
@@ -78,4 +78,5 @@ __all__ = [
     "profile",
     "profiling",
     "set_default_arch",
+    "tensor_accessor_args",
 ]

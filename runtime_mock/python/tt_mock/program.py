@@ -53,6 +53,12 @@ def _logical(cores: Iterable[Core]) -> list[_tt_mock.LogicalCore]:
     return [_tt_mock.LogicalCore(x, y) for x, y in cores]
 
 
+def tensor_accessor_args(memory: str) -> list[int]:
+    """The compile-time words TensorAccessorArgs(buffer).append_to adds for an interleaved buffer in
+    ``memory`` ("DRAM" or "L1"): one ArgConfig word (hostdevcommon/tensor_accessor/arg_config.hpp)."""
+    return [_tt_mock.TENSOR_ACCESSOR_DRAM if memory == "DRAM" else 0]
+
+
 @dataclass(frozen=True)
 class Kernel:
     """Handle of a kernel in a Program (the SDK's KernelHandle)."""
@@ -155,6 +161,11 @@ class Program:
 
     def set_common_runtime_args(self, kernel: Kernel, args: Sequence[int]) -> None:
         self._kernels[kernel.index].common_runtime_args = [int(a) for a in args]
+
+    def build_kernels(self, arch: str) -> None:
+        """Builds (or finds in the kernel cache) every kernel as a run on an ``arch`` device would, so that
+        the run starts without compiling; releases the GIL, so another thread can work meanwhile."""
+        _tt_mock.build_program_kernels(self.spec(), _tt_mock.parse_arch(arch))
 
     def spec(self) -> _tt_mock.ProgramSpec:
         """The program as the device runs it."""
