@@ -5,9 +5,10 @@ Input expectations
     writer ``tt.accessor_args`` (ConfigureTensorAccessorTT), ``tt.work_encoding`` / ``tt.core_work`` /
     ``tt.grid`` (LayoutAwareWorkPartitionTT).
 Output guarantees
-    ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor), kind ∈
-    addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast`` direction of a
-    reader) | work_start | work_count | work_row0 / work_col0 / work_cols (the core's rectangle of blocks).
+    ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor, value,
+    meaning), kind ∈ addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast``
+    direction of a reader) | shape (a size of the problem, below) | work_start | work_count | work_row0 /
+    work_col0 / work_cols (the core's rectangle of blocks).
     Data-movement kernels get their tensor addresses, then their multicast arguments, then the problem's
     sizes, then the work arguments; compute gets its sizes and the block count.
     Sizes (kind shape, one value on every core) make a kernel the same text for every problem shape of a
@@ -134,6 +135,7 @@ class _Sizes:
 
 
 def _hands_off_pages(stmt) -> bool:
+    """Whether ``stmt`` reserves or waits for CB pages somewhere inside."""
     found = []
     tvm_ffi.structural_walk(
         stmt,
