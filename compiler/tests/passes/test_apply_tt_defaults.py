@@ -36,6 +36,16 @@ def test_options_are_recorded():
     )
 
 
+def test_math_fidelity_is_recorded():
+    mod = lower(gemm(), "ApplyTTDefaults", math_fidelity="LoFi")
+    assert attr(mod, "tt.options").math_fidelity == "LoFi"
+
+
+def test_unknown_math_fidelity_is_rejected():
+    with pytest.raises(TTCompileError, match="unknown math fidelity 'HiFi5'; choose one of LoFi"):
+        ApplyTTDefaults(math_fidelity="HiFi5")
+
+
 def test_body_is_unchanged():
     func = gemm()
     mod = lower(func, "ApplyTTDefaults")

@@ -48,3 +48,8 @@ def test_gemm_compute_before_expected():
     before = compute_kernel(kernel_attrs("compute"), mma_intrinsics, initialised=False)
     expected = compute_kernel(kernel_attrs("compute", COMPUTE_CONFIG), mma_intrinsics)
     assert_pass(InsertComputeInitTT(), before, expected)
+
+
+def test_compute_config_takes_the_math_fidelity_option():
+    mod = lower(gemm(), "InsertComputeInitTT", math_fidelity="HiFi2")
+    assert attr(mod, "tt.compute_config", "gemm_compute").math_fidelity == "HiFi2"
