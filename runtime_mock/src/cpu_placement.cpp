@@ -29,11 +29,15 @@ constexpr int kAnyCpu = -1;
 
 }  // namespace
 
-void place_kernel_thread(size_t core, size_t num_cores) {
+size_t usable_cpu_count() {
+    return usable_cpus().size();
+}
+
+void place_lane(size_t lane, size_t lanes) {
     // The placement this worker thread has now: a CPU, or kAnyCpu (every usable CPU, as a new thread).
     static thread_local int placed = kAnyCpu;
     const std::vector<int>& cpus = usable_cpus();
-    const int wanted = cpus.size() > 1 && num_cores >= cpus.size() ? cpus[core % cpus.size()] : kAnyCpu;
+    const int wanted = cpus.size() > 1 && lanes >= cpus.size() ? cpus[lane % cpus.size()] : kAnyCpu;
     if (wanted == placed)
         return;
     cpu_set_t set;

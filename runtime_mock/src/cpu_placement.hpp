@@ -1,21 +1,24 @@
-// Where kernel threads run on the host: the three kernels of one simulated core share one host CPU.
+// Where kernels run on the host: the lanes (worker threads, kernel_workers.hpp) of a run each on their
+// own host CPU.
 //
 // Model. The kernels of a core hand circular-buffer pages to each other tile by tile, so each of them
-// blocks and wakes the others thousands of times per run. When the three run on one CPU a wake-up is a
-// local context switch, and the pages they pass stay in that CPU's caches; left to the OS, a wake-up
-// usually crosses CPUs (an inter-processor interrupt and a cold cache) and a run of 64 cores spends most
-// of its time there. Cores are dealt to the CPUs this process may use round-robin, so a run with at least
-// as many cores as CPUs keeps every CPU busy. A run with fewer cores than CPUs is not placed: its
-// kernels may then use every CPU. Placement only affects speed; when the OS refuses it (e.g. the
-// process's CPU set shrank since the first run) the thread runs wherever the OS puts it.
+// blocks and wakes the others thousands of times per run. The three are fibers on one lane, so a wake-up
+// is a fiber switch and the pages they pass stay in that CPU's caches. A run has one lane per usable CPU
+// (fewer when it has fewer cores) and deals its cores to them round-robin; lane i is placed on the i-th
+// usable CPU, so every CPU is busy and no lane migrates. A run with fewer cores than CPUs is not placed:
+// its lanes may then use every CPU. Placement only affects speed; when the OS refuses it (e.g. the
+// process's CPU set shrank since the first run) the lane runs wherever the OS puts it.
 #pragma once
 
 #include <cstddef>
 
 namespace tt_mock {
 
-// Places the calling kernel thread for the core at position `core` of a run of `num_cores` cores.
-// Cheap when the thread is already where it should be (pool workers keep their placement across runs).
-void place_kernel_thread(size_t core, size_t num_cores);
+// How many CPUs this process may run on.
+size_t usable_cpu_count();
+
+// Places the calling lane, number `lane` of a run with `lanes` lanes.
+// Cheap when the thread is already where it should be (pooled lanes keep their placement across runs).
+void place_lane(size_t lane, size_t lanes);
 
 }  // namespace tt_mock

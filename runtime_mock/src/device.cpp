@@ -217,13 +217,13 @@ void Device::Impl::run(const ProgramSpec& program) {
         }
     }
 
-    // Kernels: build, load, and one thread per (core, role).
+    // Kernels: build, load, and one kernel thread (a fiber) per (core, role).
     const std::vector<std::string> objects = build_kernels(kernel_builds(program, arch));
 
     std::set<std::pair<LogicalCore, uint32_t>> roles_taken;
     for (size_t k = 0; k < program.kernels.size(); k++) {
         const KernelSpec& kernel = program.kernels[k];
-        const KernelEntry entry = load_kernel(objects[k], kernel.source_path);
+        const LoadedKernel loaded = load_kernel(objects[k], kernel.source_path);
         for (const auto& [core, args] : kernel.runtime_args) {
             if (std::find(kernel.cores.begin(), kernel.cores.end(), core) == kernel.cores.end()) {
                 throw ArgumentError("runtime args set for core " + core_name(core) + " where kernel " +
@@ -256,7 +256,8 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.core = cr;
             t.role = kernel.role;
             t.source_path = kernel.source_path;
-            t.entry = entry;
+            t.entry = loaded.entry;
+            t.resume = loaded.resume;
             t.ctx.fn = &run.functions;
             t.ctx.thread = &t;
             t.ctx.core = &cr->core;

@@ -24,17 +24,17 @@ namespace {
 
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr size_t kAltStackBytes = size_t(64) << 10;
-// A SIGSEGV this far below a thread's stack is taken for a stack overflow (a frame may skip the guard).
+// A SIGSEGV this far below a kernel's stack is taken for a stack overflow (a frame may skip the guard).
 constexpr uintptr_t kOverflowReach = uintptr_t(1) << 20;
 
-// Which thread has which guard, found by thread id from a signal handler. A table, not a thread_local:
-// a signal handler must not touch the TLS of a dlopen'ed library (this one, under Python), which may
-// be uninitialised for a thread that existed before the library was loaded, or allocate on first use.
+// The guard of the kernel each worker thread runs, found by thread id from a signal handler. A table, not a
+// thread_local: a signal handler must not touch the TLS of a dlopen'ed library (this one, under Python), which may be
+// uninitialised for a thread that existed before the library was loaded, or allocate on first use.
 struct GuardSlot {
     std::atomic<pid_t> thread{0};
     std::atomic<FaultGuard*> guard{nullptr};
 };
-constexpr size_t kGuardSlots = 8192;  // kernel threads alive at once in one process
+constexpr size_t kGuardSlots = 8192;  // worker threads alive at once in one process
 GuardSlot g_guards[kGuardSlots];
 
 FaultGuard* guard_of_this_thread() {
@@ -46,19 +46,17 @@ FaultGuard* guard_of_this_thread() {
     return nullptr;
 }
 
-size_t register_guard(FaultGuard* guard) {
+size_t register_thread() {
     const pid_t me = pid_t(syscall(SYS_gettid));
     for (size_t i = 0; i < kGuardSlots; i++) {
         pid_t expected = 0;
-        if (g_guards[i].thread.compare_exchange_strong(expected, me)) {
-            g_guards[i].guard.store(guard, std::memory_order_release);
+        if (g_guards[i].thread.compare_exchange_strong(expected, me))
             return i;
-        }
     }
-    throw DeviceError("more than " + std::to_string(kGuardSlots) + " kernel threads at once in this process");
+    throw DeviceError("more than " + std::to_string(kGuardSlots) + " kernel worker threads at once in this process");
 }
 
-void unregister_guard(size_t slot) {
+void unregister_thread(size_t slot) {
     g_guards[slot].guard.store(nullptr, std::memory_order_release);
     g_guards[slot].thread.store(0, std::memory_order_release);
 }
@@ -164,24 +162,16 @@ void install_fault_handlers() {
     install(interrupt_signal(), on_interrupt, SA_RESTART);
 }
 
-FaultGuard::FaultGuard() : thread_(pthread_self()) {
-    pthread_attr_t attributes;
-    if (pthread_getattr_np(thread_, &attributes) == 0) {
-        void* low = nullptr;
-        size_t size = 0;
-        pthread_attr_getstack(&attributes, &low, &size);
-        stack_low_ = uintptr_t(low);
-        pthread_attr_destroy(&attributes);
-    }
+GuardedThread::GuardedThread() {
     alt_stack_ = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (alt_stack_ == MAP_FAILED)
-        throw DeviceError("cannot allocate a signal stack for a kernel thread");
+        throw DeviceError("cannot allocate a signal stack for a kernel worker thread");
     stack_t stack = {};
     stack.ss_sp = alt_stack_;
     stack.ss_size = kAltStackBytes;
     sigaltstack(&stack, nullptr);
     try {
-        slot_ = register_guard(this);
+        slot_ = register_thread();
     } catch (...) {
         stack_t disable = {};
         disable.ss_flags = SS_DISABLE;
@@ -191,12 +181,17 @@ FaultGuard::FaultGuard() : thread_(pthread_self()) {
     }
 }
 
-FaultGuard::~FaultGuard() {
-    unregister_guard(slot_);
+GuardedThread::~GuardedThread() {
+    unregister_thread(slot_);
     stack_t disable = {};
     disable.ss_flags = SS_DISABLE;
     sigaltstack(&disable, nullptr);
     munmap(alt_stack_, kAltStackBytes);
+}
+
+void GuardedThread::enter(FaultGuard* guard) {
+    // Only this thread writes its slot, and its own signal handlers read it.
+    g_guards[slot_].guard.store(guard, std::memory_order_release);
 }
 
 std::optional<Fault> FaultGuard::run(void (*entry)(tt_mock_device::KernelContext*),

@@ -4,14 +4,15 @@
 
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "runtime_mock/device.hpp"
 
 namespace tt_mock {
 
-KernelEntry load_kernel(const std::string& so_path, const std::string& source_path) {
+LoadedKernel load_kernel(const std::string& so_path, const std::string& source_path) {
     static std::mutex mutex;
-    static std::map<std::string, KernelEntry> loaded;
+    static std::map<std::string, LoadedKernel> loaded;
     std::lock_guard<std::mutex> lock(mutex);
     auto it = loaded.find(so_path);
     if (it != loaded.end())
@@ -20,11 +21,14 @@ KernelEntry load_kernel(const std::string& so_path, const std::string& source_pa
     if (handle == nullptr) {
         throw KernelBuildError("cannot load kernel " + source_path + " (" + so_path + "): " + dlerror());
     }
-    auto entry = reinterpret_cast<KernelEntry>(dlsym(handle, "tt_mock_kernel_entry"));
-    if (entry == nullptr) {
-        throw KernelBuildError("kernel " + source_path + " has no tt_mock_kernel_entry symbol (" + so_path + ")");
+    LoadedKernel kernel;
+    for (auto [symbol, address] :
+         {std::pair{"tt_mock_kernel_entry", &kernel.entry}, std::pair{"tt_mock_kernel_resume", &kernel.resume}}) {
+        *address = reinterpret_cast<KernelEntry>(dlsym(handle, symbol));
+        if (*address == nullptr)
+            throw KernelBuildError("kernel " + source_path + " has no " + symbol + " symbol (" + so_path + ")");
     }
-    return loaded[so_path] = entry;
+    return loaded[so_path] = kernel;
 }
 
 }  // namespace tt_mock

@@ -1,6 +1,6 @@
 // Loading built kernels: dlopen each shared object once per process (kernels are never unloaded, so a
-// kernel thread abandoned by the watchdog can never run unmapped code) and find its entry point,
-// `extern "C" void tt_mock_kernel_entry(tt_mock_device::KernelContext*)`.
+// kernel abandoned by the watchdog can never run unmapped code) and find its two symbols (kernel_context.h):
+// the entry point and the resume hook.
 #pragma once
 
 #include <string>
@@ -11,7 +11,12 @@ namespace tt_mock {
 
 using KernelEntry = void (*)(tt_mock_device::KernelContext*);
 
+struct LoadedKernel {
+    KernelEntry entry = nullptr;   // tt_mock_kernel_entry
+    KernelEntry resume = nullptr;  // tt_mock_kernel_resume
+};
+
 // Throws KernelBuildError naming the kernel source when the object cannot be loaded.
-KernelEntry load_kernel(const std::string& so_path, const std::string& source_path);
+LoadedKernel load_kernel(const std::string& so_path, const std::string& source_path);
 
 }  // namespace tt_mock

@@ -1,19 +1,27 @@
-// Kernel workers: the OS threads that run kernels, kept across runs.
+// Kernel workers: kernels run as fibers, dealt to a few OS threads ("lanes") kept across runs.
 //
-// Model. A run needs one thread per (core, RISC) kernel, all at once (kernels block on each other).
-// Threads are taken from a process-wide pool and returned to it when their kernel ends, so a run
-// starts its kernels without creating threads (a run can have ~200, and creating them takes time). A
-// worker takes, when it can, the job index it had in its last batch, so repeated runs of one program
-// keep each kernel on the worker already placed on its core's CPU (cpu_placement.hpp). Each worker
-// owns a FaultGuard for its whole life (alternate signal stack, slot in the signal handlers' thread
-// table). The pool grows to the largest number of kernels running at once in the process and never
-// shrinks; a worker whose kernel never returned (abandoned by the scheduler after an abort) leaves
-// the pool for good and ends if its kernel ever returns. A process made by fork() starts with an
-// empty pool and no fault guards.
+// Model. A run has one kernel per (core, RISC), all running at once (kernels block on each other): up to
+// ~200. Each runs as a fiber (fiber.hpp) on one lane, which the scheduler chooses: a core's three kernels
+// share a lane, so their circular-buffer hand-offs are fiber switches on one CPU (cpu_placement.hpp), not
+// futex wake-ups across CPUs. A lane runs its ready fibers in turn, each until it parks (waits for CB pages
+// or a semaphore) or ends. unpark(), from any thread, makes a parked fiber ready again; an unpark() that
+// arrives while the fiber still runs makes its next park() return at once, so no wake-up is lost. A lane
+// with nothing ready sleeps; while some of its parked fibers poll (semaphore waits, which a plain L1 store
+// can satisfy), it resumes them every millisecond.
 //
-// A Batch is one run's set of jobs: start() hands job i to its own worker, wait_returned(i) waits
-// until that job has returned and its worker no longer uses anything of the run, abandon(i) gives up
-// on a job that does not return (a job that has returned, and the worker it handed back, are left alone).
+// Lanes are taken from a process-wide pool and go back to it when all their fibers have ended; a lane
+// takes, when it can, the lane index it had in its last batch, so repeated runs of one program find each
+// lane already on its CPU. Each lane owns a GuardedThread for its whole life, each job a FaultGuard
+// (fault_handler.hpp). The pool grows to the most lanes busy at once in the process and never shrinks; a
+// lane whose fiber never returns (abandoned by the scheduler after an abort) leaves the pool for good and
+// ends if that fiber ever returns. A process made by fork() starts with an empty pool.
+//
+// Consequence: a kernel that spins outside the API (on a plain L1 word) holds its lane, so the kernels
+// sharing that lane wait until it returns or the watchdog stops it.
+//
+// A KernelBatch is one run's set of jobs: start() runs job i on lane lane_of[i], wait_returned(i) waits until
+// job i has returned and its lane no longer uses anything of it, abandon(i) gives up on a job that does not
+// return (a job that has returned, and the lane it handed back, are left alone).
 #pragma once
 
 #include <condition_variable>
@@ -21,35 +29,75 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fault_handler.hpp"
+#include "fiber.hpp"
 
 namespace tt_mock {
 
+struct Lane;
+class KernelBatch;
+
+// One job as its code sees it while it runs.
+class KernelJob {
+public:
+    using Body = std::function<void(KernelJob&)>;
+
+    FaultGuard& guard() { return *guard_; }
+
+    // From the job itself: suspends it until unpark() (returns at once if unpark() came since its last
+    // park). With `poll`, an idle lane also resumes it every millisecond.
+    void park(bool poll);
+
+    // From any thread: makes the job ready to run again if it is parked, or its next park() return at once.
+    void unpark();
+
+    // Whether another job of this job's lane is ready to run.
+    bool lane_has_ready() const;
+
+private:
+    friend struct Lane;
+    friend struct LanePool;
+    friend class KernelBatch;
+    enum class State { Ready, Running, Parked, Finished };
+
+    // The fiber's body: runs body_ (which reports its own errors; whatever escapes is dropped).
+    static void run(void* job);
+
+    Body body_;
+    size_t index_ = 0;
+    Lane* lane_ = nullptr;
+    std::unique_ptr<Fiber> fiber_;
+    std::optional<FaultGuard> guard_;
+    // Under the lane's mutex:
+    State state_ = State::Ready;
+    bool wake_pending_ = false;
+    bool poll_ = false;
+};
+
 class KernelBatch {
 public:
-    using Job = std::function<void(FaultGuard&)>;
-
-    // Runs every job on its own worker thread. When a worker cannot be created, only the first
-    // started() jobs run and `error` says why.
-    static std::shared_ptr<KernelBatch> start(std::vector<Job> jobs, std::string& error);
+    // Runs job i as a fiber on lane lane_of[i] (lanes are numbered from 0). When a lane or a fiber cannot
+    // be had, runs nothing (started() is 0) and says why in `error`.
+    static std::shared_ptr<KernelBatch> start(std::vector<KernelJob::Body> jobs, const std::vector<size_t>& lane_of,
+                                              std::string& error);
 
     size_t started() const { return started_; }
     void wait_returned(size_t job);
     void abandon(size_t job);
 
-    struct Worker;
-
 private:
-    friend struct WorkerPool;
+    friend struct Lane;
+    friend struct LanePool;
     void mark_returned(size_t job);
 
+    std::vector<std::unique_ptr<KernelJob>> jobs_;
     std::mutex mutex_;
     std::condition_variable returned_cv_;
     std::vector<bool> returned_;
-    std::vector<Worker*> workers_;
     size_t started_ = 0;
 };
 

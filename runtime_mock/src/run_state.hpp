@@ -1,12 +1,16 @@
 // The state of one Device::run: the cores taking part, one KernelThread per (core, role), and the
 // synchronisation that ties them together.
 //
+// A kernel thread is a fiber (kernel_workers.hpp): the three of a core share one lane (an OS thread), and
+// the cores are dealt to as many lanes as the host has CPUs.
+//
 // Blocking model. A kernel thread that cannot proceed (CB full/empty, semaphore not reached) records
-// what it waits for in `blocked` and sleeps on its own condition variable, both under its own `park`
-// mutex; whoever changes what it waits for wakes it under that mutex (CB push/pop through
-// RuntimeFunctions::cb_wake to the one thread blocked on that side of that CB, any NOC write or
-// semaphore update to the semaphore waiters). So a wait and its wake lock only the waiter's mutex:
-// each CB side and each semaphore wait has one waiter, and nothing run-wide is locked.
+// what it waits for in `blocked` under its own `park` mutex, then parks its fiber; whoever changes what
+// it waits for unparks it (CB push/pop through RuntimeFunctions::cb_wake to the one thread blocked on that
+// side of that CB, any NOC write or semaphore update to the semaphore waiters). An unpark that comes
+// before the park makes the park return at once, so no wake-up is lost; a resumed thread checks its
+// condition again. So a wait and its wake lock only the waiter's mutex and its lane's: each CB side and
+// each semaphore wait has one waiter, and nothing run-wide is locked.
 //
 // Deadlock detection stays exact: `blocking` counts blocked threads and every change of that count or
 // of `live` (transitions). The thread that makes blocked == live scans every thread under its park
@@ -34,6 +38,7 @@
 #include "dram.hpp"
 #include "fault_handler.hpp"
 #include "kernel_loader.hpp"
+#include "kernel_workers.hpp"
 #include "l1.hpp"
 #include "runtime_mock/device.hpp"
 #include "tt_mock_device/kernel_context.h"
@@ -80,10 +85,11 @@ struct KernelThread {
     KernelRole role = KernelRole::DataMovement0;
     std::string source_path;
     KernelEntry entry = nullptr;
-    KernelCode code;              // where `entry`'s object is loaded, for fault reports
-    FaultGuard* guard = nullptr;  // its worker's, set (under the run mutex) while the kernel can be interrupted
-    std::mutex park;              // guards `blocked` and the wait on `cv`
-    std::condition_variable cv;
+    KernelEntry resume = nullptr;  // the kernel object's resume hook (kernel_resume.h)
+    KernelCode code;               // where `entry`'s object is loaded, for fault reports
+    KernelJob* job = nullptr;      // its fiber, set (under the run mutex) when it starts, kept for the run
+    FaultGuard* guard = nullptr;   // its job's, set (under the run mutex) while the kernel can be interrupted
+    std::mutex park;               // guards `blocked`
     BlockedOn blocked;
     std::atomic<bool> on_semaphore{false};     // blocked on a semaphore (woken by L1 writes to it)
     std::atomic<uintptr_t> semaphore_word{0};  // the word it waits on, set before on_semaphore

@@ -1,5 +1,5 @@
 // The RuntimeFunctions table kernels call: error and warning reporting, blocking on circular buffers and
-// semaphores, waking partners (under the waiter's own mutex, see run_state.hpp), DPRINT output and the timing
+// semaphores, waking partners (unparking the waiter, see run_state.hpp), DPRINT output and the timing
 // record (profile_event.h). NOC transfers live in noc.cpp, the tile matrix product in tile_matmul.cpp.
 #include <cstdio>
 #include <cstring>
@@ -55,10 +55,10 @@ void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, co
     what.pages = pages;
     what.call = call;
     what.site = site;
-    // enter() sets the flag (seq_cst) before block_until_satisfied takes this thread's park mutex and
-    // checks the condition; the partner publishes its pages before it reads the flag (seq_cst). So
-    // either the partner sees the flag and notifies under the park mutex (which it cannot take between
-    // our check and our wait), or our check sees its pages.
+    // enter() sets the flag (seq_cst) before block_until_satisfied checks the condition; the partner
+    // publishes its pages before it reads the flag (seq_cst). So either the partner sees the flag and
+    // unparks this thread (an unpark before the park makes the park return at once), or our check sees
+    // its pages.
     block_registered(
         thread, what,
         [&] {
@@ -73,10 +73,8 @@ void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, co
 
 void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
     KernelThread& thread = thread_of(ctx);
-    if (KernelThread* waiter = thread.core->cb_waiters[cb][wake_producer ? 1 : 0].load()) {
-        std::lock_guard<std::mutex> park(waiter->park);
-        waiter->cv.notify_all();
-    }
+    if (KernelThread* waiter = thread.core->cb_waiters[cb][wake_producer ? 1 : 0].load())
+        waiter->job->unpark();
 }
 
 // Appends to the thread's timing record; consecutive identical compute calls merge into one event.

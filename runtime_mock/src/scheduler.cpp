@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -47,8 +48,8 @@ void abort_run_locked(RunState& run, ErrorKind kind, const std::string& message)
     }
     run.aborted.store(true);
     for (auto& thread : run.threads) {
-        std::lock_guard<std::mutex> park(thread->park);
-        thread->cv.notify_all();
+        if (thread->job != nullptr)
+            thread->job->unpark();
     }
     run.done.notify_all();
 }
@@ -113,18 +114,23 @@ bool deadlocked(RunState& run, std::string& report) {
     const size_t live = run.live.load();
     if (live == 0 || blocked_count(before) != live)
         return false;
-    report =
-        "deadlock: every running kernel is blocked and none can proceed (check the CB page counts and the "
-        "order of reserve/push and wait/pop between the kernels):";
+    std::vector<std::pair<const KernelThread*, BlockedOn>> waits;
     for (const auto& thread : run.threads) {
         if (thread->finished.load())
             continue;
         const BlockedOn what = blocked_state(*thread);
         if (what.kind == BlockedOn::Kind::None || is_satisfied(*thread, what))
             return false;
-        report += "\n" + blocked_description(*thread, what);
+        waits.emplace_back(thread.get(), what);
     }
-    return run.blocking.load() == before && run.live.load() == live;
+    if (run.blocking.load() != before || run.live.load() != live)
+        return false;
+    report =
+        "deadlock: every running kernel is blocked and none can proceed (check the CB page counts and the "
+        "order of reserve/push and wait/pop between the kernels):";
+    for (const auto& [thread, what] : waits)
+        report += "\n" + blocked_description(*thread, what);
+    return true;
 }
 
 // Aborts the run with DeadlockError if it is deadlocked. Called without any park mutex held.
@@ -148,26 +154,30 @@ void block_until_satisfied(KernelThread& thread, const BlockedOn& what) {
     std::unique_lock<std::mutex> park(thread.park);
     thread.blocked = what;
     run.blocking.fetch_add(kTransition + 1);
+    // A semaphore may also be set by a plain store into L1, which wakes nobody: poll it.
     const bool poll = what.kind == BlockedOn::Kind::Semaphore;
-    bool check = true;  // look for a deadlock before sleeping, once per wake-up
+    bool check = true;  // look for a deadlock before parking, once per wake-up
+    bool parked = false;
     while (!run.aborted.load() && !is_satisfied(thread, what)) {
-        if (check && blocked_count(run.blocking.load()) == run.live.load()) {
+        // A job ready on this lane will run, and check again if it blocks: no need to look now.
+        if (check && blocked_count(run.blocking.load()) == run.live.load() && !thread.job->lane_has_ready()) {
             park.unlock();
             check_deadlock(run);
             park.lock();
             check = false;
             continue;  // what it waits for may have happened meanwhile
         }
-        if (poll) {
-            thread.cv.wait_for(park, std::chrono::milliseconds(1));
-        } else {
-            thread.cv.wait(park);
-        }
+        park.unlock();
+        thread.job->park(poll);
+        park.lock();
+        parked = true;
         check = true;
     }
     thread.blocked = BlockedOn{};
     run.blocking.fetch_add(kTransition - 1);
     park.unlock();
+    if (parked)
+        thread.resume(&thread.ctx);  // other kernels' fibers ran on this thread meanwhile
     if (run.aborted.load())
         throw Aborted{};
 }
@@ -183,16 +193,14 @@ void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
         if (!thread->on_semaphore.load())
             continue;
         const uintptr_t word = thread->semaphore_word.load();
-        if (word >= first && word < end) {
-            std::lock_guard<std::mutex> park(thread->park);
-            thread->cv.notify_all();
-        }
+        if (word >= first && word < end)
+            thread->job->unpark();
     }
 }
 
 namespace {
 
-// The worker's FaultGuard, published to the scheduler (which interrupts the thread) while the kernel runs.
+// The job's FaultGuard, published to the scheduler (which interrupts the kernel) while the kernel runs.
 class PublishedGuard {
 public:
     PublishedGuard(KernelThread& thread, FaultGuard& guard) : thread_(thread) {
@@ -237,15 +245,18 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
     return report + "; the run was aborted";
 }
 
-// Runs one kernel on a worker thread whose FaultGuard is `guard`.
-void thread_main(KernelThread& thread, FaultGuard& guard) {
+// Runs one kernel as `job`.
+void thread_main(KernelThread& thread, KernelJob& job) {
     RunState& run = *thread.run;
-    place_kernel_thread(thread.core->position, run.cores.size());
+    {
+        std::lock_guard<std::mutex> lock(run.mutex);
+        thread.job = &job;
+    }
     std::string error;
     ErrorKind kind = ErrorKind::Protocol;
     try {
-        PublishedGuard published(thread, guard);
-        const std::optional<Fault> fault = guard.run(thread.entry, &thread.ctx, thread.code);
+        PublishedGuard published(thread, job.guard());
+        const std::optional<Fault> fault = job.guard().run(thread.entry, &thread.ctx, thread.code);
         if (fault && !fault->interrupted) {
             kind = ErrorKind::Fault;
             error = fault_report(thread, *fault);
@@ -374,15 +385,23 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     install_fault_handlers();
     for (auto& thread : run.threads)
         thread->code = kernel_code_of(reinterpret_cast<const void*>(thread->entry));
-    std::vector<KernelBatch::Job> jobs;
+    // A core's kernels share a lane; the cores that run kernels are dealt to one lane per usable CPU.
+    std::map<size_t, size_t> core_order;  // core position -> its rank among the cores that run kernels
     for (auto& thread : run.threads)
-        jobs.push_back([t = thread.get()](FaultGuard& guard) { thread_main(*t, guard); });
+        core_order.emplace(thread->core->position, core_order.size());
+    const size_t lanes = std::max<size_t>(1, std::min(usable_cpu_count(), core_order.size()));
+    std::vector<KernelJob::Body> jobs;
+    std::vector<size_t> lane_of;
+    for (auto& thread : run.threads) {
+        jobs.push_back([t = thread.get()](KernelJob& job) { thread_main(*t, job); });
+        lane_of.push_back(core_order.at(thread->core->position) % lanes);
+    }
     {
         std::lock_guard<std::mutex> lock(run.mutex);
         run.live = run.threads.size();
     }
     std::string start_error;
-    const std::shared_ptr<KernelBatch> batch = KernelBatch::start(std::move(jobs), start_error);
+    const std::shared_ptr<KernelBatch> batch = KernelBatch::start(std::move(jobs), lane_of, start_error);
     if (batch->started() < run.threads.size()) {
         // The threads already started are told to stop; the others never count as live.
         std::lock_guard<std::mutex> lock(run.mutex);

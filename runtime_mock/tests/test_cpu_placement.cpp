@@ -1,6 +1,6 @@
-// Placement of kernel threads on host CPUs (cpu_placement.hpp): in a run with at least as many cores as
-// usable CPUs, a core's kernels run on one CPU, cores dealt round-robin; in a smaller run, and after
-// one, they may run on every usable CPU again.
+// Placement of lanes on host CPUs (cpu_placement.hpp): in a run with as many lanes as usable CPUs, lane i
+// runs on the i-th CPU (numbers beyond wrap round-robin); in a smaller run, and after one, a lane may run
+// on every usable CPU again.
 #include <pthread.h>
 #include <sched.h>
 
@@ -69,34 +69,34 @@ void on_new_thread(Body body) {
 
 }  // namespace
 
-TEST(a_core_of_a_large_run_runs_on_one_cpu_dealt_round_robin) {
+TEST(a_lane_of_a_large_run_runs_on_one_cpu_dealt_round_robin) {
     const std::vector<int> cpus = usable_cpus();
-    const size_t num_cores = 2 * cpus.size() + 1;
-    for (size_t core = 0; core < num_cores; core++) {
+    const size_t lanes = 2 * cpus.size() + 1;
+    for (size_t lane = 0; lane < lanes; lane++) {
         on_new_thread([&] {
-            place_kernel_thread(core, num_cores);
+            place_lane(lane, lanes);
             // With one usable CPU there is nothing to choose: the thread keeps it.
-            expect_cpus(cpus.size() > 1 ? std::vector<int>{cpus[core % cpus.size()]} : cpus,
-                        ("core " + std::to_string(core)).c_str());
+            expect_cpus(cpus.size() > 1 ? std::vector<int>{cpus[lane % cpus.size()]} : cpus,
+                        ("lane " + std::to_string(lane)).c_str());
         });
     }
 }
 
-TEST(a_run_with_fewer_cores_than_cpus_is_not_placed) {
+TEST(a_run_with_fewer_lanes_than_cpus_is_not_placed) {
     const std::vector<int> cpus = usable_cpus();
     on_new_thread([&] {
-        place_kernel_thread(0, cpus.size() - 1);
+        place_lane(0, cpus.size() - 1);
         expect_cpus(cpus, "a run smaller than the CPU count");
     });
 }
 
-TEST(a_placed_worker_is_released_by_a_smaller_run) {
+TEST(a_placed_lane_is_released_by_a_smaller_run) {
     const std::vector<int> cpus = usable_cpus();
     on_new_thread([&] {
-        place_kernel_thread(1, cpus.size());
+        place_lane(1, cpus.size());
         expect_cpus(cpus.size() > 1 ? std::vector<int>{cpus[1]} : cpus, "placed by a large run");
-        place_kernel_thread(0, 1);
-        expect_cpus(cpus, "then given a one-core run");
+        place_lane(0, 1);
+        expect_cpus(cpus, "then given a one-lane run");
     });
 }
 

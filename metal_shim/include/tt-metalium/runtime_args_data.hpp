@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iostream>  // as the SDK's header: host programs use std::cout through <tt-metalium/host_api.hpp>
 
 namespace tt::tt_metal {
 

@@ -1,6 +1,6 @@
 // Force-included (-include) into every compute kernel. The SDK compiles a compute kernel three times
 // (UNPACK, MATH, PACK); the mock device compiles it once with all three sections enabled and runs it on
-// one thread. Both entry forms are accepted: `void kernel_main()` and the legacy
+// one fiber. Both entry forms are accepted: `void kernel_main()` and the legacy
 // `namespace NAMESPACE { void MAIN { ... } }`. The runtime passes the ComputeConfig as
 // -DTT_MOCK_FP32_DEST_ACC=, -DTT_MOCK_DST_FULL_SYNC=, -DTT_MOCK_MATH_FIDELITY=, -DTT_MOCK_APPROX=.
 #pragma once
@@ -9,6 +9,7 @@
 
 #include "tt_mock_device/dprint.h"
 #include "tt_mock_device/kernel_context.h"
+#include "tt_mock_device/kernel_resume.h"
 
 #define TRISC_UNPACK
 #define TRISC_MATH

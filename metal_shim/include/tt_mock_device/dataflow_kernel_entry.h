@@ -3,6 +3,7 @@
 #pragma once
 
 #include "api/dataflow/dataflow_api.h"
+#include "tt_mock_device/kernel_resume.h"
 
 void kernel_main() __attribute__((weak));
 

@@ -156,7 +156,8 @@ struct KernelContext {
     uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
 };
 
-// The calling thread's context (one kernel thread per OS thread).
+// The context of the kernel running on the calling thread (kernels are fibers that share threads: the
+// runtime sets it again whenever a fiber of this kernel resumes, kernel_resume.h).
 inline thread_local KernelContext* current_context = nullptr;
 
 inline KernelContext* ctx() {
@@ -175,5 +176,7 @@ inline void note_progress(KernelContext* c) {
 
 }  // namespace tt_mock_device
 
-// The symbol the runtime looks up in every kernel shared object.
+// The symbols the runtime looks up in every kernel shared object: the entry point, and the hook that
+// points `current_context` back at the kernel when its fiber resumes (kernel_resume.h).
 extern "C" void tt_mock_kernel_entry(tt_mock_device::KernelContext* context);
+extern "C" void tt_mock_kernel_resume(tt_mock_device::KernelContext* context);
