@@ -39,7 +39,9 @@ def _manifest_path(path: Path) -> Path:
     return path.with_name(path.name + ".manifest")
 
 
-def _stamp(path: Path) -> tuple[int, int, int, int] | None:
+def stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """(size, mtime, inode, device) of the file at ``path``, None when it cannot be read: a file whose stamp
+    is unchanged since it was checked holds what it held then."""
     try:
         info = path.stat()
     except OSError:
@@ -55,21 +57,21 @@ def manifest_of(path: Path) -> str:
 
 def intact(path: Path) -> bool:
     """True when the object at ``path`` and its manifest are there and its size and SHA-256 match."""
-    stamp = _stamp(path)
-    if stamp is None:
+    now = stamp(path)
+    if now is None:
         return False
     with _verified_lock:
-        if _verified.get(path) == stamp:
+        if _verified.get(path) == now:
             return True
     try:
         expected = _manifest_path(path).read_text()
         matches = manifest_of(path) == expected
     except OSError:
         return False
-    if not matches or _stamp(path) != stamp:  # damaged, or replaced while it was read
+    if not matches or stamp(path) != now:  # damaged, or replaced while it was read
         return False
     with _verified_lock:
-        _verified[path] = stamp
+        _verified[path] = now
     return True
 
 
