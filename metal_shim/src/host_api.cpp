@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "kernel_path.hpp"
-#include "mock_data_format.hpp"
 #include "program_record.hpp"
 
 namespace tt::tt_metal {
@@ -124,7 +123,9 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
         TT_FATAL(format.has_value(), "CreateCircularBuffer: no data format for buffer index {}", index);
         TT_FATAL(page_size.has_value(), "CreateCircularBuffer: no page size for buffer index {} (use set_page_size)",
                  index);
-        cb.indices.push_back({index, host_detail::to_mock(*format), *page_size});
+        TT_FATAL(tt_mock_device::modelled_by_the_device(*format), "Data format {} is not supported by the mock device",
+                 tt::data_format_name(*format));
+        cb.indices.push_back({index, *format, *page_size});
     }
     return program.record().add_circular_buffer(core_range_set(core_spec), std::move(cb));
 }

@@ -74,7 +74,8 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::stri
         "-I" + fs::path(build.source_path).parent_path().string(),
         "-include",
         compute ? "tt_mock_device/compute_kernel_entry.h" : "tt_mock_device/dataflow_kernel_entry.h",
-        "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args)};
+        "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args),
+        "-DKERNEL_BUILD"};
     // Probe every page of a large stack frame, so a kernel's stack overflow hits its thread's guard page
     // (a KernelFaultError) instead of jumping over it into another thread's memory.
     flags.push_back("-fstack-clash-protection");

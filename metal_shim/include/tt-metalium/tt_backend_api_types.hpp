@@ -1,12 +1,12 @@
-// Tensix data formats (tt::DataFormat, defined in tt_mock_device/tt_data_format.h): names (defined in
-// metal_shim/src/tt_backend_api_types.cpp), and the size of one 32x32 tile in each.
+// Tensix data formats (tt::DataFormat and their tile sizes, defined in tt_mock_device/data_format.h): names
+// (defined in metal_shim/src/tt_backend_api_types.cpp), and the sizes of a datum and of a 32x32 tile.
 #pragma once
 
 #include <cstdint>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
-#include <tt_mock_device/tt_data_format.h>
+#include <tt_mock_device/data_format.h>
 
 namespace tt {
 
@@ -39,24 +39,13 @@ constexpr uint32_t datum_size(const DataFormat& format) {
     }
 }
 
-// Bytes of one 32x32 tile: datums plus, for block-float formats, 64 shared-exponent bytes.
+// Bytes of one 32x32 tile: datums plus, for block-float formats, 64 shared-exponent bytes. Like the SDK, no
+// size for Tf32 (its tiles are stored as Float32).
 constexpr uint32_t tile_size(const DataFormat& format) {
-    switch (format) {
-        case DataFormat::Bfp2:
-        case DataFormat::Bfp2_b:
-            return (64 * 4) + (16 * 4);
-        case DataFormat::Bfp4:
-        case DataFormat::Bfp4_b:
-            return (128 * 4) + (16 * 4);
-        case DataFormat::Bfp8:
-        case DataFormat::Bfp8_b:
-            return (256 * 4) + (16 * 4);
-        case DataFormat::Tf32:
-        case DataFormat::Invalid:
-            throw std::invalid_argument(std::string("tile_size: unsupported format ") + data_format_name(format));
-        default:
-            return 1024 * datum_size(format);
-    }
+    const uint32_t size = tt_mock_device::tile_size_bytes(format);
+    if (size == 0 || format == DataFormat::Tf32)
+        throw std::invalid_argument(std::string("tile_size: unsupported format ") + data_format_name(format));
+    return size;
 }
 
 }  // namespace tt

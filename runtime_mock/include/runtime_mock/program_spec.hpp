@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tt_mock_device/tt_data_format.h>
+#include <tt_mock_device/data_format.h>
 #include <vector>
 
 namespace tt_mock {

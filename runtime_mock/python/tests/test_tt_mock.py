@@ -120,6 +120,14 @@ def test_host_program_kernel_path_error_names_the_places_tried(copy_host, tmp_pa
         copy_host.run(tmp_path, [np.zeros(4096, np.uint16), np.zeros(4096, np.uint16)])
 
 
+def test_circular_buffer_of_a_format_the_device_does_not_model_is_refused():
+    so = tt_mock.build_host_program(
+        [KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096", "COPY_CB_FORMAT": "Lf8"}
+    )
+    with pytest.raises(RuntimeError, match="Data format Lf8 is not supported by the mock device"):
+        tt_mock.HostProgram(so).main([str(KERNELS)])
+
+
 def test_build_host_program_is_cached():
     first = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
     second = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})

@@ -1,6 +1,7 @@
 // A minimal SDK-style host program (mesh API) with the compiler's tilelang_tt_run entry point:
 // copies tensor 0 (n bf16 values, n a multiple of 1024) into tensor 1 with kernel_dir/dram_copy.cpp.
-// main() runs the same copy on a ramp and returns 0 when the copy is exact.
+// main() runs the same copy on a ramp and returns 0 when the copy is exact. COPY_CB_FORMAT (default
+// Float16_b) is the circular buffer's tt::DataFormat.
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
@@ -9,6 +10,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#ifndef COPY_CB_FORMAT
+#define COPY_CB_FORMAT Float16_b
+#endif
 
 using namespace tt::tt_metal;
 
@@ -29,7 +34,7 @@ std::vector<uint16_t> copy_on_device(const std::string& kernel_dir, const std::v
     Program program = CreateProgram();
     const CoreCoord core{0, 0};
     CreateCircularBuffer(program, core,
-                         CircularBufferConfig(2 * kPageSize, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+                         CircularBufferConfig(2 * kPageSize, {{tt::CBIndex::c_0, tt::DataFormat::COPY_CB_FORMAT}})
                              .set_page_size(tt::CBIndex::c_0, kPageSize));
     std::vector<uint32_t> compile_args;
     TensorAccessorArgs(*src).append_to(compile_args);
