@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "l1.hpp"
+#include "semaphore.hpp"
 #include "timing_model.hpp"
 #include "tt_mock_device/noc.h"
 

@@ -148,10 +148,19 @@ BlockedOn blocked_state(KernelThread& thread);
 // live thread is blocked for good; throws Aborted when the run is aborted.
 void block_until_satisfied(KernelThread& thread, const BlockedOn& what);
 
-// Wakes the threads blocked on a semaphore word inside [begin, begin + size) (called after every L1 write
-// by a NOC or semaphore operation); the others sleep on, so a stream of tile writes does not wake every
-// waiting core.
-void wake_semaphore_waiters(RunState& run, const void* begin, size_t size);
+// block_until_satisfied, calling `enter` before and `leave` after the wait (also when it unwinds): the
+// waiter registers where its wakers look for it.
+template <typename Register, typename Unregister>
+void block_registered(KernelThread& thread, const BlockedOn& what, Register enter, Unregister leave) {
+    enter();
+    try {
+        block_until_satisfied(thread, what);
+    } catch (...) {
+        leave();
+        throw;
+    }
+    leave();
+}
 
 // The RuntimeFunctions table given to kernels.
 tt_mock_device::RuntimeFunctions runtime_functions();

@@ -182,22 +182,6 @@ void block_until_satisfied(KernelThread& thread, const BlockedOn& what) {
         throw Aborted{};
 }
 
-void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
-    // The write before this call is a plain store: without the fence a waiter registering now could be
-    // missed here while its own check still reads the old value.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (run.semaphore_waiters.load() == 0)
-        return;
-    const uintptr_t first = uintptr_t(begin), end = first + size;
-    for (auto& thread : run.threads) {
-        if (!thread->on_semaphore.load())
-            continue;
-        const uintptr_t word = thread->semaphore_word.load();
-        if (word >= first && word < end)
-            thread->job->unpark();
-    }
-}
-
 namespace {
 
 // The job's FaultGuard, published to the scheduler (which interrupts the kernel) while the kernel runs.
