@@ -9,6 +9,10 @@ compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole'
 next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
 published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py).
 
+``--all`` reports everything the simulator's targets are stated on, in one run: the compile table, the
+default GEMM's compile, builds, new shape and warm call, the tile-program families, and bench_runtime's
+table of compiled GEMMs (512³ to 4096³) next to numpy with tile-matmuls per second, then the peak RSS.
+
 ``--compile-table`` instead times compilation alone for 1024³ and 8192³ GEMMs with 32³ and 128×128×32
 blocks, repetitions alternated across the four so that machine load hits them alike (median of
 ``--repeat``, at least 7), split into passes and codegen.
@@ -185,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="skip the host build and the device run")
     parser.add_argument("--compile-table", action="store_true", help="compile times of four GEMM shapes")
     parser.add_argument("--families", action="store_true", help="tile-program examples next to numpy")
+    parser.add_argument(
+        "--all", action="store_true", help="every table the simulator's targets are stated on"
+    )
     parser.add_argument("--model-table", action="store_true", help="modelled TFLOPS of GEMMs, both archs")
     parser.add_argument("--sdk-examples", type=Path, help="with --model-table: an SDK checkout's examples")
     args = parser.parse_args(argv)
@@ -197,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.families:
         families_table(args.repeat)
         return 0
+    if args.all:
+        return everything(args)
 
     start = time.perf_counter()
     import ml_dtypes
@@ -288,6 +297,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'mock device (' + args.target + ')':34s} {statistics.median(runs):8.3f} s")
     print(f"  {'numpy float32 matmul':34s} {statistics.median(ref_runs):8.3f} s")
     print(f"  max relative error vs numpy: {err:.2e}")
+    return 0
+
+
+def everything(args: argparse.Namespace) -> int:
+    """--all: every table, in one process, each repetition count at least 7."""
+    import resource
+
+    import bench_runtime
+
+    repeat = max(7, args.repeat)
+    compile_table(repeat, args.target)
+    print()
+    main(["--size", str(args.size), "--block", *map(str, args.block), "--repeat", str(repeat)])
+    print()
+    families_table(repeat)
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["TILELANG_TT_CACHE_DIR"] = cache
+        os.environ["TT_METAL_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
+        bench_runtime.compiled_gemms(repeat, large_repeat=3, small_repeat=21)
+    print(f"\npeak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 
 
