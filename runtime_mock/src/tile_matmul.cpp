@@ -261,10 +261,11 @@ __attribute__((target("avx512f"))) void prepare_b_pairs(const uint16_t* __restri
 }
 
 // C += A * B in the bf16 order: eight rows of C (sixteen accumulators) at a time; per k-pair, two registers of
-// B's pairs and, per row, A's pair broadcast from its L1 tile. NaNs are quieted on the way out.
+// B's pairs and, per row, A's pair broadcast from its L1 tile (k-pairs 0-7 in A's left face, 8-15 in its
+// right one). NaNs are quieted on the way out.
 __attribute__((target("avx512f,avx512bf16"))) void bf16_pairs_tile(float* __restrict c, const uint16_t* __restrict a,
                                                                    const BPairs& b) {
-    constexpr uint32_t kRows = 8;
+    constexpr uint32_t kRows = 8, kFacePairs = kFace / 2;
     const __m512 quiet_nan = _mm512_castsi512_ps(_mm512_set1_epi32(int(kQuietNan)));
     for (uint32_t i0 = 0; i0 < kDim; i0 += kRows) {
         __m512 acc[kRows][2];
@@ -272,15 +273,21 @@ __attribute__((target("avx512f,avx512bf16"))) void bf16_pairs_tile(float* __rest
             acc[r][0] = _mm512_loadu_ps(c + (i0 + r) * kDim);
             acc[r][1] = _mm512_loadu_ps(c + (i0 + r) * kDim + 16);
         }
-        for (uint32_t p = 0; p < kPairs; p++) {
-            const __m512bh b0 = (__m512bh)_mm512_load_si512(b.v + p * kDim);
-            const __m512bh b1 = (__m512bh)_mm512_load_si512(b.v + p * kDim + 16);
-            for (uint32_t r = 0; r < kRows; r++) {
-                uint32_t pair;
-                std::memcpy(&pair, a + tile_offset(i0 + r, 2 * p), sizeof pair);
-                const __m512bh ap = (__m512bh)_mm512_set1_epi32(int(pair));
-                acc[r][0] = _mm512_dpbf16_ps(acc[r][0], ap, b0);
-                acc[r][1] = _mm512_dpbf16_ps(acc[r][1], ap, b1);
+        for (uint32_t face_col = 0; face_col < 2; face_col++) {
+            const uint16_t* a_rows = a + tile_offset(i0, face_col * kFace);
+            const uint32_t* b_pairs = b.v + face_col * kFacePairs * kDim;
+#pragma GCC unroll 8
+            for (uint32_t p = 0; p < kFacePairs; p++) {
+                const __m512bh b0 = (__m512bh)_mm512_load_si512(b_pairs + p * kDim);
+                const __m512bh b1 = (__m512bh)_mm512_load_si512(b_pairs + p * kDim + 16);
+#pragma GCC unroll 8
+                for (uint32_t r = 0; r < kRows; r++) {
+                    uint32_t pair;
+                    std::memcpy(&pair, a_rows + r * kFace + 2 * p, sizeof pair);
+                    const __m512bh ap = (__m512bh)_mm512_set1_epi32(int(pair));
+                    acc[r][0] = _mm512_dpbf16_ps(acc[r][0], ap, b0);
+                    acc[r][1] = _mm512_dpbf16_ps(acc[r][1], ap, b1);
+                }
             }
         }
         for (uint32_t r = 0; r < kRows; r++) {
