@@ -143,11 +143,18 @@ void quiet_nans(float* values, uint32_t count) {
 }
 
 // A bf16 tile as row-major fp32 with its columns in step order (A'[i][s] = A[i][k_of_step(s)]), subnormals
-// read as zero.
+// read as zero. Face row by face row: 16 contiguous elements, each pair swapped.
 void prepare_a_in_step_order(const uint16_t* __restrict a, float* __restrict out) {
-    for (uint32_t i = 0; i < kDim; i++)
-        for (uint32_t s = 0; s < kDim; s++)
-            out[i * kDim + s] = bf16_flushed(a[tile_offset(i, k_of_step(s))]);
+    for (uint32_t row = 0; row < kDim; row++) {
+        for (uint32_t col0 = 0; col0 < kDim; col0 += kFace) {
+            const uint16_t* __restrict src = a + tile_offset(row, col0);
+            float* __restrict dst = out + row * kDim + col0;
+            for (uint32_t s = 0; s < kFace; s += 2) {
+                dst[s] = bf16_flushed(src[s + 1]);
+                dst[s + 1] = bf16_flushed(src[s]);
+            }
+        }
+    }
 }
 
 // B (or transpose(B)) as row-major fp32 with its rows in step order (B'[s][j] = B[k_of_step(s)][j]),
@@ -157,10 +164,23 @@ struct BInStepOrder {
 };
 
 void prepare_b_in_step_order(const uint16_t* __restrict b, bool transpose, BInStepOrder& out) {
+    if (transpose) {
+        // transpose(B)[k][j] = B[j][k]: row j of B, one face row at a time, to column j in step order.
+        for (uint32_t j = 0; j < kDim; j++) {
+            for (uint32_t k0 = 0; k0 < kDim; k0 += kFace) {
+                const uint16_t* __restrict src = b + tile_offset(j, k0);
+                for (uint32_t k = 0; k < kFace; k++)
+                    out.v[k_of_step(k0 + k) * kDim + j] = bf16_flushed(src[k]);
+            }
+        }
+        return;
+    }
     for (uint32_t s = 0; s < kDim; s++) {
-        const uint32_t k = k_of_step(s);
-        for (uint32_t j = 0; j < kDim; j++)
-            out.v[s * kDim + j] = bf16_flushed(b[transpose ? tile_offset(j, k) : tile_offset(k, j)]);
+        for (uint32_t j0 = 0; j0 < kDim; j0 += kFace) {
+            const uint16_t* __restrict src = b + tile_offset(k_of_step(s), j0);
+            for (uint32_t j = 0; j < kFace; j++)
+                out.v[s * kDim + j0 + j] = bf16_flushed(src[j]);
+        }
     }
 }
 
@@ -215,6 +235,11 @@ void bf16_portable(float* c, const uint16_t* const* a, uint32_t rows, const uint
 
 #if defined(__x86_64__)
 
+// GCC 12 reports the AVX-512 intrinsics' deliberately undefined pass-through operand (_mm512_undefined_*) as
+// maybe uninitialised wherever they are inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 // Runs the fp32 code of kInOrder on the bf16 block under MXCSR DAZ | FTZ (the bf16 step's rules), then
 // restores MXCSR. The asm statements clobber memory, so no load or store of the block moves across them.
 template <Function kInOrder>
@@ -237,25 +262,59 @@ struct BPairs {
     alignas(64) uint32_t v[kPairs * kDim];
 };
 
+// Transposes the 16 x 16 matrix of dwords in rows[0..15] in place (unpack within 128-bit lanes, then move
+// lanes).
+__attribute__((target("avx512f"))) void transpose_16x16(__m512i rows[16]) {
+    __m512i t[16], u[16];
+    for (uint32_t i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(rows[i], rows[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(rows[i], rows[i + 1]);
+    }
+    // u[4g + m], lane L: column 4L + m of rows 4g..4g+3.
+    for (uint32_t g = 0; g < 16; g += 4) {
+        u[g] = _mm512_unpacklo_epi64(t[g], t[g + 2]);
+        u[g + 1] = _mm512_unpackhi_epi64(t[g], t[g + 2]);
+        u[g + 2] = _mm512_unpacklo_epi64(t[g + 1], t[g + 3]);
+        u[g + 3] = _mm512_unpackhi_epi64(t[g + 1], t[g + 3]);
+    }
+    for (uint32_t m = 0; m < 4; m++) {
+        const __m512i low01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44), high01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xee);
+        const __m512i low23 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x44);
+        const __m512i high23 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xee);
+        rows[m] = _mm512_shuffle_i32x4(low01, low23, 0x88);
+        rows[4 + m] = _mm512_shuffle_i32x4(low01, low23, 0xdd);
+        rows[8 + m] = _mm512_shuffle_i32x4(high01, high23, 0x88);
+        rows[12 + m] = _mm512_shuffle_i32x4(high01, high23, 0xdd);
+    }
+}
+
 __attribute__((target("avx512f"))) void prepare_b_pairs(const uint16_t* __restrict b, bool transpose,
                                                         BPairs& out) {
     if (transpose) {
-        // transpose(B)[2p][j] = B[j][2p]: the pair is already a dword of B's row j.
-        for (uint32_t j = 0; j < kDim; j++)
+        // transpose(B)[2p][j] = B[j][2p]: the pair is dword p of B's row j, so the pairs are the transpose of
+        // B's rows read as 16 dwords, taken 16 rows at a time.
+        for (uint32_t j0 = 0; j0 < kDim; j0 += kFace) {
+            __m512i rows[16];
+            for (uint32_t j = 0; j < 16; j++) {
+                const __m256i left = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(j0 + j, 0)));
+                const __m256i right =
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(j0 + j, kFace)));
+                rows[j] = _mm512_inserti64x4(_mm512_zextsi256_si512(left), right, 1);
+            }
+            transpose_16x16(rows);
             for (uint32_t p = 0; p < kPairs; p++)
-                std::memcpy(&out.v[p * kDim + j], b + tile_offset(j, 2 * p), sizeof(uint32_t));
+                _mm512_store_si512(out.v + p * kDim + j0, rows[p]);
+        }
         return;
     }
-    // Zero-extend 16 elements of rows 2p and 2p+1 to dwords, the odd row's moved to the high halves (the
-    // zero-masked forms: GCC 12 warns that the plain ones read an uninitialised register).
-    constexpr __mmask16 kAll = 0xffff;
+    // Zero-extend 16 elements of rows 2p and 2p+1 to dwords, the odd row's moved to the high halves.
     for (uint32_t p = 0; p < kPairs; p++) {
         for (uint32_t j0 = 0; j0 < kDim; j0 += kFace) {
-            const __m512i even = _mm512_maskz_cvtepu16_epi32(
-                kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p, j0))));
-            const __m512i odd = _mm512_maskz_cvtepu16_epi32(
-                kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p + 1, j0))));
-            _mm512_store_si512(out.v + p * kDim + j0, _mm512_or_si512(even, _mm512_maskz_slli_epi32(kAll, odd, 16)));
+            const __m512i even = _mm512_cvtepu16_epi32(
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p, j0))));
+            const __m512i odd = _mm512_cvtepu16_epi32(
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p + 1, j0))));
+            _mm512_store_si512(out.v + p * kDim + j0, _mm512_or_si512(even, _mm512_slli_epi32(odd, 16)));
         }
     }
 }
@@ -298,6 +357,8 @@ __attribute__((target("avx512f,avx512bf16"))) void bf16_pairs_tile(float* __rest
         }
     }
 }
+
+#pragma GCC diagnostic pop
 
 #endif
 
