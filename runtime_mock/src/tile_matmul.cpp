@@ -228,8 +228,8 @@ void bf16_portable(float* c, const uint16_t* const* a, uint32_t rows, const uint
     const uint32_t count = rows * cols * kTileElements;
     for (uint32_t i = 0; i < count; i++)
         c[i] = std::fpclassify(c[i]) == FP_SUBNORMAL ? std::copysign(0.0f, c[i]) : c[i];
-    bf16_block<BInStepOrder, prepare_b_in_step_order,
-               bf16_tile_in_step_order<portable_in_order<fma_flushing_tiny>>>(c, a, rows, b, cols, transpose_b);
+    bf16_block<BInStepOrder, prepare_b_in_step_order, bf16_tile_in_step_order<portable_in_order<fma_flushing_tiny>>>(
+        c, a, rows, b, cols, transpose_b);
     quiet_nans(c, count);
 }
 
@@ -278,7 +278,8 @@ __attribute__((target("avx512f"))) void transpose_16x16(__m512i rows[16]) {
         u[g + 3] = _mm512_unpackhi_epi64(t[g + 1], t[g + 3]);
     }
     for (uint32_t m = 0; m < 4; m++) {
-        const __m512i low01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44), high01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xee);
+        const __m512i low01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44),
+                      high01 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xee);
         const __m512i low23 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x44);
         const __m512i high23 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xee);
         rows[m] = _mm512_shuffle_i32x4(low01, low23, 0x88);
@@ -288,8 +289,7 @@ __attribute__((target("avx512f"))) void transpose_16x16(__m512i rows[16]) {
     }
 }
 
-__attribute__((target("avx512f"))) void prepare_b_pairs(const uint16_t* __restrict b, bool transpose,
-                                                        BPairs& out) {
+__attribute__((target("avx512f"))) void prepare_b_pairs(const uint16_t* __restrict b, bool transpose, BPairs& out) {
     if (transpose) {
         // transpose(B)[2p][j] = B[j][2p]: the pair is dword p of B's row j, so the pairs are the transpose of
         // B's rows read as 16 dwords, taken 16 rows at a time.
@@ -310,8 +310,8 @@ __attribute__((target("avx512f"))) void prepare_b_pairs(const uint16_t* __restri
     // Zero-extend 16 elements of rows 2p and 2p+1 to dwords, the odd row's moved to the high halves.
     for (uint32_t p = 0; p < kPairs; p++) {
         for (uint32_t j0 = 0; j0 < kDim; j0 += kFace) {
-            const __m512i even = _mm512_cvtepu16_epi32(
-                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p, j0))));
+            const __m512i even =
+                _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p, j0))));
             const __m512i odd = _mm512_cvtepu16_epi32(
                 _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + tile_offset(2 * p + 1, j0))));
             _mm512_store_si512(out.v + p * kDim + j0, _mm512_or_si512(even, _mm512_slli_epi32(odd, 16)));

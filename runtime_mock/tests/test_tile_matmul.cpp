@@ -133,7 +133,6 @@ TEST(kernels_get_the_fastest_supported_path_and_matmul_tile_transposes_b) {
     tt_mock_device::current_context = nullptr;
 }
 
-
 // ---- bf16 tiles in L1 layout ----------------------------------------------------------------------------------
 
 namespace {
@@ -257,7 +256,8 @@ enum class Kind { Wide, Tiny, Special };
 
 Bf16Tile random_bf16_tile(Kind kind, uint32_t seed) {
     std::mt19937 rng(seed);
-    const uint16_t specials[] = {0x7f80, 0xff80, 0x7fc0, 0xffc1, 0x7f81, 0x7f7f, 0xff7f, 0x0000, 0x8000, 0x0001, 0x807f};
+    const uint16_t specials[] = {0x7f80, 0xff80, 0x7fc0, 0xffc1, 0x7f81, 0x7f7f,
+                                 0xff7f, 0x0000, 0x8000, 0x0001, 0x807f};
     Bf16Tile tile(kElements);
     for (uint16_t& v : tile) {
         const uint32_t sign = rng() & 1u, mantissa = rng() & 0x7fu;
@@ -409,12 +409,13 @@ TEST(bf16_kernels_matmul_tiles_and_matmul_block_give_the_definitions_bits) {
             const test::Tensor ta = test::upload(device, a_tiles), tb = test::upload(device, b_tiles);
             const uint64_t out = device.allocate_dram(uint64_t(Mt) * Nt * kFp32TileBytes, kFp32TileBytes);
             KernelSpec compute = test::kernel_on(kernel, KernelRole::Compute, kCore, {Mt, Kt, Nt}, {});
-            KernelSpec reader = block ? test::kernel_on("reader_blocks.cpp", KernelRole::DataMovement1, kCore,
-                                                        {test::kDramAccessor, test::kDramAccessor},
-                                                        {uint32_t(ta.address), ta.tiles, uint32_t(tb.address), tb.tiles})
-                                      : test::kernel_on("reader_matmul.cpp", KernelRole::DataMovement1, kCore,
-                                                        {test::kDramAccessor, test::kDramAccessor},
-                                                        {uint32_t(ta.address), uint32_t(tb.address), Mt, Kt, Nt});
+            KernelSpec reader = block
+                                    ? test::kernel_on("reader_blocks.cpp", KernelRole::DataMovement1, kCore,
+                                                      {test::kDramAccessor, test::kDramAccessor},
+                                                      {uint32_t(ta.address), ta.tiles, uint32_t(tb.address), tb.tiles})
+                                    : test::kernel_on("reader_matmul.cpp", KernelRole::DataMovement1, kCore,
+                                                      {test::kDramAccessor, test::kDramAccessor},
+                                                      {uint32_t(ta.address), uint32_t(tb.address), Mt, Kt, Nt});
             if (block)
                 compute.defines = {{"TRANSPOSE_B", transpose ? "1" : "0"}};
             ProgramSpec program;
@@ -441,9 +442,9 @@ TEST(bf16_kernels_matmul_tiles_and_matmul_block_give_the_definitions_bits) {
                     for (uint32_t i = 0; i < kDim; i++)
                         for (uint32_t j = 0; j < kDim; j++)
                             got_rows[i * kDim + j] = got[t * kElements + tile_offset(i, j)];
-                    check_same_bits(got_rows, want,
-                                    kernel + (transpose ? " (B transposed)" : "") + ", output tile " +
-                                        std::to_string(t));
+                    check_same_bits(
+                        got_rows, want,
+                        kernel + (transpose ? " (B transposed)" : "") + ", output tile " + std::to_string(t));
                 }
             }
         }
