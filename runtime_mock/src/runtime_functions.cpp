@@ -77,6 +77,7 @@ tt_mock_device::RuntimeFunctions runtime_functions() {
     f.print = print;
     f.record = record;
     f.tile_matmul = tile_matmul::selected();
+    f.tile_matmul_bf16 = tile_matmul::bf16_selected();
     return f;
 }
 

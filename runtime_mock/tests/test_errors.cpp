@@ -133,6 +133,13 @@ TEST(dst_over_capacity) {
          "DST index 8 is over capacity", "8 DST tiles"});
 }
 
+TEST(matmul_block_whose_tile_count_overflows_32_bits) {
+    test::expect_error<DstError>(
+        [] { run_compute_misuse("MATMUL_BLOCK_WRAPS"); },
+        {"core (0,0) compute (TRISC)", test::marked_line("misuse_compute.cpp", "MATMUL_BLOCK_WRAPS"), "matmul_block",
+         "DST index 4294967295 is over capacity"});
+}
+
 TEST(pack_outside_tile_regs_wait) {
     test::expect_error<DstError>(
         [] { run_compute_misuse("PACK_OUTSIDE_WAIT"); },

@@ -4,6 +4,10 @@
 // c < ct_dim, DST[idst + r*ct_dim + c] += A[in0_tile_index + r*kt_dim] * B[in1_tile_index + c]. The
 // transpose flag (from mm_init / mm_block_init, or the pre-2025-12 sixth argument of matmul_tiles)
 // transposes each B tile. Tile indices are relative to each CB's read pointer.
+//
+// When both CBs hold Float16_b tiles, the runtime multiplies them as they sit in L1 (matmul_bf16_tiles:
+// k in pairs, odd first, subnormals flushed, NaN results quiet 0x7fc00000); any other pair of formats is
+// unpacked to fp32 and multiplied with k in order (matmul_tile). tt_mock_device/tile_matmul.h has both.
 #pragma once
 
 #include "compute_kernel_api/common.h"
@@ -64,16 +68,51 @@ ALWI void mm_block_init_short_with_both_dt(uint32_t in0_cb_id, uint32_t in1_cb_i
 
 namespace detail {
 
+// Whether both operand CBs hold Float16_b tiles, which the runtime multiplies without unpacking them.
+ALWI bool both_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, const char* call, tt_mock_device::CallSite site) {
+    using tt_mock_device::checked_format;
+    return checked_format(in0_cb_id, call, site) == DataFormat::Float16_b &&
+           checked_format(in1_cb_id, call, site) == DataFormat::Float16_b;
+}
+
+// Page `index` (waited for) of `cb` as the bf16 elements of an L1 tile.
+ALWI const uint16_t* bf16_tile(uint32_t cb, uint32_t index, const char* call, tt_mock_device::CallSite site) {
+    return reinterpret_cast<const uint16_t*>(uintptr_t(tt_mock_device::cb_front_page(cb, index, call, site)));
+}
+
 ALWI void matmul_tiles_transposed(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
                                   uint32_t in1_tile_index, uint32_t idst, bool transpose,
                                   tt_mock_device::CallSite site) {
     float* dst = tt_mock_device::dst_math_tile(idst, "matmul_tiles", site);
-    tt_mock_device::TileBuffer a, b;
-    tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index, a.v, "matmul_tiles", site);
-    tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
-    tt_mock_device::matmul_tile(dst, a.v, b.v, transpose);
+    if (both_bf16(in0_cb_id, in1_cb_id, "matmul_tiles", site)) {
+        const uint16_t* a = bf16_tile(in0_cb_id, in0_tile_index, "matmul_tiles", site);
+        const uint16_t* b = bf16_tile(in1_cb_id, in1_tile_index, "matmul_tiles", site);
+        tt_mock_device::matmul_bf16_tiles(dst, &a, 1, &b, 1, transpose);
+    } else {
+        tt_mock_device::TileBuffer a, b;
+        tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index, a.v, "matmul_tiles", site);
+        tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
+        tt_mock_device::matmul_tile(dst, a.v, b.v, transpose);
+    }
     tt_mock_device::ctx()->compute.dst_written |= 1u << idst;
     tt_mock_device::record_compute("matmul_tiles", 1, in0_cb_id);
+}
+
+// matmul_block on Float16_b operands: the rt_dim x ct_dim products in one runtime call, which re-lays each
+// B tile once.
+ALWI void matmul_block_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                            uint32_t idst, bool transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
+                            tt_mock_device::CallSite site) {
+    using namespace tt_mock_device;
+    const uint16_t* a[kMaxDstTiles];
+    const uint16_t* b[kMaxDstTiles];
+    for (uint32_t r = 0; r < rt_dim; r++)
+        a[r] = bf16_tile(in0_cb_id, in0_tile_index + r * kt_dim, "matmul_block", site);
+    for (uint32_t c = 0; c < ct_dim; c++)
+        b[c] = bf16_tile(in1_cb_id, in1_tile_index + c, "matmul_block", site);
+    matmul_bf16_tiles(dst_math_tile(idst, "matmul_block", site), a, rt_dim, b, ct_dim, transpose);
+    for (uint32_t d = idst; d < idst + rt_dim * ct_dim; d++)
+        ctx()->compute.dst_written |= 1u << d;
 }
 
 }  // namespace detail
@@ -89,8 +128,9 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
     detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose != 0, site);
 }
 
-// Unpacks each B tile once (transposing it once if asked) and each A tile once per call, then runs the
-// rt_dim x ct_dim tile products.
+// Float16_b operands: one runtime call for the block (detail::matmul_block_bf16). Other formats: unpacks
+// each B tile once (transposing it once if asked) and each A tile once per call, then runs the rt_dim x ct_dim
+// tile products.
 ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                        uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
                        uint32_t call_line = __builtin_LINE(), tt_mock_device::CallSite site = {}) {
@@ -98,7 +138,15 @@ ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
     (void)call_line;
     if (ct_dim == 0 || rt_dim == 0)
         return;
-    dst_math_tile(idst + rt_dim * ct_dim - 1, "matmul_block", site);
+    // The last DST tile of the block must exist (a product that overflows 32 bits names an index past it).
+    const uint64_t last = uint64_t(idst) + uint64_t(rt_dim) * ct_dim - 1;
+    dst_math_tile(last > 0xffffffffu ? 0xffffffffu : uint32_t(last), "matmul_block", site);
+    if (detail::both_bf16(in0_cb_id, in1_cb_id, "matmul_block", site)) {
+        detail::matmul_block_bf16(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose != 0, ct_dim,
+                                  rt_dim, kt_dim, site);
+        record_compute("matmul_block", rt_dim * ct_dim, in0_cb_id);
+        return;
+    }
     TileBuffer b[kMaxDstTiles];
     for (uint32_t c = 0; c < ct_dim; c++) {
         unpack_from_cb(in1_cb_id, in1_tile_index + c, b[c].v, "matmul_block", site);

@@ -136,6 +136,11 @@ struct RuntimeFunctions {
     void (*record)(KernelContext*, const ProfileEvent& event);
     // C += A * B on 32x32 fp32 tiles, row-major (the matrix engine; runtime_mock/src/tile_matmul.hpp).
     void (*tile_matmul)(float* __restrict c, const float* __restrict a, const float* __restrict b);
+    // For r < rows, j < cols: DST tile c + (r * cols + j) * 1024 += A[r] * B[j] (transpose_b: A[r] * B[j]^T),
+    // a[r] and b[j] pointing at Float16_b tiles in L1 tile layout (the matrix engine on bf16 operands as they
+    // sit in L1; runtime_mock/src/tile_matmul.hpp).
+    void (*tile_matmul_bf16)(float* c, const uint16_t* const* a, uint32_t rows, const uint16_t* const* b, uint32_t cols,
+                             uint32_t transpose_b);
 };
 
 struct KernelContext {

@@ -1,7 +1,11 @@
-// The compute engine's tile matrix product as kernels call it: C += A * B, or C += A * transpose(B) (within
-// the tile), on 32x32 fp32 tiles (row-major). The product runs in the runtime (runtime_mock/src/
-// tile_matmul.hpp: register-blocked paths for the host CPU's vector units, one accumulation order, identical
-// bits on every path), reached through RuntimeFunctions::tile_matmul, so kernels do not compile it.
+// The compute engine's tile matrix product as kernels call it, in two forms (both run in the runtime,
+// runtime_mock/src/tile_matmul.hpp: register-blocked paths for the host CPU's vector units, one accumulation
+// order per form, identical bits on every path; reached through RuntimeFunctions, so kernels do not compile
+// them):
+//   matmul_tile:       C += A * B, or C += A * transpose(B) (within the tile), on 32x32 fp32 tiles
+//                      (row-major), the operands unpacked from their CBs (Float32, Float16, mixed formats);
+//   matmul_bf16_tiles: a block of DST tiles += products of Float16_b tiles read as they sit in L1, k in
+//                      pairs, odd first, subnormals flushed (the order and rules of x86's VDPBF16PS).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +24,13 @@ inline void matmul_tile(float* __restrict c, const float* __restrict a, const fl
         b = bt;
     }
     ctx()->fn->tile_matmul(c, a, b);
+}
+
+// For r < rows and j < cols: DST tile c + (r * cols + j) * 1024 += A[r] * B[j] (transpose_b: A[r] * B[j]^T),
+// where a[r] and b[j] point at Float16_b tiles in L1 tile layout.
+inline void matmul_bf16_tiles(float* c, const uint16_t* const* a, uint32_t rows, const uint16_t* const* b,
+                              uint32_t cols, bool transpose_b) {
+    ctx()->fn->tile_matmul_bf16(c, a, rows, b, cols, transpose_b ? 1u : 0u);
 }
 
 }  // namespace tt_mock_device

@@ -10,6 +10,9 @@ void kernel_main() {
     tile_regs_acquire();
 #if defined(MISUSE_DST_OVER_CAPACITY)
     fill_tile(8, 1.0f);  // misuse:DST_OVER_CAPACITY
+#elif defined(MISUSE_MATMUL_BLOCK_WRAPS)
+    // rt_dim * ct_dim = 2^32 + 2 tiles: the 32-bit product would wrap to 2.
+    matmul_block(tt::CBIndex::c_0, tt::CBIndex::c_1, 0, 0, 0, 0, 2, 0x80000001u, 1);  // misuse:MATMUL_BLOCK_WRAPS
 #elif defined(MISUSE_PACK_OUTSIDE_WAIT)
     fill_tile(0, 1.0f);
     cb_reserve_back(cb_out, 1);
