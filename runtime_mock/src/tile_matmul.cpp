@@ -358,6 +358,28 @@ __attribute__((target("avx512f,avx512bf16"))) void bf16_pairs_tile(float* __rest
     }
 }
 
+// The block on the VDPBF16PS path. The operand tiles were usually just written by another thread (a NOC
+// transfer into the CB), so their cache lines are requested up front: A's while B's first tile is re-laid,
+// each next B tile's while the current one is multiplied.
+void bf16_pairs_block(float* c, const uint16_t* const* a, uint32_t rows, const uint16_t* const* b, uint32_t cols,
+                      uint32_t transpose_b) {
+    constexpr uint32_t kLine = 64, kTileBytes = kTileElements * sizeof(uint16_t);
+    const auto prefetch_tile = [](const uint16_t* tile) {
+        for (uint32_t at = 0; at < kTileBytes; at += kLine)
+            _mm_prefetch(reinterpret_cast<const char*>(tile) + at, _MM_HINT_T0);
+    };
+    for (uint32_t r = 0; r < rows; r++)
+        prefetch_tile(a[r]);
+    BPairs pairs;
+    for (uint32_t j = 0; j < cols; j++) {
+        prepare_b_pairs(b[j], transpose_b != 0, pairs);
+        if (j + 1 < cols)
+            prefetch_tile(b[j + 1]);
+        for (uint32_t r = 0; r < rows; r++)
+            bf16_pairs_tile(c + (r * cols + j) * kTileElements, a[r], pairs);
+    }
+}
+
 #pragma GCC diagnostic pop
 
 #endif
@@ -419,7 +441,7 @@ Function selected() {
 Bf16Function bf16_function_of(Path path) {
 #if defined(__x86_64__)
     if (path == Path::Avx512Bf16)
-        return bf16_block<BPairs, prepare_b_pairs, bf16_pairs_tile>;
+        return bf16_pairs_block;
     if (path == Path::Avx512)
         return bf16_under_daz_ftz<avx512>;
     if (path == Path::Avx2)

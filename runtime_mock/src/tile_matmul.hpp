@@ -8,7 +8,8 @@
 // Each form has ONE accumulation order, followed by every path, so results are identical bit for bit
 // whichever path runs:
 //   fp32: each C[i][j] is updated in place by k = 0, 1, ..., 31 with a fused multiply-add,
-//         C[i][j] = fma(A[i][k], B[k][j], C[i][j]), each step rounded once to fp32 (IEEE, no flushing).
+//         C[i][j] = fma(A[i][k], B[k][j], C[i][j]), each step rounded once to fp32 (IEEE, no flushing). Which
+//         NaN a NaN result carries is not defined (paths may differ; the tests use finite operands).
 //   bf16: the order of the x86 instruction VDPBF16PS, which takes k in pairs, odd first:
 //         for p = 0..15: C = step(A[i][2p+1], B[2p+1][j], C); C = step(A[i][2p], B[2p][j], C), where
 //         step(a, b, c) = fma(a, b, c) with subnormal inputs (a, b and the incoming C) read as zero of their
@@ -26,7 +27,8 @@
 //   Avx512      x86 AVX-512F: eight rows x 32 columns of C in sixteen 512-bit registers.
 //   Avx512Bf16  x86 AVX-512 BF16 (bf16 only; fp32 runs the Avx512 code): VDPBF16PS, eight rows x 32 columns
 //               of C in sixteen registers, two k per instruction, A's pairs broadcast straight from its L1
-//               tile and B re-laid into k-pairs once per B tile (not per row of A).
+//               tile and B re-laid into k-pairs once per B tile (not per row of A); the operand tiles' cache
+//               lines are requested ahead (a NOC transfer by another thread usually just wrote them).
 // The bf16 form of Avx2 and Avx512 converts A and B to fp32 with k reordered (1, 0, 3, 2, ...) and runs the fp32
 // code under MXCSR DAZ | FTZ. The fastest path the CPU supports is chosen once, when the runtime loads
 // (tests run every supported path and compare).
