@@ -11,7 +11,8 @@ from tvm import tirx
 
 SHIM = config.find_shim_include()
 assert SHIM is not None, "metal_shim/include not found: set TT_METAL_MOCK_SHIM_INCLUDE or run under Bazel"
-FLAGS = ["g++", "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-x", "c++"]
+# As the device JIT (and the SDK) builds kernels: -DKERNEL_BUILD gives them the global DataFormat.
+FLAGS = ["g++", "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-DKERNEL_BUILD", "-x", "c++"]
 
 
 def _compile(source: str, *extra: str) -> subprocess.CompletedProcess:
