@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import os
 
-# Before numpy loads OpenBLAS, which reads them once (they pin it to a slower kernel).
-for _name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-    os.environ.pop(_name, None)
+import numpy_environment
+
+numpy_environment.prepare()  # before numpy loads
 
 import argparse  # noqa: E402
 import importlib.util  # noqa: E402

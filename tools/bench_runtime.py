@@ -17,7 +17,8 @@ alternating, with simulated tile-matmuls per second, and a 64-core call on a 256
 one output tile per core). --no-compiled skips it.
 
 numpy runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from this process's environment before it
-loads (they pin OpenBLAS to a slower kernel); the BLAS library and the kernel it chose are printed.
+loads (they pin OpenBLAS to a slower kernel) and its idle threads sleeping at once (numpy_environment.py);
+the BLAS library, the kernel it chose and the thread timeout are printed.
 
 Usage: ./bazelw run //tools:bench_runtime -- [--sizes 512 1024 2048 4096] [--repeat 7] [--in0-block-w 1]
        [--no-compiled] [--compiled-large-repeat 3]
@@ -27,9 +28,9 @@ from __future__ import annotations
 
 import os
 
-# Before numpy loads OpenBLAS, which reads them once.
-for _name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-    os.environ.pop(_name, None)
+import numpy_environment
+
+numpy_environment.prepare()  # before numpy loads
 
 import argparse  # noqa: E402
 import importlib.util  # noqa: E402

@@ -1,9 +1,10 @@
 """Which BLAS numpy uses and the kernel it chose for this CPU, for benchmarks that compare against numpy
-(run them with OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed from the environment before numpy loads)."""
+(they prepare the environment before numpy loads: numpy_environment.py)."""
 
 from __future__ import annotations
 
 import ctypes
+import os
 from pathlib import Path
 
 import numpy as np
@@ -35,4 +36,8 @@ def blas_description() -> str:
                 function.restype = ctypes.c_char_p
                 found[what] = function().decode()
                 break
-    return f"{text}: {found.get('config', '?')}; kernel in use: {found.get('core', '?')}"
+    timeout = os.environ.get("OPENBLAS_THREAD_TIMEOUT", "default")
+    return (
+        f"{text}: {found.get('config', '?')}; kernel in use: {found.get('core', '?')}; "
+        f"OPENBLAS_THREAD_TIMEOUT={timeout}"
+    )
