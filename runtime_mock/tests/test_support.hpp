@@ -115,15 +115,15 @@ void expect_error(const std::function<void()>& body, const std::vector<std::stri
     throw std::runtime_error("expected an error, none was raised");
 }
 
-// Runs `body` with stderr redirected to a temporary file; returns what was written to it.
-inline std::string capture_stderr(const std::function<void()>& body) {
-    std::fflush(stderr);
-    const int saved = dup(fileno(stderr));
+// Runs `body` with `stream` (stdout or stderr) redirected to a temporary file; returns what was written to it.
+inline std::string capture(FILE* stream, const std::function<void()>& body) {
+    std::fflush(stream);
+    const int saved = dup(fileno(stream));
     FILE* capture = std::tmpfile();
-    dup2(fileno(capture), fileno(stderr));
+    dup2(fileno(capture), fileno(stream));
     auto restore = [&] {
-        std::fflush(stderr);
-        dup2(saved, fileno(stderr));
+        std::fflush(stream);
+        dup2(saved, fileno(stream));
         close(saved);
     };
     try {
@@ -140,6 +140,10 @@ inline std::string capture_stderr(const std::function<void()>& body) {
         text += char(c);
     std::fclose(capture);
     return text;
+}
+
+inline std::string capture_stderr(const std::function<void()>& body) {
+    return capture(stderr, body);
 }
 
 // How many times `needle` occurs in `text`.

@@ -1,7 +1,7 @@
 // DPRINT, the SDK's kernel debug print, on the simulated device.
 //
-// `DPRINT << "x=" << SETW(4) << x << ENDL();` formats into a per-thread line buffer; ENDL() (or the end
-// of the kernel) hands the line to the runtime, which writes it to stdout prefixed with the core and
+// `DPRINT << "x=" << SETW(4) << x << ENDL();` formats into the kernel's line buffer (KernelContext::print);
+// ENDL() (or the end of the kernel) hands the line to the runtime, which writes it to stdout prefixed with the core and
 // RISC role. Manipulators SETW, SETPRECISION, FIXED, DEFAULTFLOAT, HEX, OCT, DEC and the value wrappers
 // BF16, F32, U32 behave like their iostream analogues, as in the SDK. Each manipulator applies until
 // changed, except SETW which applies to the next value only.
@@ -57,22 +57,16 @@ struct SETW {
 
 namespace tt_mock_device {
 
-struct PrintState {
-    std::string line;
-    int width = 0;
-    int precision = 6;
-    bool fixed = false;
-    char base = 'd';
-};
-
-inline thread_local PrintState print_state;
+inline PrintState& print_state() {
+    return ctx()->print;
+}
 
 inline void flush_print_line() {
-    if (print_state.line.empty())
-        return;
     KernelContext* c = ctx();
-    c->fn->print(c, print_state.line.data(), print_state.line.size());
-    print_state.line.clear();
+    if (c->print.line.empty())
+        return;
+    c->fn->print(c, c->print.line.data(), c->print.line.size());
+    c->print.line.clear();
 }
 
 inline void print_formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
@@ -83,19 +77,21 @@ inline void print_formatted(const char* format, ...) {
     va_start(args, format);
     std::vsnprintf(buffer, sizeof(buffer), format, args);
     va_end(args);
+    PrintState& state = print_state();
     char padded[160];
-    std::snprintf(padded, sizeof(padded), "%*s", print_state.width, buffer);
-    print_state.width = 0;
-    print_state.line += padded;
+    std::snprintf(padded, sizeof(padded), "%*s", state.width, buffer);
+    state.width = 0;
+    state.line += padded;
 }
 
 inline void print_integer(unsigned long long value, bool negative) {
-    const char* format = print_state.base == 'x' ? "%s%llx" : print_state.base == 'o' ? "%s%llo" : "%s%llu";
+    const char base = print_state().base;
+    const char* format = base == 'x' ? "%s%llx" : base == 'o' ? "%s%llo" : "%s%llu";
     print_formatted(format, negative ? "-" : "", value);
 }
 
 inline void print_float(double value) {
-    print_formatted(print_state.fixed ? "%.*f" : "%.*g", print_state.precision, value);
+    print_formatted(print_state().fixed ? "%.*f" : "%.*g", print_state().precision, value);
 }
 
 }  // namespace tt_mock_device
@@ -103,23 +99,23 @@ inline void print_float(double value) {
 struct DebugPrinter {
     template <typename T>
     const DebugPrinter& operator<<(T value) const {
-        using tt_mock_device::print_state;
+        tt_mock_device::PrintState& state = tt_mock_device::print_state();
         if constexpr (std::is_same_v<T, ENDL>) {
             tt_mock_device::flush_print_line();
         } else if constexpr (std::is_same_v<T, SETW>) {
-            print_state.width = value.w;
+            state.width = value.w;
         } else if constexpr (std::is_same_v<T, SETPRECISION>) {
-            print_state.precision = value.p;
+            state.precision = value.p;
         } else if constexpr (std::is_same_v<T, FIXED>) {
-            print_state.fixed = true;
+            state.fixed = true;
         } else if constexpr (std::is_same_v<T, DEFAULTFLOAT>) {
-            print_state.fixed = false;
+            state.fixed = false;
         } else if constexpr (std::is_same_v<T, HEX>) {
-            print_state.base = 'x';
+            state.base = 'x';
         } else if constexpr (std::is_same_v<T, OCT>) {
-            print_state.base = 'o';
+            state.base = 'o';
         } else if constexpr (std::is_same_v<T, DEC>) {
-            print_state.base = 'd';
+            state.base = 'd';
         } else if constexpr (std::is_same_v<T, BF16>) {
             tt_mock_device::print_float(tt_mock_device::bf16_to_float(value.val));
         } else if constexpr (std::is_same_v<T, F32>) {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace tt_mock_device {
 
@@ -143,6 +144,16 @@ struct RuntimeFunctions {
                              uint32_t transpose_b);
 };
 
+// DPRINT's state for one kernel (dprint.h): the line being formatted and the manipulators in force. It lives
+// in the kernel's context, not in a thread-local, because kernels of many cores share a thread.
+struct PrintState {
+    std::string line;
+    int width = 0;
+    int precision = 6;
+    bool fixed = false;
+    char base = 'd';
+};
+
 struct KernelContext {
     const RuntimeFunctions* fn;
     void* thread;  // the runtime's record of this kernel thread
@@ -159,6 +170,7 @@ struct KernelContext {
     Counters counters;
     ComputeState compute;
     uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
+    PrintState print;
 };
 
 // The context of the kernel running on the calling thread (kernels are fibers that share threads: the
