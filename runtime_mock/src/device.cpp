@@ -258,6 +258,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.source_path = kernel.source_path;
             t.entry = loaded.entry;
             t.resume = loaded.resume;
+            t.ctx.abi_layout = tt_mock_device::kKernelAbiLayout;
             t.ctx.fn = &run.functions;
             t.ctx.thread = &t;
             t.ctx.core = &cr->core;

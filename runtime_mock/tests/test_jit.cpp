@@ -2,7 +2,8 @@
 // headers outside the kernel's directory (found through the compiler's dependency list); a damaged cached
 // object (truncated, corrupted, unloadable) is rebuilt; a warm read-only cache is used without writing; an
 // unusable cache directory is an error naming it and TT_METAL_MOCK_CACHE_DIR; concurrent processes sharing
-// one cold cache all get the right kernel.
+// one cold cache all get the right kernel; a kernel built against headers whose kernel ABI differs from the
+// runtime's refuses to run.
 //
 // A process never truncates an object it has loaded (that would be SIGBUS in the test itself), so each
 // run that must see a damaged cache happens in a fresh child process (fork).
@@ -171,6 +172,37 @@ TEST(cache_key_covers_included_headers) {
     CHECK(run_value_kernel(kernel) == 22);
     write_text(root / "kernels" / "local_value.h", "constexpr uint32_t kValue = 33;\n");
     CHECK(run_value_kernel(kernel) == 33);
+    fs::remove_all(root);
+}
+
+// TT_METAL_MOCK_SHIM_INCLUDE naming the headers of another build (here: a copy whose KernelContext has one
+// more field) gives a clear error, not a kernel reading the runtime's structures at the wrong offsets.
+TEST(kernel_built_against_another_kernel_abi_is_refused) {
+    const fs::path root = test_root("abi");
+    const std::string shim = std::getenv("TT_METAL_MOCK_SHIM_INCLUDE");
+    const fs::path other = root / "include";
+    fs::copy(shim, other, fs::copy_options::recursive);
+    const fs::path header = other / "tt_mock_device" / "kernel_context.h";
+    std::ifstream in(header);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string anchor = "    const RuntimeFunctions* fn;\n";
+    CHECK(text.find(anchor) != std::string::npos);
+    text.replace(text.find(anchor), anchor.size(), anchor + "    uint32_t field_of_another_build;\n");
+    fs::permissions(header, fs::perms::owner_write, fs::perm_options::add);
+    write_text(header, text);
+    const fs::path kernel = root / "kernels" / "write_value.cpp";
+    write_value_kernel(kernel, "value.h");
+    write_text(root / "kernels" / "value.h", "constexpr uint32_t kValue = 11;\n");
+    setenv("TT_METAL_MOCK_SHIM_INCLUDE", other.c_str(), 1);
+    try {
+        test::expect_error<DeviceError>([&] { run_value_kernel(kernel); },
+                                        {"kernel ABI differs from this runtime's", "TT_METAL_MOCK_SHIM_INCLUDE"});
+    } catch (...) {
+        setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim.c_str(), 1);
+        throw;
+    }
+    setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim.c_str(), 1);
+    CHECK(run_value_kernel(kernel) == 11);
     fs::remove_all(root);
 }
 

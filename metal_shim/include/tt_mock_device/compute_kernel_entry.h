@@ -29,6 +29,7 @@ void MAIN __attribute__((weak));
 }
 
 extern "C" __attribute__((visibility("default"))) void tt_mock_kernel_entry(tt_mock_device::KernelContext* context) {
+    tt_mock_device::check_kernel_abi(context);
     tt_mock_device::current_context = context;
     if (kernel_main) {
         kernel_main();

@@ -155,6 +155,9 @@ struct PrintState {
 };
 
 struct KernelContext {
+    // kKernelAbiLayout as the runtime was built (first, and `fn` second, so a kernel built against other
+    // headers can still read both and say so: kernel_resume.h).
+    uint64_t abi_layout;
     const RuntimeFunctions* fn;
     void* thread;  // the runtime's record of this kernel thread
     Core* core;
@@ -172,6 +175,13 @@ struct KernelContext {
     uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
     PrintState print;
 };
+
+// The sizes of the structures kernels and the runtime share, as one number: a kernel and a runtime built
+// from different versions of this header disagree on it (the kernel's build cache key covers the headers,
+// not the runtime that loads the kernel).
+constexpr uint64_t kKernelAbiLayout = (uint64_t(sizeof(KernelContext)) << 48) ^ (uint64_t(sizeof(Core)) << 32) ^
+                                      (uint64_t(sizeof(RuntimeFunctions)) << 16) ^ sizeof(CircularBuffer) ^
+                                      (uint64_t(sizeof(ComputeState)) << 8) ^ (uint64_t(sizeof(PrintState)) << 24);
 
 // The context of the kernel running on the calling thread (kernels are fibers that share threads: the
 // runtime sets it again whenever a fiber of this kernel resumes, kernel_resume.h).

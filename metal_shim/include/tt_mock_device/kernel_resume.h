@@ -1,4 +1,5 @@
-// The second symbol the runtime looks up in every kernel shared object, beside tt_mock_kernel_entry.
+// What both kernel entry headers share: the check that the kernel and the runtime agree on the kernel ABI,
+// and the second symbol the runtime looks up in every kernel object, beside tt_mock_kernel_entry.
 //
 // Kernels run as fibers (runtime_mock/src/fiber.hpp); fibers of many kernels share a worker thread, so
 // the thread-local `current_context` of this object may hold another kernel's context when a fiber of
@@ -7,6 +8,22 @@
 #pragma once
 
 #include "tt_mock_device/kernel_context.h"
+
+namespace tt_mock_device {
+
+// Fails (with a Protocol error naming the cause) when the runtime was built from other versions of the shared
+// structures than this kernel, e.g. TT_METAL_MOCK_SHIM_INCLUDE points at headers of another build. Reads only
+// the two fields whose place never changes.
+inline void check_kernel_abi(KernelContext* context) {
+    if (context->abi_layout == kKernelAbiLayout)
+        return;
+    context->fn->fail(context, ErrorKind::Protocol, "kernel start",
+                      "the kernel was compiled against shim headers whose kernel ABI differs from this runtime's "
+                      "(TT_METAL_MOCK_SHIM_INCLUDE must name the headers of the tt_mock build that runs it)",
+                      CallSite("", 0));
+}
+
+}  // namespace tt_mock_device
 
 extern "C" __attribute__((visibility("default"))) void tt_mock_kernel_resume(tt_mock_device::KernelContext* context) {
     tt_mock_device::current_context = context;
