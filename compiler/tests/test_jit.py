@@ -19,7 +19,7 @@ def test_artifacts(kernel):
 
 def test_get_kernel_source_shows_the_three_kernels(kernel):
     src = kernel.get_kernel_source()
-    assert "===== reader.cpp" in src and "matmul_tiles" in src and "noc_async_write_tile" in src
+    assert "===== reader.cpp" in src and "matmul_block" in src and "noc_async_write_tile" in src
 
 
 def test_write_artifacts(kernel, tmp_path):

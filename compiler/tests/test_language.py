@@ -70,7 +70,7 @@ def with_gpu_hints(
 def test_gpu_only_hints_are_accepted_and_ignored():
     from tilelang_tt import compile
 
-    assert "matmul_tiles" in compile(with_gpu_hints).get_kernel_source("compute.cpp")
+    assert "matmul_block" in compile(with_gpu_hints).get_kernel_source("compute.cpp")
 
 
 COPY_PROGRAM = """

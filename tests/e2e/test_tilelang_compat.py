@@ -43,3 +43,18 @@ def test_tilelang_style_gemm_runs():
     ref = a.astype(np.float32) @ b.astype(np.float32).T
     assert np.abs(c.astype(np.float32) - ref).max() / np.abs(ref).max() < 1e-2
     assert "matmul_tiles" in kernel.get_kernel_source()
+
+
+def test_one_k_tile_per_step_multiplies_blocks_with_the_same_sums():
+    """With block_K = 32 the transposed B tiles of a step are contiguous, so the compute kernel multiplies
+    each 2x2-tile block with one transposing matmul_block instead of four matmul_tiles. Every output tile
+    still sums over K in the same order, so the result equals the matmul_tiles kernel's bit for bit."""
+    M, N, K = 192, 128, 256
+    a = np.random.default_rng(3).standard_normal((M, K)).astype(ml_dtypes.bfloat16)
+    b = np.random.default_rng(4).standard_normal((N, K)).astype(ml_dtypes.bfloat16)
+    blocks, tiles = matmul(M, N, K, 64, 64, 32), matmul(M, N, K, 64, 64, 64)
+    assert "matmul_block" in blocks.get_kernel_source() and "matmul_tiles" in tiles.get_kernel_source()
+    c = blocks(a, b)
+    ref = a.astype(np.float32) @ b.astype(np.float32).T
+    assert np.abs(c.astype(np.float32) - ref).max() / np.abs(ref).max() < 1e-2
+    np.testing.assert_array_equal(c.view(np.uint16), tiles(a, b).view(np.uint16))

@@ -1,4 +1,4 @@
-"""InsertComputeInitTT: mm_init first, compute config from the accumulator."""
+"""InsertComputeInitTT: the first matmul's init first, compute config from the accumulator."""
 
 from before_after import assert_pass
 from gemm_kernels import COMPUTE_CONFIG, compute_kernel, kernel_attrs, mma_intrinsics
@@ -15,13 +15,18 @@ def _first_extern(func):
     return None
 
 
-def test_mm_init_comes_first():
+def test_mm_block_init_comes_first():
+    """64x64 blocks: the 2x2-tile accumulator is multiplied with matmul_block, so the engines are configured
+    for that block (ct_dim 2, rt_dim 2, kt_dim 1)."""
     call = _first_extern(lower(gemm(), "InsertComputeInitTT")["gemm_compute"])
-    assert call.args[0].value == "mm_init" and [a.name for a in call.args[1:4]] == [
-        "cb_in0",
-        "cb_in1",
-        "cb_out0",
-    ]
+    assert call.args[0].value == "mm_block_init"
+    assert [a.name for a in call.args[1:4]] == ["cb_in0", "cb_in1", "cb_out0"]
+    assert [int(a.value) for a in call.args[4:8]] == [0, 2, 2, 1]
+
+
+def test_single_tile_blocks_keep_mm_init():
+    call = _first_extern(lower(gemm(bM=32, bN=32), "InsertComputeInitTT")["gemm_compute"])
+    assert call.args[0].value == "mm_init" and len(call.args) == 5
 
 
 def test_transpose_b_reaches_mm_init():

@@ -4,6 +4,7 @@ import tvm_ffi
 from before_after import assert_pass
 from gemm_kernels import COMPUTE_CONFIG, compute_block, compute_kernel, kernel_attrs, mma_intrinsics
 from programs import extern_calls, gemm, lower
+from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import InsertDSTManagementTT
 from tvm import tirx
@@ -12,11 +13,11 @@ from tvm import tirx
 def test_dst_resident_accumulation_acquires_once_per_block():
     calls = extern_calls(lower(gemm(), "InsertDSTManagementTT")["gemm_compute"])
     assert calls == [
-        "mm_init",
+        "mm_block_init",
         "tile_regs_acquire",
         "cb_wait_front",
         "cb_wait_front",
-        "matmul_tiles",
+        "matmul_block",
         "cb_pop_front",
         "cb_pop_front",
         "tile_regs_commit",
@@ -33,7 +34,7 @@ def test_subblocked_accumulation_spills_and_reloads():
     calls = extern_calls(
         lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
     )
-    assert {"copy_tile_to_dst_init_short", "copy_tile", "mm_init_short"} <= set(calls)
+    assert {"copy_tile_to_dst_init_short", "copy_tile", "mm_block_init_short"} <= set(calls)
 
 
 def test_single_k_step_needs_no_spill():
@@ -44,8 +45,22 @@ def test_single_k_step_needs_no_spill():
 
 
 def test_transpose_b_indexes_b_by_n_then_k():
+    """B^T's tiles of one K step are Kt apart, so with two K tiles matmul_block cannot read them as a row."""
     text = lower(gemm(bM=32, bN=64, bK=64, trans_b=True), "InsertDSTManagementTT")["gemm_compute"].script()
-    assert "cb_in1_2, kt, nt * 2 + kt, nt)" in text
+    assert "cb_in1_2, kt, nt * 2 + kt, nt)" in text and "matmul_block" not in text
+
+
+def test_transpose_b_of_one_k_tile_is_one_matmul_block():
+    """With one K tile per step B^T's tiles of the step are contiguous: one transposing matmul_block covers
+    the 2x2-tile block (in0 0, in1 0, DST 0, transpose 1, ct 2, rt 2, kt 1)."""
+    func = lower(gemm(bK=32, trans_b=True), "InsertDSTManagementTT")["gemm_compute"]
+    blocks = []
+    tvm_ffi.structural_walk(
+        func.body,
+        (tirx.Evaluate, lambda e: blocks.append(e.value) if ops.is_extern(e, "matmul_block") else None),
+    )
+    assert [[int(a.value) for a in call.args[3:]] for call in blocks] == [[0, 0, 0, 1, 2, 2, 1]]
+    assert "matmul_tiles" not in extern_calls(func)
 
 
 def test_no_math_intrinsics_left():
@@ -79,7 +94,7 @@ def test_k_steps_are_grouped_into_dst_passes():
     depths = {e.buffer: e.depth for e in func.attrs["tt.cb_table"]}
     assert depths["A_s"] == depths["B_s"] == 2 * 4 * 16
     calls = extern_calls(func)
-    assert calls.count("copy_tile") == 1 and calls.count("matmul_tiles") == 1
+    assert calls.count("copy_tile") == 1 and calls.count("matmul_block") == 1
 
 
 def test_k_group_is_limited_by_the_l1_left_to_circular_buffers():

@@ -4,14 +4,16 @@ Input expectations
     The compute kernel (SplitDeviceKernel) with ``tt.mm.mma`` / ``tt.pack`` intrinsics; ``tt.cb_table``,
     ``tt.accumulators``.
 Output guarantees
-    The compute body starts with ``mm_init(in0_cb, in1_cb, out_cb, transpose)`` for the first matmul
-    (``transpose`` = the gemm's transpose_B: the engine transposes each in1 tile), preceded by a comment.
+    The compute body starts with the init of the first matmul (matmul_form), preceded by a comment:
+    ``mm_block_init(in0_cb, in1_cb, out_cb, transpose, ct_dim, rt_dim, kt_dim)`` when it multiplies DST
+    subblocks with matmul_block, else ``mm_init(in0_cb, in1_cb, out_cb, transpose)`` (``transpose`` = the
+    gemm's transpose_B: the engine transposes each in1 tile).
     ``tt.compute_config`` (a ``ComputeConfig``: math_fidelity, fp32_dest_acc_en (accumulator is float32),
     dst_full_sync_en, math_approx_mode) is set; it becomes the host's ComputeConfig. Other kernels are
     unchanged.
 Example
     before: for block in range(...): T.tt.fpu.zero(0, loc); for k: T.tt.mm.mma(0, 1, 0, ...)
-    after:  mm_init(cb_in0, cb_in1, cb_out0, 0); for block in range(...): ...
+    after:  mm_block_init(cb_in0, cb_in1, cb_out0, 0, 2, 2, 1); for block in range(...): ...
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_insert_compute_init_tt
@@ -24,8 +26,9 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import cb_var, comment, extern, find_ops, get_attr, require_attr, seq
+from ..ir_utils import cb_var, comment, find_ops, get_attr, require_attr, seq
 from ..records import ComputeConfig
+from .matmul_form import matmul_init
 
 
 def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
@@ -42,10 +45,11 @@ def InsertComputeInitTT() -> tvm.transform.Pass:  # noqa: N802
             raise TTCompileError(
                 "the compute kernel has no matmul whose result is stored; nothing to compute"
             )
-        # mm_init configures the engines for one matmul's formats; later ones re-init with mm_init_short.
+        # The init configures the engines for one matmul's formats and block shape; InsertDSTManagementTT
+        # re-initialises before any matmul configured otherwise.
         mma, pack = ops.fields(mmas[0].call), ops.fields(packs[0].call)
-        init = extern(
-            "mm_init", cb_var(cbs[mma.cb_a]), cb_var(cbs[mma.cb_b]), cb_var(cbs[pack.cb]), mma.trans_b
+        init = matmul_init(
+            mmas[0].call, accs[mma.acc], cb_var(cbs[mma.cb_a]), cb_var(cbs[mma.cb_b]), cb_var(cbs[pack.cb])
         )
         config = ComputeConfig(
             math_fidelity=require_attr(func, "tt.options", "InsertComputeInitTT").math_fidelity,

@@ -6,24 +6,26 @@ Input expectations
     ``tt.accumulators`` with ``subblock`` (BuildTileDFGTT), ``residency`` and ``spill_cb``; ``tt.cb_table``.
 Output guarantees
     No tile intrinsic remains. ``residency == "dst"`` (the fragment fits DST): one tile_regs_acquire
-    before the reduction loops, per step cb_wait_front(in0/in1) → matmul_tiles for every (mt, nt, kt) →
+    before the reduction loops, per step cb_wait_front(in0/in1) → the products (matmul_form: one
+    matmul_block per kt for the whole DST subblock, or matmul_tiles for every (mt, nt, kt)) →
     cb_pop_front, then tile_regs_commit / tile_regs_wait / cb_reserve_back / pack_tile… / cb_push_back /
-    tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of its
-    own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
-    (copy_tile_to_dst_init_short, copy_tile, then mm_init_short) and, except on the last step, packed back
-    to it; the last step packs to the output CB. An accumulator with ``k_group`` f > 1 (LowerSharedToCB)
-    takes its inputs f steps at a time: a ``k_group`` loop replaces the step loop (none when one group
-    covers K), and each DST pass runs the f steps' matmuls (``k_step``) before spilling. The matmul order
-    over K is unchanged, so the sums are bit-identical. Accumulation
-    starts from zero (DST is cleared by acquire) and runs in fp32 when the accumulator is float32. With
-    transpose_A each step first transposes A's tiles (transpose_wh_tile through DST) into the intermediate
-    CB in (m, k) order and multiplies from there. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
+    tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of
+    its own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
+    (copy_tile_to_dst_init_short, copy_tile, then the matmul's short init) and, except on the last step,
+    packed back to it; the last step packs to the output CB. An accumulator with ``k_group`` f > 1
+    (LowerSharedToCB) takes its inputs f steps at a time: a ``k_group`` loop replaces the step loop (none
+    when one group covers K), and each DST pass runs the f steps' matmuls (``k_step``) before spilling. The
+    matmul order over K is unchanged, so the sums are bit-identical. Accumulation starts from zero (DST is
+    cleared by acquire) and runs in fp32 when the accumulator is float32. With transpose_A each step first
+    transposes A's tiles (transpose_wh_tile through DST) into the intermediate CB in (m, k) order and
+    multiplies from there. When the kernel's matmuls differ in what their init configures, each
+    accumulator's code starts with its short init. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
     (n * Kt + kt when transpose_B), DST h * w_sub + w; in a group, step s adds s * Mt * Kt and s * Kt * Nt.
 Example
     before: T.tt.fpu.zero(0, l); for k in range(8): T.tt.mm.mma(0, 1, 0, 2, 2, 1, 0, 0, l)
             T.tt.pack(0, 16, l)
     after:  tile_regs_acquire(); for k: cb_wait_front(cb_in0, 2); cb_wait_front(cb_in1, 2);
-            for mt, nt: matmul_tiles(cb_in0, cb_in1, mt, nt, mt * 2 + nt); cb_pop_front(...) ...;
+            matmul_block(cb_in0, cb_in1, 0, 0, 0, 0, 2, 2, 1); cb_pop_front(...) ...;
             tile_regs_commit(); tile_regs_wait(); cb_reserve_back(cb_out0, 4);
             for i: pack_tile(i, cb_out0); ...
 Test
@@ -51,6 +53,7 @@ from ..ir_utils import (
     with_loop_body,
 )
 from ..records import CircularBuffer
+from .matmul_form import init_key, matmul_block_of, matmul_init
 
 
 def _mma_of(stmt):
@@ -66,6 +69,10 @@ class _Lowering:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "InsertDSTManagementTT")}
         self.accs = require_attr(func, "tt.accumulators", "InsertDSTManagementTT")
+        # InsertComputeInitTT configured the engines for the first matmul; when matmuls differ in what their
+        # init configures, each re-initialises before it runs.
+        mmas = [m.call for m in find_ops(func.body, ("tt.mm.mma",))]
+        self.reinit = len({init_key(m, self.accs[ops.fields(m).acc]) for m in mmas}) > 1
 
     def _in0(self, mma) -> CircularBuffer:
         """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
@@ -96,35 +103,62 @@ class _Lowering:
             extern("cb_push_back", cb_var(at), mt * kt),
             extern("cb_pop_front", cb_var(a), mt * kt),
             extern("cb_wait_front", cb_var(at), mt * kt),
-            extern(
-                "mm_init_short", cb_var(at), cb_var(self.cbs[ops.fields(mma).cb_b]), ops.fields(mma).trans_b
+            matmul_init(
+                mma, self.accs[ops.fields(mma).acc], cb_var(at), cb_var(self.cbs[ops.fields(mma).cb_b])
             ),
         ]
 
     def _matmuls(self, mma, m0, n0, sh, sw, group=1):
-        """The subblock's matmuls; with ``group`` > 1, over that many reader steps in the CBs, in K order."""
+        """The subblock's matmuls; with ``group`` > 1, over that many reader steps in the CBs, in K order.
+
+        One matmul_block per K tile when the subblock's B tiles are contiguous (matmul_form), else one
+        matmul_tiles per output tile and K tile. Each output tile sums over K in the same order either way.
+        """
         cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b])
         mt_all, nt_all, kt_all = (getattr(ops.fields(mma), f) for f in ("mt", "nt", "kt"))
         trans_b = ops.fields(mma).trans_b
+        block = matmul_block_of(mma, self.accs[ops.fields(mma).acc])
 
-        def tile(h, w, step, kt):
-            m, n = m0 + h, n0 + w
-            b_index = n * kt_all + kt if trans_b else kt * nt_all + n
-            return extern(
-                "matmul_tiles",
-                cb_a,
-                cb_b,
-                simplify(step * mt_all * kt_all + m * kt_all + kt),
-                simplify(step * kt_all * nt_all + b_index),
-                simplify(h * sw + w),
+        def a_index(step, m, kt):
+            return simplify(step * mt_all * kt_all + m * kt_all + kt)
+
+        def b_index(step, n, kt):
+            return simplify(step * kt_all * nt_all + (n * kt_all + kt if trans_b else kt * nt_all + n))
+
+        def over_k(product):
+            if group == 1:
+                return loop("kt", kt_all, lambda kt: product(0, kt))
+            return loop("k_step", group, lambda step: loop("kt", kt_all, lambda kt: product(step, kt)))
+
+        if block is not None:
+            return over_k(
+                lambda step, kt: extern(
+                    "matmul_block",
+                    cb_a,
+                    cb_b,
+                    a_index(step, m0, kt),
+                    b_index(step, n0, kt),
+                    0,
+                    trans_b,
+                    sw,
+                    sh,
+                    kt_all,
+                )
             )
 
-        def k_tiles(h, w):
-            if group == 1:
-                return loop("kt", kt_all, lambda kt: tile(h, w, 0, kt))
-            return loop("k_step", group, lambda step: loop("kt", kt_all, lambda kt: tile(h, w, step, kt)))
+        def tile(h, w):
+            return over_k(
+                lambda step, kt: extern(
+                    "matmul_tiles",
+                    cb_a,
+                    cb_b,
+                    a_index(step, m0 + h, kt),
+                    b_index(step, n0 + w, kt),
+                    simplify(h * sw + w),
+                )
+            )
 
-        return loop("mt", sh, lambda h: loop("nt", sw, lambda w: k_tiles(h, w)))
+        return loop("mt", sh, lambda h: loop("nt", sw, lambda w: tile(h, w)))
 
     def _pack(self, cb_entry, n):
         return seq(
@@ -154,6 +188,10 @@ class _Lowering:
         sh, sw = acc.subblock
         mt, nt = acc.tiles
         header = [dsl_comment(ops.loc_of(mma))]
+        if self.reinit:
+            header.append(
+                matmul_init(mma, acc, cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b]))
+            )
         if acc.residency == "dst":
             step = seq(
                 self._wait_inputs(mma, "cb_wait_front")
@@ -197,7 +235,7 @@ class _Lowering:
                         extern("cb_wait_front", cb_var(spill), n_sub),
                         loop("i", n_sub, lambda i: extern("copy_tile", cb_var(spill), i, i)),
                         extern("cb_pop_front", cb_var(spill), n_sub),
-                        extern("mm_init_short", cb_a, cb_b, ops.fields(mma).trans_b),
+                        matmul_init(mma, acc, cb_a, cb_b),
                     ]
                 )
                 stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
