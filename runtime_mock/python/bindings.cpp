@@ -147,6 +147,7 @@ void bind_arch(py::module_& m) {
     m.attr("TENSOR_ACCESSOR_DRAM") = uint32_t(tensor_accessor::ArgConfig::IsDram);
     m.def("build_program_kernels", &tt_mock::build_program_kernels, py::arg("program"), py::arg("arch"),
           py::call_guard<py::gil_scoped_release>());
+    m.def("wait_for_scrubber", &tt_mock::wait_for_scrubber, py::call_guard<py::gil_scoped_release>());
     m.def("parse_arch", &tt_mock::parse_arch);
     m.def("default_arch", &tt_mock::default_arch);
     m.def("set_default_arch", &tt_mock::set_default_arch);

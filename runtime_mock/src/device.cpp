@@ -13,6 +13,7 @@
 #include "jit.hpp"
 #include "run_state.hpp"
 #include "runtime_mock/profile.hpp"
+#include "scrubber.hpp"
 #include "timing_model.hpp"
 #include "tt_mock_device/noc.h"
 #include "tt_mock_device/tile_format.h"
@@ -385,6 +386,10 @@ std::shared_ptr<const RunProfile> Device::last_run_profile() const {
 
 std::vector<CoreCounters> Device::last_run_counters() const {
     return impl_->counters;
+}
+
+void wait_for_scrubber() {
+    scrubber::wait_idle();
 }
 
 }  // namespace tt_mock

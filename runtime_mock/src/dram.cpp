@@ -1,6 +1,5 @@
 #include "dram.hpp"
 
-#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -9,7 +8,9 @@
 #include <mutex>
 #include <string>
 
+#include "per_process.hpp"
 #include "runtime_mock/device.hpp"
+#include "scrubber.hpp"
 
 namespace tt_mock {
 
@@ -17,17 +18,22 @@ namespace {
 
 constexpr uint64_t kDramBase = 0x10000;  // bank addresses below this are never handed out
 
-// Chunks of devices that no longer exist, for the next device. At most kPooledChunks are kept (the
-// rest are unmapped): enough for the tensors of a 4096^3 GEMM, and all an idle process holds.
+// A chunk of DRAM storage a destroyed device hands on, and how much of it the device may have written.
+struct UsedChunk {
+    uint8_t* memory;
+    uint64_t used;
+};
+
+// Chunks of devices that no longer exist, zeroed on the scrubber thread, for the next device. At most
+// kPooledChunks are kept, counting those being zeroed (the rest are unmapped): enough for the tensors of a
+// 4096^3 GEMM twice over, and all an idle process holds.
 class ChunkPool {
 public:
     static constexpr size_t kPooledChunks = 256;
 
-    // Never destroyed (devices may outlive static destructors). A child made by fork() starts with an
-    // empty pool: another thread may have held the mutex at the fork.
-    static ChunkPool& instance() { return *current(); }
+    static ChunkPool& instance() { return per_process<ChunkPool>(); }
 
-    // A recycled chunk, or nullptr when there is none.
+    // A zeroed chunk, or nullptr when there is none.
     uint8_t* take() {
         std::lock_guard<std::mutex> lock(mutex_);
         if (chunks_.empty())
@@ -37,26 +43,34 @@ public:
         return chunk;
     }
 
-    // Keeps `chunk` for the next device; false when the pool is full (the caller unmaps it).
-    bool give(uint8_t* chunk) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (chunks_.size() >= kPooledChunks)
-            return false;
-        chunks_.push_back(chunk);
-        return true;
+    // Takes the chunks of a destroyed device: their memory (each chunk was zero before its device got it,
+    // and only its first `used` bytes can have been written) is zeroed on the scrubber thread, then
+    // pooled. Chunks past the pool's room are unmapped.
+    void give(std::vector<UsedChunk> chunks) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            const size_t room = kPooledChunks - std::min(kPooledChunks, chunks_.size() + being_zeroed_);
+            for (size_t i = room; i < chunks.size(); i++)
+                munmap(chunks[i].memory, Dram::kChunkBytes);
+            chunks.resize(std::min(room, chunks.size()));
+            being_zeroed_ += chunks.size();
+        }
+        if (chunks.empty())
+            return;
+        scrubber::submit([this, chunks = std::move(chunks)] {
+            for (const UsedChunk& chunk : chunks)
+                std::memset(chunk.memory, 0, chunk.used);
+            std::lock_guard<std::mutex> lock(mutex_);
+            for (const UsedChunk& chunk : chunks)
+                chunks_.push_back(chunk.memory);
+            being_zeroed_ -= chunks.size();
+        });
     }
 
 private:
-    static ChunkPool*& current() {
-        static ChunkPool* pool = [] {
-            pthread_atfork(nullptr, nullptr, [] { current() = new ChunkPool; });
-            return new ChunkPool;
-        }();
-        return pool;
-    }
-
     std::mutex mutex_;
-    std::vector<uint8_t*> chunks_;
+    std::vector<uint8_t*> chunks_;  // zeroed
+    size_t being_zeroed_ = 0;
 };
 
 }  // namespace
@@ -68,13 +82,18 @@ Dram::Dram(uint32_t banks, uint64_t bank_bytes, uint32_t alignment)
 }
 
 Dram::~Dram() {
-    ChunkPool& pool = ChunkPool::instance();
+    std::vector<UsedChunk> used;
     for (auto& bank : chunks_) {
         for (const Chunk& chunk : bank) {
-            if (chunk.memory != nullptr && !(recyclable_ && pool.give(chunk.memory)))
+            if (chunk.memory == nullptr)
+                continue;
+            if (recyclable_)
+                used.push_back(UsedChunk{chunk.memory, chunk.used});
+            else
                 munmap(chunk.memory, kChunkBytes);
         }
     }
+    ChunkPool::instance().give(std::move(used));
 }
 
 const InterleavedBuffer& Dram::allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal) {
@@ -84,25 +103,20 @@ const InterleavedBuffer& Dram::allocate(uint64_t size_bytes, uint32_t page_size,
         for (uint64_t c = buffer.address / kChunkBytes; c * kChunkBytes < end; c++) {
             Chunk& chunk = bank[c];
             if (chunk.memory == nullptr)
-                chunk = new_chunk();
-            if (chunk.recycled) {
-                // The part of the chunk the buffer covers, which an earlier device may have written.
-                const uint64_t from = std::max(buffer.address, c * kChunkBytes);
-                const uint64_t to = std::min(end, (c + 1) * kChunkBytes);
-                std::memset(chunk.memory + from % kChunkBytes, 0, to - from);
-            }
+                chunk.memory = new_chunk();
+            chunk.used = std::max(chunk.used, std::min(end - c * kChunkBytes, kChunkBytes));
         }
     }
     return buffer;
 }
 
-Dram::Chunk Dram::new_chunk() {
-    if (uint8_t* recycled = ChunkPool::instance().take())
-        return Chunk{recycled, true};
+uint8_t* Dram::new_chunk() {
+    if (uint8_t* pooled = ChunkPool::instance().take())
+        return pooled;
     void* fresh = mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (fresh == MAP_FAILED)
         throw DeviceError("cannot map 1 MiB of DRAM storage: mmap: " + std::string(std::strerror(errno)));
-    return Chunk{static_cast<uint8_t*>(fresh), false};
+    return static_cast<uint8_t*>(fresh);
 }
 
 void Dram::write(uint32_t bank, uint64_t address, const void* data, size_t bytes) {

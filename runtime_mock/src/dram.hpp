@@ -4,12 +4,12 @@
 // 1 GiB, a Blackhole bank 4 GiB; neither is ever allocated whole). A chunk is either a fresh anonymous
 // mapping (zero, and only the pages an access touches cost memory and time) or one recycled from a
 // device that no longer exists: a host program creates a device per call, and re-using the last call's
-// chunks saves a page fault per 4 KiB the next call touches and the unmapping. The part of a recycled
-// chunk each new buffer covers is zeroed when the buffer is allocated, so DRAM this device has not
-// written reads as zeros either way. A device whose run abandoned kernel threads (which may still
-// write its DRAM) unmaps its chunks instead of recycling them (never_recycle). Which
-// buffer an address belongs to, and which of its pages an access reaches, is the allocator's business
-// (buffers()); callers check accesses there before they copy.
+// chunks saves a page fault per 4 KiB the next call touches and the unmapping. A recycled chunk is zeroed
+// on the scrubber thread (scrubber.hpp) before it is pooled, so DRAM this device has not written reads as
+// zeros either way, and the next call's allocations do not wait for the zeroing. A device whose run abandoned kernel
+// threads (which may still write its DRAM) unmaps its chunks instead of recycling them (never_recycle). Which buffer an
+// address belongs to, and which of its pages an access reaches, is the allocator's business (buffers()); callers check
+// accesses there before they copy.
 #pragma once
 
 #include <cstddef>
@@ -38,14 +38,18 @@ public:
     Dram(const Dram&) = delete;
     Dram& operator=(const Dram&) = delete;
 
+    static constexpr uint64_t kChunkBytes = uint64_t(1) << 20;  // the unit of storage
+
 private:
-    static constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
+    // Storage is mapped in chunks as allocations reach them. Every chunk is zero when its device gets it
+    // (a fresh mapping, or one an earlier device used and the scrubber zeroed), so every buffer starts
+    // zeroed; `used` is how far into it allocations reached, all a kernel or the host can have written.
     struct Chunk {
         uint8_t* memory = nullptr;  // nullptr until an allocation covers it
-        bool recycled = false;      // from an earlier device: not zero
+        uint64_t used = 0;
     };
-    // A recycled chunk when the pool has one, else a fresh mapping.
-    static Chunk new_chunk();
+    // A zeroed chunk from an earlier device when the pool has one, else a fresh mapping.
+    static uint8_t* new_chunk();
 
     BankAllocator allocator_;
     std::vector<std::vector<Chunk>> chunks_;  // [bank][chunk]

@@ -31,10 +31,8 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes)
       l1_bytes_(l1_bytes),
       buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, tt_mock_device::kL1Alignment, true) {
     base_ = low_address_space::reuse(pool_bytes(), layout());
-    if (base_ != nullptr) {
-        zero_resident_pages();
+    if (base_ != nullptr)
         return;
-    }
     const std::string what = std::to_string(num_cores) + " cores of " + std::to_string(l1_bytes >> 10) + " KiB";
     base_ = low_address_space::reserve(pool_bytes(), what.c_str());
     for (uint32_t core = 0; core < num_cores; core++) {
@@ -47,30 +45,32 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes)
 }
 
 L1::~L1() {
-    if (!leaked_)
-        low_address_space::retire(base_, pool_bytes(), layout());
+    if (leaked_)
+        return;
+    low_address_space::retire(base_, pool_bytes(), layout(),
+                              [num_cores = num_cores_, l1_bytes = l1_bytes_, slot_bytes = slot_bytes_](uint8_t* base) {
+                                  for (uint32_t core = 0; core < num_cores; core++)
+                                      zero_resident_pages(base + kGuardBytes + uint64_t(core) * slot_bytes, l1_bytes);
+                              });
 }
 
-void L1::zero_resident_pages() {
+void L1::zero_resident_pages(uint8_t* memory, size_t bytes) {
     const size_t page = size_t(sysconf(_SC_PAGESIZE));
-    std::vector<unsigned char> resident((l1_bytes_ + page - 1) / page);
-    for (uint32_t core = 0; core < num_cores_; core++) {
-        uint8_t* memory = core_memory(core);
-        if (mincore(memory, l1_bytes_, resident.data()) != 0) {  // cannot tell: zero all of it
-            std::memset(memory, 0, l1_bytes_);
+    std::vector<unsigned char> resident((bytes + page - 1) / page);
+    if (mincore(memory, bytes, resident.data()) != 0) {  // cannot tell: zero all of it
+        std::memset(memory, 0, bytes);
+        return;
+    }
+    for (size_t first = 0; first < resident.size();) {
+        if (!(resident[first] & 1)) {
+            first++;
             continue;
         }
-        for (size_t first = 0; first < resident.size();) {
-            if (!(resident[first] & 1)) {
-                first++;
-                continue;
-            }
-            size_t end = first;
-            while (end < resident.size() && (resident[end] & 1))
-                end++;
-            std::memset(memory + first * page, 0, std::min<size_t>(end * page, l1_bytes_) - first * page);
-            first = end;
-        }
+        size_t end = first;
+        while (end < resident.size() && (resident[end] & 1))
+            end++;
+        std::memset(memory + first * page, 0, std::min<size_t>(end * page, bytes) - first * page);
+        first = end;
     }
 }
 

@@ -12,8 +12,9 @@
 //   [32 KiB, ...)             circular buffers, allocated upwards, at the same address on every core
 //   [..., l1_bytes)           interleaved L1 buffers, allocated downwards; `buffers()` works in offsets,
 //                             Device hands out the matching pointer values of core 0 (see allocate_l1)
-// A destroyed device's pool is kept for the next device of the same grid (low_address_space::retire), so
-// a program run over and over does not fault its L1 pages in on every call; it starts zeroed either way.
+// A destroyed device's pool is zeroed on the scrubber thread and kept for the next device of the same grid
+// (low_address_space::retire), so a program run over and over does not fault its L1 pages in on every
+// call; every device starts from zeroed L1 either way.
 #pragma once
 
 #include <cstddef>
@@ -61,9 +62,10 @@ private:
     size_t pool_bytes() const { return kGuardBytes + size_t(num_cores_) * slot_bytes_; }
     // What makes two pools interchangeable: their core count and L1 size (low_address_space::reuse).
     uint64_t layout() const { return uint64_t(num_cores_) << 32 | l1_bytes_; }
-    // A reused pool holds an earlier device's data: its pages that are in memory are zeroed (the others
-    // read as zeros when first touched), so every device starts from zeroed L1, as a fresh mapping does.
-    void zero_resident_pages();
+    // Zeroes the pages of [memory, memory + bytes) that are in memory (the others read as zeros when first
+    // touched): a retired pool holds its device's data, and the next device must start from zeroed L1, as
+    // it does from a fresh mapping.
+    static void zero_resident_pages(uint8_t* memory, size_t bytes);
 
     uint64_t slot_bytes_;
     uint8_t* base_ = nullptr;

@@ -8,14 +8,18 @@
 #include <cstdio>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <cstring>
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "config.hpp"
 #include "runtime_mock/device.hpp"
+#include "scrubber.hpp"
 
 namespace tt_mock::low_address_space {
 
@@ -30,19 +34,34 @@ std::condition_variable g_released;
 size_t g_reserved = 0;
 size_t g_reservations = 0;
 
-// The retired reservation (retire/reuse); `base` is nullptr when there is none.
+// Reservations their owners are done with (retire/reuse), oldest first: being zeroed by the scrubber, then
+// zeroed and waiting for the next owner of their layout. At most kKeptRetired are kept once zeroed.
 struct Retired {
     uint8_t* base = nullptr;
     size_t bytes = 0;
     uint64_t layout = 0;
+    bool zeroed = false;
 };
-Retired g_retired;
+constexpr size_t kKeptRetired = 2;
+std::deque<Retired> g_retired;
+// Layouts for which reuse() has once declined a reservation still being zeroed, so that the caller mapped
+// a second one: from then on the two alternate (one in use while the other is zeroed) and reuse() waits.
+std::set<uint64_t> g_layouts_alternating;
 
-// Unmaps the retired reservation, if any (g_mutex held).
-void drop_retired() {
-    if (g_retired.base != nullptr)
-        munmap(g_retired.base, g_retired.bytes);
-    g_retired = Retired{};
+// Unmaps zeroed retired reservations, oldest first, until at most `keep` remain (g_mutex held).
+void drop_zeroed(size_t keep) {
+    for (auto it = g_retired.begin(); g_retired.size() > keep && it != g_retired.end();) {
+        if (!it->zeroed) {
+            ++it;
+            continue;
+        }
+        munmap(it->base, it->bytes);
+        it = g_retired.erase(it);
+    }
+}
+
+bool any_zeroed() {
+    return std::any_of(g_retired.begin(), g_retired.end(), [](const Retired& r) { return r.zeroed; });
 }
 
 uint64_t align_up(uint64_t value) {
@@ -101,12 +120,13 @@ uint8_t* reserve(size_t bytes, const char* what) {
             g_reservations++;
             return base;
         }
-        if (g_retired.base != nullptr) {  // space kept for a reuse that may never come: give it up first
-            drop_retired();
+        if (any_zeroed()) {
+            drop_zeroed(0);  // space kept for a reuse that may never come: give it up first
             continue;
         }
         if (steady_clock::now() >= deadline)
             break;
+        // A reservation being zeroed is given up once zeroed: the scrubber's notification wakes this wait.
         // Other mappings may also free space, so look again now and then even without a release.
         g_released.wait_until(lock, std::min(deadline, steady_clock::now() + milliseconds(200)));
     }
@@ -126,24 +146,43 @@ void release(uint8_t* base, size_t bytes) {
     g_released.notify_all();
 }
 
-void retire(uint8_t* base, size_t bytes, uint64_t layout) {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    drop_retired();
-    g_retired = Retired{base, bytes, layout};
-    g_reserved -= bytes;
-    g_reservations--;
-    g_released.notify_all();
+void retire(uint8_t* base, size_t bytes, uint64_t layout, std::function<void(uint8_t*)> zero) {
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_retired.push_back(Retired{base, bytes, layout, false});
+        g_reserved -= bytes;
+        g_reservations--;
+    }
+    scrubber::submit([base, zero = std::move(zero)] {
+        zero(base);
+        std::lock_guard<std::mutex> lock(g_mutex);
+        for (Retired& r : g_retired)
+            r.zeroed = r.zeroed || r.base == base;
+        drop_zeroed(kKeptRetired);
+        g_released.notify_all();
+    });
 }
 
 uint8_t* reuse(size_t bytes, uint64_t layout) {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_retired.base == nullptr || g_retired.bytes != bytes || g_retired.layout != layout)
-        return nullptr;
-    uint8_t* base = g_retired.base;
-    g_retired = Retired{};
-    g_reserved += bytes;
-    g_reservations++;
-    return base;
+    std::unique_lock<std::mutex> lock(g_mutex);
+    while (true) {
+        // The most recently retired match: a device made right after another of its grid gets its pool.
+        const auto matches = [&](bool zeroed) {
+            return std::find_if(g_retired.rbegin(), g_retired.rend(), [&](const Retired& r) {
+                return r.bytes == bytes && r.layout == layout && r.zeroed == zeroed;
+            });
+        };
+        if (auto ready = matches(true); ready != g_retired.rend()) {
+            uint8_t* base = ready->base;
+            g_retired.erase(std::next(ready).base());
+            g_reserved += bytes;
+            g_reservations++;
+            return base;
+        }
+        if (matches(false) == g_retired.rend() || g_layouts_alternating.insert(layout).second)
+            return nullptr;
+        g_released.wait(lock);
+    }
 }
 
 size_t reserved_bytes() {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace tt_mock::low_address_space {
 
@@ -19,12 +20,15 @@ namespace tt_mock::low_address_space {
 uint8_t* reserve(size_t bytes, const char* what);
 // Unmaps a reservation and wakes threads waiting for space.
 void release(uint8_t* base, size_t bytes);
-// Keeps a reservation its owner is done with, pages and protections as they are, for the next owner of
-// the same layout (`layout` names it: the same bytes are not enough), which then touches pages already
-// mapped instead of faulting each one in again. One is kept (an older one is released), and reserve()
-// releases it before it waits for space.
-void retire(uint8_t* base, size_t bytes, uint64_t layout);
-// The retired reservation of `layout` and `bytes`, now the caller's; nullptr when there is none.
+// Takes a reservation its owner is done with, pages and protections as they are. The scrubber thread runs
+// `zero` on it (the owner knows which pages it used), then keeps it for the next owner of the same layout
+// (`layout` names it: the same bytes are not enough), which touches pages already mapped instead of
+// faulting each one in again. At most two are kept once zeroed (older ones are unmapped), and reserve()
+// unmaps them before it waits for space.
+void retire(uint8_t* base, size_t bytes, uint64_t layout, std::function<void(uint8_t*)> zero);
+// A retired reservation of `layout` and `bytes`, zeroed, now the caller's; nullptr when there is none.
+// When the only one is still being zeroed, the first such call for a layout returns nullptr, so that the
+// caller maps a second reservation and the two alternate; later calls wait for the zeroing to finish.
 uint8_t* reuse(size_t bytes, uint64_t layout);
 // Bytes currently reserved in this process (tests check that abandoned runs give theirs back).
 size_t reserved_bytes();

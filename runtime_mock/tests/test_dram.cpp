@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/scrubber.hpp"
 #include "test_support.hpp"
 
 using namespace tt_mock;
@@ -38,6 +39,7 @@ TEST(a_new_buffer_on_storage_of_an_earlier_device_reads_zeros) {
         Device earlier;
         fill_buffer(earlier, kPages);
     }
+    scrubber::wait_idle();  // the earlier device's chunks are back in the pool, zeroed
     Device later;
     expect_new_buffer_reads_zeros(later, 7, "a small buffer (part of a chunk)");
     expect_new_buffer_reads_zeros(later, kPages, "a buffer over the rest of the recycled chunks");

@@ -2,7 +2,12 @@
 // which holds bank 0, and designates the same buffer to the NOC from any core and to host reads/writes.
 #include <sys/mman.h>
 
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "../src/low_address_space.hpp"
+#include "../src/scrubber.hpp"
 #include "test_support.hpp"
 
 using namespace tt_mock;
@@ -74,8 +79,8 @@ TEST(l1_buffer_host_access_with_unknown_address) {
 }
 
 TEST(l1_of_a_destroyed_device_is_reused_and_starts_zeroed) {
-    // The second device of the same grid takes over the first one's L1 pool (the same addresses, its pages
-    // still in memory), and reads zeros where the first one wrote.
+    // Once the scrubber has zeroed it, the second device of the same grid takes over the first one's L1
+    // pool (the same addresses, its pages still in memory), and reads zeros where the first one wrote.
     std::vector<uint32_t> pattern(1024);
     for (size_t i = 0; i < pattern.size(); i++)
         pattern[i] = uint32_t(i * 2654435761u) | 1;
@@ -85,6 +90,7 @@ TEST(l1_of_a_destroyed_device_is_reused_and_starts_zeroed) {
         first_address = device.allocate_l1(pattern.size() * 4, kPageBytes);
         device.write_interleaved(BufferKind::L1, first_address, kPageBytes, pattern.data(), pattern.size() * 4);
     }
+    scrubber::wait_idle();
     Device device;
     const uint64_t address = device.allocate_l1(pattern.size() * 4, kPageBytes);
     CHECK(address == first_address);
@@ -93,18 +99,41 @@ TEST(l1_of_a_destroyed_device_is_reused_and_starts_zeroed) {
     CHECK(read == std::vector<uint32_t>(pattern.size(), 0));
 }
 
-TEST(retired_reservation_is_reused_by_its_layout_only) {
+TEST(retired_reservation_is_zeroed_then_reused_by_its_layout_only) {
     constexpr size_t kBytes = size_t(1) << 20;
     uint8_t* base = low_address_space::reserve(kBytes, "the test");
     CHECK(mprotect(base, kBytes, PROT_READ | PROT_WRITE) == 0);
     base[100] = 42;
-    low_address_space::retire(base, kBytes, 7);
+    base[200] = 43;
+    // The owner's zeroing clears only what it knows it wrote: the rest shows that pages and contents are kept.
+    low_address_space::retire(base, kBytes, 7, [](uint8_t* memory) { memory[100] = 0; });
+    scrubber::wait_idle();
     CHECK(low_address_space::reuse(kBytes, 8) == nullptr);      // another layout of the same size
     CHECK(low_address_space::reuse(kBytes / 2, 7) == nullptr);  // another size
     uint8_t* again = low_address_space::reuse(kBytes, 7);
     CHECK(again == base);
-    CHECK(again[100] == 42);  // pages, contents and protections kept: the owner zeroes what it needs
+    CHECK(again[100] == 0 && again[200] == 43);
     CHECK(low_address_space::reuse(kBytes, 7) == nullptr);  // it had one taker
+    low_address_space::release(again, kBytes);
+}
+
+TEST(reservation_being_zeroed_is_declined_once_then_waited_for) {
+    // The first time a layout's only retired reservation is still being zeroed, reuse() declines it (the
+    // caller maps a second one, and the two alternate); after that it waits for the zeroing.
+    constexpr size_t kBytes = size_t(1) << 20;
+    constexpr uint64_t kLayout = 11;
+    std::promise<void> gate;  // holds the scrubber in the zeroing until set
+    std::shared_future<void> opened = gate.get_future().share();
+    uint8_t* first = low_address_space::reserve(kBytes, "the test");
+    low_address_space::retire(first, kBytes, kLayout, [opened](uint8_t*) { opened.wait(); });
+    CHECK(low_address_space::reuse(kBytes, kLayout) == nullptr);
+    std::thread release_later([&gate] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        gate.set_value();
+    });
+    uint8_t* again = low_address_space::reuse(kBytes, kLayout);
+    release_later.join();
+    CHECK(again == first);
     low_address_space::release(again, kBytes);
 }
 

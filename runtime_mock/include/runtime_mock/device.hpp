@@ -138,4 +138,9 @@ private:
 // compiler builds a program's kernels while the host program compiles). Throws KernelBuildError.
 void build_program_kernels(const ProgramSpec& program, Arch arch);
 
+// Returns once the L1 and DRAM of every destroyed device are zeroed. A background thread zeroes them while
+// the caller goes on (see src/scrubber.hpp); a benchmark waits here so that the zeroing does not slow down
+// whatever it times next.
+void wait_for_scrubber();
+
 }  // namespace tt_mock

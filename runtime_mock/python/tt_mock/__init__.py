@@ -49,7 +49,14 @@ from ._tt_mock import (  # noqa: E402
     NocAccessError,
 )
 from .architecture import arch_facts  # noqa: E402
-from .device import Buffer, CoreCounters, Device, default_arch, set_default_arch  # noqa: E402
+from .device import (  # noqa: E402
+    Buffer,
+    CoreCounters,
+    Device,
+    default_arch,
+    set_default_arch,
+    wait_for_scrubber,
+)
 from .host_program import HostProgram, build_host_program  # noqa: E402
 from .profile import ProfilingSession, RunProfile, profiling  # noqa: E402
 from .program import Kernel, Program, core_range, tensor_accessor_args  # noqa: E402
@@ -78,5 +85,6 @@ __all__ = [
     "profile",
     "profiling",
     "set_default_arch",
+    "wait_for_scrubber",
     "tensor_accessor_args",
 ]

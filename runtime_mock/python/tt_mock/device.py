@@ -26,6 +26,13 @@ def set_default_arch(arch: str) -> None:
     _tt_mock.set_default_arch(_tt_mock.parse_arch(arch))
 
 
+def wait_for_scrubber() -> None:
+    """Returns once the memory of every destroyed device is zeroed: a background thread zeroes it after the
+    device (a host program's, at the end of each call) is gone. Benchmarks call it between what they time,
+    so that one measurement does not pay for the previous one's zeroing."""
+    _tt_mock.wait_for_scrubber()
+
+
 def default_arch() -> str:
     return _tt_mock.arch_spec(_tt_mock.default_arch()).name
 
