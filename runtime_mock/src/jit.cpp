@@ -231,21 +231,31 @@ std::optional<fs::path> usable_object(const fs::path& cache_dir, const std::stri
     return so_path;
 }
 
-// Cache layout: <source key>.deps lists the headers the kernel included when last built; <object key>.so
-// is the object, with its manifest and build lock (cache_entry.hpp). Every file is written by rename, so
-// processes may share the directory.
-std::string build_one(const KernelBuild& build) {
+// What build_one needs to find or make a kernel's object: its flags and cache key.
+struct BuildKey {
+    std::string shim_dir;
+    std::string compiler;
+    fs::path cache_dir;
+    std::vector<std::string> flags;
+    std::string key;
+};
+
+BuildKey build_key(const KernelBuild& build) {
     if (!fs::is_regular_file(build.source_path)) {
         throw KernelBuildError("kernel source not found: " + build.source_path);
     }
-    const std::string shim_dir = config::shim_include_dir();
-    const std::string compiler = config::kernel_compiler();
-    const fs::path cache_dir = config::kernel_cache_dir();
-    const std::vector<std::string> flags = compile_flags(build, shim_dir);
-    const std::string key = source_key(build, flags, shim_dir, compiler_identity(compiler));
-    if (auto cached = usable_object(cache_dir, key, build.source_path))
-        return cached->string();
+    BuildKey k{config::shim_include_dir(), config::kernel_compiler(), config::kernel_cache_dir(), {}, {}};
+    k.flags = compile_flags(build, k.shim_dir);
+    k.key = source_key(build, k.flags, k.shim_dir, compiler_identity(k.compiler));
+    return k;
+}
 
+// Cache layout: <source key>.deps lists the headers the kernel included when last built; <object key>.so
+// is the object, with its manifest and build lock (cache_entry.hpp). Every file is written by rename, so
+// processes may share the directory. build_one compiles a kernel the cache did not hold when looked up
+// (unless another process builds it meanwhile).
+std::string build_one(const KernelBuild& build, const BuildKey& k) {
+    const auto& [shim_dir, compiler, cache_dir, flags, key] = k;
     cache::make_directory(cache_dir, kCacheVariable);
     const cache::BuildLock lock(cache_dir / key, kCacheVariable);
     if (auto cached = usable_object(cache_dir, key, build.source_path))
@@ -290,19 +300,33 @@ std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds) {
     std::stable_partition(order.begin(), order.end(), [&](size_t i) { return builds[i].role == KernelRole::Compute; });
     std::vector<std::string> paths(builds.size());
     std::vector<std::exception_ptr> errors(builds.size());
+    // A warm call finds every object in the cache: looked up here, without starting a thread.
+    std::vector<BuildKey> keys(builds.size());
+    std::vector<size_t> to_build;
+    for (const size_t i : order) {
+        try {
+            keys[i] = build_key(builds[i]);
+            if (auto cached = usable_object(keys[i].cache_dir, keys[i].key, builds[i].source_path))
+                paths[i] = cached->string();
+            else
+                to_build.push_back(i);
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    }
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t n = next++; n < order.size(); n = next++) {
-            const size_t i = order[n];
+        for (size_t n = next++; n < to_build.size(); n = next++) {
+            const size_t i = to_build[n];
             try {
-                paths[i] = build_one(builds[i]);
+                paths[i] = build_one(builds[i], keys[i]);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
         }
     };
     const size_t threads =
-        std::min<size_t>(builds.size(), std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+        std::min<size_t>(to_build.size(), std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; t++)
         pool.emplace_back(worker);
