@@ -2,9 +2,10 @@
 
 TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
                             ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
-TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include, which the device JIT-compiles kernels against; set here from
-                            the runfiles or the source tree when the caller has not set it (installed from the
-                            wheel, the tt_mock package finds the copy it bundles by itself)
+TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include and runtime_mock/kernel_abi, the include roots the device
+TT_METAL_MOCK_KERNEL_ABI_INCLUDE  JIT-compiles kernels against; each set here from the runfiles or the
+                            source tree when the caller has not set it (installed from the wheel, the tt_mock
+                            package finds the copies it bundles by itself)
 TT_METAL_MOCK_CACHE_DIR     the device's kernel cache; inside a Bazel test (read-only home) it defaults to
                             <cache root>/kernels
 """
@@ -53,34 +54,49 @@ def _runfiles_roots() -> list[str]:
     return roots
 
 
-def find_shim_include() -> str | None:
-    """metal_shim/include: ``$TT_METAL_MOCK_SHIM_INCLUDE``, else from the runfiles or the source tree, else
-    the copy an installed tt_mock package bundles (the wheel); None when there is none."""
-    if os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE"):
-        return os.environ["TT_METAL_MOCK_SHIM_INCLUDE"]
+# The device's include roots, in compile order: the variable naming each, and its path in the tree.
+INCLUDE_ROOTS = (
+    ("TT_METAL_MOCK_SHIM_INCLUDE", ("metal_shim", "include")),
+    ("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", ("runtime_mock", "kernel_abi")),
+)
+
+
+def _in_tree(*parts: str) -> str | None:
     for root in _runfiles_roots():
-        for candidate in (
-            os.path.join(root, "metal_shim", "include"),
-            os.path.join(root, "__main__", "metal_shim", "include"),
-        ):
+        for candidate in (os.path.join(root, *parts), os.path.join(root, "__main__", *parts)):
             if os.path.isdir(candidate):
                 return candidate
-    return _installed_shim_include()
+    return None
 
 
-def _installed_shim_include() -> str | None:
+def find_include_dirs() -> dict[str, str] | None:
+    """The include roots kernels and host programs compile against, by variable (INCLUDE_ROOTS): each from
+    its variable, else from the runfiles or the source tree, else the copy an installed tt_mock package
+    bundles (the wheel); None when one is not found."""
+    found = {variable: os.environ.get(variable) or _in_tree(*parts) for variable, parts in INCLUDE_ROOTS}
+    if all(found.values()):
+        return found
+    installed = _installed_include_dirs()
+    if installed is None:
+        return None
+    return {variable: found[variable] or installed[variable] for variable in found}
+
+
+def _installed_include_dirs() -> dict[str, str] | None:
     """The device package knows where its headers are (tt_mock.config); importing it exports them."""
     try:
         from tt_mock import config as device_config
     except ImportError:
         return None
-    return str(device_config.shim_include_dir())
+    return {
+        variable: str(path)
+        for (variable, _), path in zip(INCLUDE_ROOTS, device_config.include_dirs(), strict=True)
+    }
 
 
 def ensure_device_env() -> None:
     """Defaults for the device package's knobs before it is imported (see the module docstring)."""
-    include = find_shim_include()
-    if include is not None:
-        os.environ.setdefault("TT_METAL_MOCK_SHIM_INCLUDE", include)
+    for variable, include in (find_include_dirs() or {}).items():
+        os.environ.setdefault(variable, include)
     if os.environ.get("TEST_TMPDIR"):
         os.environ.setdefault("TT_METAL_MOCK_CACHE_DIR", os.path.join(cache_root(), "kernels"))

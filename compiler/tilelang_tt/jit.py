@@ -56,9 +56,10 @@ def _headers_digest(include_dir: str) -> str:
 
 
 def shim_fingerprint() -> str:
-    """Digest of every header of the shim in use (hashed once per process and directory)."""
-    include_dir = config.find_shim_include()
-    return _headers_digest(include_dir) if include_dir else "no shim"
+    """Digest of every header under the device's include roots in use: the shim's and the kernel ABI's
+    (hashed once per process and directory)."""
+    include_dirs = config.find_include_dirs()
+    return ",".join(_headers_digest(d) for d in include_dirs.values()) if include_dirs else "no shim"
 
 
 class JITKernel:

@@ -35,12 +35,19 @@ std::optional<std::string> arch_name() {
     return env("TT_METAL_MOCK_ARCH");
 }
 
-std::string shim_include_dir() {
-    if (auto dir = env("TT_METAL_MOCK_SHIM_INCLUDE"))
-        return *dir;
-    throw KernelBuildError(
-        "TT_METAL_MOCK_SHIM_INCLUDE is not set: point it at metal_shim/include so kernels can be compiled "
-        "(the tt_mock Python package and the tests set it from their runfiles)");
+std::vector<std::string> kernel_include_dirs() {
+    std::vector<std::string> dirs;
+    for (const auto& [variable, tree] : {std::pair{"TT_METAL_MOCK_SHIM_INCLUDE", "metal_shim/include"},
+                                         std::pair{"TT_METAL_MOCK_KERNEL_ABI_INCLUDE", "runtime_mock/kernel_abi"}}) {
+        auto dir = env(variable);
+        if (!dir) {
+            throw KernelBuildError(std::string(variable) + " is not set: point it at " + tree +
+                                   " so kernels can be compiled (the tt_mock Python package and the tests set it "
+                                   "from their runfiles)");
+        }
+        dirs.push_back(*dir);
+    }
+    return dirs;
 }
 
 std::string kernel_cache_dir() {

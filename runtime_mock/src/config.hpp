@@ -1,7 +1,9 @@
 // Every environment variable the simulator reads, in one place.
 //
 //   TT_METAL_MOCK_ARCH              default arch of new devices (wormhole | blackhole)
-//   TT_METAL_MOCK_SHIM_INCLUDE      metal_shim/include, the headers kernels are compiled against (required)
+//   TT_METAL_MOCK_SHIM_INCLUDE      metal_shim/include, the SDK headers kernels are compiled against (required)
+//   TT_METAL_MOCK_KERNEL_ABI_INCLUDE  runtime_mock/kernel_abi, the simulator's kernel ABI those headers forward
+//                                   to, the kernels' second include root (required)
 //   TT_METAL_MOCK_CACHE_DIR         kernel build cache (default ~/.cache/tilelang_tt/kernels)
 //   TT_METAL_MOCK_CXX               compiler for kernels (default g++)
 //   TT_METAL_MOCK_WATCHDOG_SECONDS  how long no kernel may make progress before a run fails (default 5)
@@ -12,11 +14,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tt_mock::config {
 
 std::optional<std::string> arch_name();
-std::string shim_include_dir();  // throws DeviceError naming the variable when unset
+// The include roots kernels are compiled against: metal_shim/include, then runtime_mock/kernel_abi. Throws
+// KernelBuildError naming the variable that is unset.
+std::vector<std::string> kernel_include_dirs();
 std::string kernel_cache_dir();
 std::string kernel_compiler();
 double watchdog_seconds();

@@ -31,26 +31,30 @@ namespace {
 
 const std::string kCacheVariable = "TT_METAL_MOCK_CACHE_DIR";
 
-// Hash of every file under the shim include dir, computed once per process and directory.
-std::string shim_hash(const std::string& shim_dir) {
+// Hash of every file under the kernels' include roots (their paths relative to their root, and contents),
+// computed once per process and set of roots.
+std::string headers_hash(const std::vector<std::string>& include_dirs) {
     static std::mutex mutex;
-    static std::map<std::string, std::string> cache;
+    static std::map<std::vector<std::string>, std::string> cache;
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(shim_dir);
+    auto it = cache.find(include_dirs);
     if (it != cache.end())
         return it->second;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(shim_dir)) {
-        if (entry.is_regular_file())
-            files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
     cache::Hasher hasher;
-    for (const auto& file : files) {
-        hasher.add(fs::relative(file, shim_dir).string());
-        hasher.add(cache::read_file(file));
+    for (const std::string& dir : include_dirs) {
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+            if (entry.is_regular_file())
+                files.push_back(entry.path());
+        }
+        std::sort(files.begin(), files.end());
+        hasher.add("root");
+        for (const auto& file : files) {
+            hasher.add(fs::relative(file, dir).string());
+            hasher.add(cache::read_file(file));
+        }
     }
-    return cache[shim_dir] = hasher.hex();
+    return cache[include_dirs] = hasher.hex();
 }
 
 std::string join(const std::vector<uint32_t>& values) {
@@ -60,22 +64,18 @@ std::string join(const std::vector<uint32_t>& values) {
     return out;
 }
 
-std::vector<std::string> compile_flags(const KernelBuild& build, const std::string& shim_dir) {
+std::vector<std::string> compile_flags(const KernelBuild& build, const std::vector<std::string>& include_dirs) {
     const bool compute = build.role == KernelRole::Compute;
     std::vector<std::string> flags = {
-        "-std=c++17",
-        "-O3",
+        "-std=c++17",    "-O3",
         "-g1",  // line tables only: a fault or a stalled kernel is reported with its source line
-        "-march=native",
-        "-fPIC",
-        "-shared",
-        "-fvisibility=hidden",
-        "-I" + shim_dir,
-        "-I" + fs::path(build.source_path).parent_path().string(),
-        "-include",
-        compute ? "tt_mock_device/compute_kernel_entry.h" : "tt_mock_device/dataflow_kernel_entry.h",
-        "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args),
-        "-DKERNEL_BUILD"};
+        "-march=native", "-fPIC", "-shared", "-fvisibility=hidden"};
+    for (const std::string& dir : include_dirs)
+        flags.push_back("-I" + dir);
+    flags.insert(flags.end(),
+                 {"-I" + fs::path(build.source_path).parent_path().string(), "-include",
+                  compute ? "tt_mock_device/compute_kernel_entry.h" : "tt_mock_device/dataflow_kernel_entry.h",
+                  "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args), "-DKERNEL_BUILD"});
     // Probe every page of a large stack frame, so a kernel's stack overflow hits its thread's guard page
     // (a KernelFaultError) instead of jumping over it into another thread's memory.
     flags.push_back("-fstack-clash-protection");
@@ -123,13 +123,14 @@ std::string compiler_identity(const std::string& compiler) {
     return cache[compiler] = output;
 }
 
-// Key of everything known before compiling: compiler, shim headers, flags, the kernel source.
-std::string source_key(const KernelBuild& build, const std::vector<std::string>& flags, const std::string& shim_dir,
-                       const std::string& compiler_id) {
+// Key of everything known before compiling: compiler, the shim's and kernel ABI's headers, flags, the
+// kernel source.
+std::string source_key(const KernelBuild& build, const std::vector<std::string>& flags,
+                       const std::vector<std::string>& include_dirs, const std::string& compiler_id) {
     cache::Hasher hasher;
     hasher.add("tt_mock kernel v2");
     hasher.add(compiler_id);
-    hasher.add(shim_hash(shim_dir));
+    hasher.add(headers_hash(include_dirs));
     for (const auto& flag : flags)
         hasher.add(flag);
     hasher.add(build.source_path);
@@ -150,10 +151,10 @@ std::string object_key(const std::string& source_key, const std::vector<std::str
     return hasher.hex();
 }
 
-// The headers listed in a make-style depfile (-MMD), minus the source and the shim's own headers (those
-// are in the source key already).
+// The headers listed in a make-style depfile (-MMD), minus the source and the headers under the include
+// roots (those are in the source key already).
 std::vector<std::string> parse_depfile(const std::string& text, const std::string& source_path,
-                                       const std::string& shim_dir) {
+                                       const std::vector<std::string>& include_dirs) {
     std::vector<std::string> paths;
     std::string current;
     bool after_target = false;
@@ -180,10 +181,14 @@ std::vector<std::string> parse_depfile(const std::string& text, const std::strin
     if (!current.empty())
         paths.push_back(fs::absolute(current).lexically_normal().string());
     const std::string source = fs::absolute(source_path).lexically_normal().string();
-    const std::string shim = fs::absolute(shim_dir).lexically_normal().string() + "/";
+    std::vector<std::string> roots;
+    for (const std::string& dir : include_dirs)
+        roots.push_back(fs::absolute(dir).lexically_normal().string() + "/");
     std::vector<std::string> kept;
     for (const auto& path : paths) {
-        if (path != source && path.rfind(shim, 0) != 0)
+        const bool under_a_root =
+            std::any_of(roots.begin(), roots.end(), [&](const std::string& root) { return path.rfind(root, 0) == 0; });
+        if (path != source && !under_a_root)
             kept.push_back(path);
     }
     std::sort(kept.begin(), kept.end());
@@ -233,7 +238,7 @@ std::optional<fs::path> usable_object(const fs::path& cache_dir, const std::stri
 
 // What build_one needs to find or make a kernel's object: its flags and cache key.
 struct BuildKey {
-    std::string shim_dir;
+    std::vector<std::string> include_dirs;
     std::string compiler;
     fs::path cache_dir;
     std::vector<std::string> flags;
@@ -244,9 +249,9 @@ BuildKey build_key(const KernelBuild& build) {
     if (!fs::is_regular_file(build.source_path)) {
         throw KernelBuildError("kernel source not found: " + build.source_path);
     }
-    BuildKey k{config::shim_include_dir(), config::kernel_compiler(), config::kernel_cache_dir(), {}, {}};
-    k.flags = compile_flags(build, k.shim_dir);
-    k.key = source_key(build, k.flags, k.shim_dir, compiler_identity(k.compiler));
+    BuildKey k{config::kernel_include_dirs(), config::kernel_compiler(), config::kernel_cache_dir(), {}, {}};
+    k.flags = compile_flags(build, k.include_dirs);
+    k.key = source_key(build, k.flags, k.include_dirs, compiler_identity(k.compiler));
     return k;
 }
 
@@ -255,7 +260,7 @@ BuildKey build_key(const KernelBuild& build) {
 // processes may share the directory. build_one compiles a kernel the cache did not hold when looked up
 // (unless another process builds it meanwhile).
 std::string build_one(const KernelBuild& build, const BuildKey& k) {
-    const auto& [shim_dir, compiler, cache_dir, flags, key] = k;
+    const auto& [include_dirs, compiler, cache_dir, flags, key] = k;
     cache::make_directory(cache_dir, kCacheVariable);
     const cache::BuildLock lock(cache_dir / key, kCacheVariable);
     if (auto cached = usable_object(cache_dir, key, build.source_path))
@@ -280,7 +285,7 @@ std::string build_one(const KernelBuild& build, const BuildKey& k) {
                                build.source_path + ":\n" + output + "\ncommand: " + command);
     }
     const std::vector<std::string> dependencies =
-        parse_depfile(cache::read_file(depfile_path), build.source_path, shim_dir);
+        parse_depfile(cache::read_file(depfile_path), build.source_path, include_dirs);
     fs::remove(depfile_path, error);
     const fs::path so_path = cache_dir / (object_key(key, dependencies) + ".so");
     cache::publish(tmp_path, so_path, unique);

@@ -1,10 +1,12 @@
 // JIT build of kernels: each (source, role, compile-time args, named args, defines, compute options,
 // CB formats, arch) is compiled with the host C++ compiler into its own shared object, cached on disk
-// under a content hash of the compiler's version banner, every flag, the source, every shim header and
-// every other header the kernel included (recorded from the compiler's -MMD depfile).
+// under a content hash of the compiler's version banner, every flag, the source, every header under the
+// two include roots (the shim's and the kernel ABI's) and every other header the kernel included (recorded
+// from the compiler's -MMD depfile).
 //
 // Command: $TT_METAL_MOCK_CXX (g++) -std=c++17 -O3 -march=native -fPIC -shared
-//          -I $TT_METAL_MOCK_SHIM_INCLUDE -I <kernel dir> -include tt_mock_device/<role>_kernel_entry.h
+//          -I $TT_METAL_MOCK_SHIM_INCLUDE -I $TT_METAL_MOCK_KERNEL_ABI_INCLUDE -I <kernel dir>
+//          -include tt_mock_device/<role>_kernel_entry.h
 //          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DTT_MOCK_CB_FORMATS=...
 //          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DTT_MOCK_FP32_DEST_ACC= ...] <defines> <source>
 // Output: <cache dir>/<object hash>.so with its manifest (size, content hash) and <cache dir>/<source

@@ -175,13 +175,13 @@ TEST(cache_key_covers_included_headers) {
     fs::remove_all(root);
 }
 
-// TT_METAL_MOCK_SHIM_INCLUDE naming the headers of another build (here: a copy whose KernelContext has one
-// more field) gives a clear error, not a kernel reading the runtime's structures at the wrong offsets.
+// TT_METAL_MOCK_KERNEL_ABI_INCLUDE naming the kernel ABI of another build (here: a copy whose KernelContext
+// has one more field) gives a clear error, not a kernel reading the runtime's structures at the wrong offsets.
 TEST(kernel_built_against_another_kernel_abi_is_refused) {
     const fs::path root = test_root("abi");
-    const std::string shim = std::getenv("TT_METAL_MOCK_SHIM_INCLUDE");
-    const fs::path other = root / "include";
-    fs::copy(shim, other, fs::copy_options::recursive);
+    const std::string abi = std::getenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE");
+    const fs::path other = root / "kernel_abi";
+    fs::copy(abi, other, fs::copy_options::recursive);
     const fs::path header = other / "tt_mock_device" / "kernel_context.h";
     std::ifstream in(header);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -193,15 +193,16 @@ TEST(kernel_built_against_another_kernel_abi_is_refused) {
     const fs::path kernel = root / "kernels" / "write_value.cpp";
     write_value_kernel(kernel, "value.h");
     write_text(root / "kernels" / "value.h", "constexpr uint32_t kValue = 11;\n");
-    setenv("TT_METAL_MOCK_SHIM_INCLUDE", other.c_str(), 1);
+    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", other.c_str(), 1);
     try {
         test::expect_error<DeviceError>([&] { run_value_kernel(kernel); },
-                                        {"kernel ABI differs from this runtime's", "TT_METAL_MOCK_SHIM_INCLUDE"});
+                                        {"kernel ABI (tt_mock_device headers) that differs from this runtime's",
+                                         "TT_METAL_MOCK_KERNEL_ABI_INCLUDE"});
     } catch (...) {
-        setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim.c_str(), 1);
+        setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
         throw;
     }
-    setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim.c_str(), 1);
+    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
     CHECK(run_value_kernel(kernel) == 11);
     fs::remove_all(root);
 }

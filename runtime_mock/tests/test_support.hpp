@@ -60,6 +60,7 @@ inline std::string root() {
 
 inline void setup_environment() {
     setenv("TT_METAL_MOCK_SHIM_INCLUDE", (root() + "/metal_shim/include").c_str(), 0);
+    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", (root() + "/runtime_mock/kernel_abi").c_str(), 0);
     if (const char* tmp = std::getenv("TEST_TMPDIR")) {
         setenv("TT_METAL_MOCK_CACHE_DIR", (std::string(tmp) + "/kernels").c_str(), 0);
     }

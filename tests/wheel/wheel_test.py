@@ -56,7 +56,7 @@ def _run(venv: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_packages_and_headers_come_from_the_wheel(installed, tmp_path):
-    script = "import tilelang_tt, tt_mock; print(tilelang_tt.__file__, tt_mock.config.shim_include_dir())"
+    script = "import tilelang_tt, tt_mock; print(tilelang_tt.__file__, *tt_mock.config.include_dirs())"
     result = _run(installed, ["-c", script], tmp_path)
     assert result.returncode == 0, result.stderr
     for path in result.stdout.split():

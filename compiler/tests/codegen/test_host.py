@@ -12,8 +12,10 @@ from tilelang_tt import config
 from tilelang_tt.codegen.host import render_host
 from tilelang_tt.codegen.plan import build_plan
 
-SHIM = config.find_shim_include()
-assert SHIM is not None, "metal_shim/include not found: set TT_METAL_MOCK_SHIM_INCLUDE or run under Bazel"
+INCLUDE_DIRS = config.find_include_dirs()
+assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/kernel_abi not found: run under Bazel"
+# The shim's and the kernel ABI's include roots, as system headers (-Werror is for the generated code).
+ISYSTEM = [flag for include in INCLUDE_DIRS.values() for flag in ("-isystem", include)]
 
 
 @pytest.mark.parametrize(
@@ -37,8 +39,7 @@ def test_main_compiles_with_werror(program, options):
             "-DFMT_HEADER_ONLY",
             "-x",
             "c++",
-            "-isystem",
-            SHIM,
+            *ISYSTEM,
             "-",
         ],
         input=render_host(plan)[0],

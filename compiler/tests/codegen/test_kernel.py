@@ -9,16 +9,16 @@ from tilelang_tt import TTError, config
 from tilelang_tt.codegen.kernel import expr, render_kernel
 from tvm import tirx
 
-SHIM = config.find_shim_include()
-assert SHIM is not None, "metal_shim/include not found: set TT_METAL_MOCK_SHIM_INCLUDE or run under Bazel"
+INCLUDE_DIRS = config.find_include_dirs()
+assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/kernel_abi not found: run under Bazel"
+# The shim's and the kernel ABI's include roots, as system headers (-Werror is for the generated code).
+ISYSTEM = [flag for include in INCLUDE_DIRS.values() for flag in ("-isystem", include)]
 # As the device JIT (and the SDK) builds kernels: -DKERNEL_BUILD gives them the global DataFormat.
 FLAGS = ["g++", "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-DKERNEL_BUILD", "-x", "c++"]
 
 
 def _compile(source: str, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*FLAGS, "-isystem", SHIM, *extra, "-"], input=source, capture_output=True, text=True
-    )
+    return subprocess.run([*FLAGS, *ISYSTEM, *extra, "-"], input=source, capture_output=True, text=True)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 // TensorAccessorArgs(buffer).append_to(compile_args): describes an interleaved buffer to a kernel's
 // TensorAccessorArgs<offset>. Encoding (the SDK's, agreed with the kernel side in
-// tt_mock_device/tensor_accessor.h): one compile-time word of ArgConfig flags, IsDram (2) for a DRAM
+// api/tensor/interleaved_tensor_accessor.h): one compile-time word of ArgConfig flags, IsDram (2) for a DRAM
 // buffer, 0 for an L1 buffer; no common runtime args. Defined in metal_shim/src/tensor_accessor_args.cpp.
 #pragma once
 

@@ -27,7 +27,7 @@ import sys
 
 from . import config
 
-config.export_shim_include()
+config.export_include_dirs()
 
 # Host programs and kernels resolve the runtime's symbols from this extension: load it globally.
 _flags = sys.getdlopenflags()

@@ -1,8 +1,9 @@
 """Every environment knob and file location the tt_mock package uses, in one place.
 
-- ``TT_METAL_MOCK_SHIM_INCLUDE``: metal_shim/include (kernels and host programs compile against it).
-  When unset, the package sets it to the copy it bundles (an installed wheel) or the one next to its own
-  sources (the source tree or Bazel runfiles).
+- ``TT_METAL_MOCK_SHIM_INCLUDE``: metal_shim/include, the SDK's headers, and
+  ``TT_METAL_MOCK_KERNEL_ABI_INCLUDE``: runtime_mock/kernel_abi, the simulator's kernel ABI they forward to
+  (kernels and host programs compile against both). When unset, the package sets each to the copy it
+  bundles (an installed wheel) or the one next to its own sources (the source tree or Bazel runfiles).
 - ``TT_METAL_MOCK_CACHE_DIR``: kernel build cache of the device (default ``~/.cache/tilelang_tt/kernels``);
   host programs built by :func:`tt_mock.build_host_program` are cached in its ``host`` subdirectory.
 - ``TT_METAL_MOCK_CXX``: the C++ compiler (default ``g++``).
@@ -14,14 +15,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# An installed wheel (//:wheel) bundles metal_shim/include under this package directory, at its path in
-# the tree.
+# An installed wheel (//:wheel) bundles metal_shim/include and runtime_mock/kernel_abi under this package
+# directory, at their paths in the tree.
 BUNDLED_TREE = "headers"
 
 
 def _workspace() -> Path:
-    """The tree holding metal_shim/include: the copy bundled in this package when it
-    is installed from the wheel, else the tree this file is in (runfiles or source:
+    """The tree holding metal_shim/include and runtime_mock/kernel_abi: the copy bundled in this package
+    when it is installed from the wheel, else the tree this file is in (runfiles or source:
     runtime_mock/python/tt_mock/config.py -> root).
 
     Symlinks are followed only if the unresolved tree lacks the headers (a package dir of symlinks).
@@ -40,10 +41,35 @@ def _workspace() -> Path:
 _WORKSPACE = _workspace()
 
 
+# The kernels' include roots: (variable, its path in the tree, a file that must be there).
+INCLUDE_ROOTS = (
+    ("TT_METAL_MOCK_SHIM_INCLUDE", Path("metal_shim/include"), Path("tt-metalium/host_api.hpp")),
+    (
+        "TT_METAL_MOCK_KERNEL_ABI_INCLUDE",
+        Path("runtime_mock/kernel_abi"),
+        Path("tt_mock_device/kernel_context.h"),
+    ),
+)
+
+
+def _include_root(variable: str, tree_path: Path) -> Path:
+    configured = os.environ.get(variable)
+    return Path(configured) if configured else _WORKSPACE / tree_path
+
+
 def shim_include_dir() -> Path:
     """metal_shim/include: the SDK-compatible headers."""
-    configured = os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE")
-    return Path(configured) if configured else _WORKSPACE / "metal_shim" / "include"
+    return _include_root(*INCLUDE_ROOTS[0][:2])
+
+
+def kernel_abi_include_dir() -> Path:
+    """runtime_mock/kernel_abi: the simulator's kernel ABI, which the shim's headers include."""
+    return _include_root(*INCLUDE_ROOTS[1][:2])
+
+
+def include_dirs() -> list[Path]:
+    """The include roots of kernels and host programs, in order: the shim's, then the kernel ABI's."""
+    return [_include_root(variable, tree_path) for variable, tree_path, _ in INCLUDE_ROOTS]
 
 
 CACHE_DIR_VARIABLE = "TT_METAL_MOCK_CACHE_DIR"
@@ -64,12 +90,13 @@ def compiler() -> str:
     return os.environ.get("TT_METAL_MOCK_CXX", "g++")
 
 
-def export_shim_include() -> None:
-    """Sets TT_METAL_MOCK_SHIM_INCLUDE for the runtime's kernel JIT, unless the user did."""
-    if not os.environ.get("TT_METAL_MOCK_SHIM_INCLUDE"):
-        include = shim_include_dir()
-        if not (include / "tt-metalium" / "host_api.hpp").is_file():
-            raise RuntimeError(
-                f"tt_mock: metal_shim headers not found at {include}; set TT_METAL_MOCK_SHIM_INCLUDE"
-            )
-        os.environ["TT_METAL_MOCK_SHIM_INCLUDE"] = str(include)
+def export_include_dirs() -> None:
+    """Sets TT_METAL_MOCK_SHIM_INCLUDE and TT_METAL_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT,
+    each unless the user did."""
+    for variable, tree_path, marker in INCLUDE_ROOTS:
+        if os.environ.get(variable):
+            continue
+        include = _include_root(variable, tree_path)
+        if not (include / marker).is_file():
+            raise RuntimeError(f"tt_mock: {tree_path} not found at {include}; set {variable}")
+        os.environ[variable] = str(include)

@@ -38,7 +38,7 @@ def _compile_command(
     # Like the SDK's programming examples: narrowing in braced runtime-arg lists is accepted.
     command += ["-Wno-narrowing"]
     command += [f"-I{d}" for d in include_dirs]
-    command += [f"-I{config.shim_include_dir()}"]
+    command += [f"-I{d}" for d in config.include_dirs()]
     command += [f"-D{name}={value}" for name, value in defines.items()]
     # {fmt} is linked (libfmt-dev's libfmt.so) rather than compiled into every program: half the build time.
     return command + [str(s) for s in sources] + ["-lfmt"]

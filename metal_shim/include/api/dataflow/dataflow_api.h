@@ -238,7 +238,7 @@ FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, ui
     return addrgen.get_noc_addr(id, offset, noc, site);
 }
 
-#include "tt_mock_device/tensor_accessor.h"
+#include "api/tensor/interleaved_tensor_accessor.h"
 
 // ---- reads, writes, barriers ---------------------------------------------------------------------------
 

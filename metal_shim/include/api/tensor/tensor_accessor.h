@@ -1,4 +1,4 @@
-// The SDK's api/tensor/tensor_accessor.h: see tt_mock_device/tensor_accessor.h.
+// The SDK's api/tensor/tensor_accessor.h: see api/tensor/interleaved_tensor_accessor.h.
 #pragma once
 
 #include "api/dataflow/dataflow_api.h"

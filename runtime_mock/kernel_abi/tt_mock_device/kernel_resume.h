@@ -12,15 +12,16 @@
 namespace tt_mock_device {
 
 // Fails (with a Protocol error naming the cause) when the runtime was built from other versions of the shared
-// structures than this kernel, e.g. TT_METAL_MOCK_SHIM_INCLUDE points at headers of another build. Reads only
+// structures than this kernel, e.g. TT_METAL_MOCK_KERNEL_ABI_INCLUDE points at headers of another build. Reads only
 // the two fields whose place never changes.
 inline void check_kernel_abi(KernelContext* context) {
     if (context->abi_layout == kKernelAbiLayout)
         return;
-    context->fn->fail(context, ErrorKind::Protocol, "kernel start",
-                      "the kernel was compiled against shim headers whose kernel ABI differs from this runtime's "
-                      "(TT_METAL_MOCK_SHIM_INCLUDE must name the headers of the tt_mock build that runs it)",
-                      CallSite("", 0));
+    context->fn->fail(
+        context, ErrorKind::Protocol, "kernel start",
+        "the kernel was compiled against a kernel ABI (tt_mock_device headers) that differs from this runtime's "
+        "(TT_METAL_MOCK_KERNEL_ABI_INCLUDE must name the kernel ABI of the tt_mock build that runs it)",
+        CallSite("", 0));
 }
 
 }  // namespace tt_mock_device
