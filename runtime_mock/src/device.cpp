@@ -148,6 +148,8 @@ void Device::Impl::run(const ProgramSpec& program) {
         c.num_circular_buffers = arch.num_circular_buffers;
         CoreRun* raw = created.get();
         created->position = run.cores.size();
+        run.core_at_l1_slot.resize(size_t(arch.grid_x) * arch.grid_y, nullptr);
+        run.core_at_l1_slot[created->l1_index] = raw;
         run.cores.push_back(std::move(created));
         return cores[logical] = raw;
     };
@@ -278,6 +280,7 @@ void Device::Impl::run(const ProgramSpec& program) {
                 t.ctx.compute.dst_capacity = capacity;
                 t.ctx.compute.fp32_dest_acc = kernel.compute.fp32_dest_acc_en;
             }
+            cr->threads.push_back(&t);
             run.threads.push_back(std::move(thread));
         }
     }

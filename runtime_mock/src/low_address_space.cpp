@@ -1,5 +1,6 @@
 #include "low_address_space.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -63,6 +64,25 @@ void drop_zeroed(size_t keep) {
 bool any_zeroed() {
     return std::any_of(g_retired.begin(), g_retired.end(), [](const Retired& r) { return r.zeroed; });
 }
+
+// fork(): no thread may hold g_mutex across it, and the child has no scrubber thread, so the reservations
+// being zeroed would never be: the child unmaps them and reuses none of them.
+[[maybe_unused]] const bool g_fork_handlers_installed = [] {
+    pthread_atfork([] { g_mutex.lock(); }, [] { g_mutex.unlock(); },
+                   [] {
+                       for (auto it = g_retired.begin(); it != g_retired.end();) {
+                           if (it->zeroed) {
+                               ++it;
+                               continue;
+                           }
+                           munmap(it->base, it->bytes);
+                           it = g_retired.erase(it);
+                       }
+                       g_layouts_alternating.clear();
+                       g_mutex.unlock();
+                   });
+    return true;
+}();
 
 uint64_t align_up(uint64_t value) {
     return (value + kAlignment - 1) / kAlignment * kAlignment;

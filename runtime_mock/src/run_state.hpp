@@ -106,6 +106,8 @@ struct CoreRun {
     size_t position = 0;    // index in RunState::cores (which host CPU its kernels share, cpu_placement.hpp)
     // The thread blocked on each side of each CB: [cb][0 = consumer, 1 = producer].
     std::atomic<KernelThread*> cb_waiters[tt_mock_device::kMaxCircularBuffers][2] = {};
+    // Its kernels: the only ones that can wait on a semaphore in its L1 (a kernel waits on its own core's).
+    std::vector<KernelThread*> threads;
 };
 
 struct RunState {
@@ -114,6 +116,7 @@ struct RunState {
     Dram* dram = nullptr;
     tt_mock_device::RuntimeFunctions functions{};
     std::vector<std::unique_ptr<CoreRun>> cores;
+    std::vector<CoreRun*> core_at_l1_slot;  // by slot of the L1 pool; nullptr for a core not in the run
     std::vector<std::unique_ptr<KernelThread>> threads;
 
     std::mutex mutex;

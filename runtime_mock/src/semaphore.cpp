@@ -1,5 +1,8 @@
 #include "semaphore.hpp"
 
+#include <optional>
+
+#include "l1.hpp"
 #include "noc.hpp"
 
 namespace tt_mock {
@@ -54,13 +57,24 @@ void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
     if (run.semaphore_waiters.load() == 0)
         return;
     const uintptr_t first = uintptr_t(begin), end = first + size;
-    for (auto& thread : run.threads) {
-        if (!thread->on_semaphore.load())
-            continue;
-        const uintptr_t word = thread->semaphore_word.load();
+    const auto wake = [&](KernelThread& thread) {
+        if (!thread.on_semaphore.load())
+            return;
+        const uintptr_t word = thread.semaphore_word.load();
         if (word >= first && word < end)
-            thread->job->unpark();
+            thread.job->unpark();
+    };
+    // A kernel waits only on a word of its own core's L1 (semaphore_wait checks it), so only the kernels of
+    // the core the write lands in can be waiting on it: a multicast wakes in 3 threads, not in all of the run's.
+    const std::optional<L1::Location> where = run.l1->locate(first);
+    if (where && where->core < run.core_at_l1_slot.size()) {
+        if (CoreRun* core = run.core_at_l1_slot[where->core])
+            for (KernelThread* thread : core->threads)
+                wake(*thread);
+        return;
     }
+    for (auto& thread : run.threads)
+        wake(*thread);
 }
 
 }  // namespace tt_mock

@@ -1,6 +1,8 @@
 // Interleaved L1 buffers: the address allocate_l1 hands out is dereferenceable by a kernel on core (0,0),
 // which holds bank 0, and designates the same buffer to the NOC from any core and to host reads/writes.
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <future>
@@ -135,6 +137,32 @@ TEST(reservation_being_zeroed_is_declined_once_then_waited_for) {
     release_later.join();
     CHECK(again == first);
     low_address_space::release(again, kBytes);
+}
+
+TEST(child_made_by_fork_does_not_wait_for_the_parents_zeroing) {
+    // The child has no scrubber thread: a reservation the parent was zeroing at the fork is never zeroed
+    // there, so the child must neither reuse it nor wait for it (with the layout alternating, reuse waits).
+    constexpr size_t kBytes = size_t(1) << 20;
+    constexpr uint64_t kLayout = 12;
+    std::promise<void> gate;
+    std::shared_future<void> opened = gate.get_future().share();
+    low_address_space::retire(low_address_space::reserve(kBytes, "the test"), kBytes, kLayout, [](uint8_t*) {});
+    scrubber::wait_idle();
+    CHECK(low_address_space::reuse(kBytes, kLayout) != nullptr);  // (leaked: the test ends soon)
+    uint8_t* first = low_address_space::reserve(kBytes, "the test");
+    low_address_space::retire(first, kBytes, kLayout, [opened](uint8_t*) { opened.wait(); });
+    CHECK(low_address_space::reuse(kBytes, kLayout) == nullptr);  // declined once: the layout alternates now
+    const pid_t child = fork();
+    if (child == 0) {
+        alarm(10);  // a reuse that waits for the parent's zeroing never returns: SIGALRM ends the child
+        _exit(low_address_space::reuse(kBytes, kLayout) == nullptr ? 0 : 1);
+    }
+    int status = 0;
+    const bool exited = waitpid(child, &status, 0) == child && WIFEXITED(status);
+    gate.set_value();
+    scrubber::wait_idle();
+    CHECK(exited && WEXITSTATUS(status) == 0);
+    CHECK(low_address_space::reuse(kBytes, kLayout) == first);
 }
 
 int main() {
