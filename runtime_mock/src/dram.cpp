@@ -59,7 +59,7 @@ public:
             return;
         scrubber::submit([this, chunks = std::move(chunks)] {
             for (const UsedChunk& chunk : chunks)
-                std::memset(chunk.memory, 0, chunk.used);
+                scrubber::zero(chunk.memory, chunk.used);
             std::lock_guard<std::mutex> lock(mutex_);
             for (const UsedChunk& chunk : chunks)
                 chunks_.push_back(chunk.memory);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "low_address_space.hpp"
+#include "scrubber.hpp"
 #include "runtime_mock/device.hpp"
 #include "tt_mock_device/noc.h"
 
@@ -58,7 +59,7 @@ void L1::zero_resident_pages(uint8_t* memory, size_t bytes) {
     const size_t page = size_t(sysconf(_SC_PAGESIZE));
     std::vector<unsigned char> resident((bytes + page - 1) / page);
     if (mincore(memory, bytes, resident.data()) != 0) {  // cannot tell: zero all of it
-        std::memset(memory, 0, bytes);
+        scrubber::zero(memory, bytes);
         return;
     }
     for (size_t first = 0; first < resident.size();) {
@@ -69,7 +70,7 @@ void L1::zero_resident_pages(uint8_t* memory, size_t bytes) {
         size_t end = first;
         while (end < resident.size() && (resident[end] & 1))
             end++;
-        std::memset(memory + first * page, 0, std::min<size_t>(end * page, bytes) - first * page);
+        scrubber::zero(memory + first * page, std::min<size_t>(end * page, bytes) - first * page);
         first = end;
     }
 }

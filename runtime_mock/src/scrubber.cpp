@@ -1,6 +1,11 @@
 #include "scrubber.hpp"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -62,6 +67,24 @@ void submit(std::function<void()> job) {
 
 void wait_idle() {
     per_process<Scrubber>().wait_idle();
+}
+
+void zero(uint8_t* memory, size_t bytes) {
+#if defined(__x86_64__)
+    // SSE2 (every x86-64 CPU) streaming stores over the 16-byte-aligned middle; memset for the ends.
+    uint8_t* first = reinterpret_cast<uint8_t*>((uintptr_t(memory) + 15) & ~uintptr_t(15));
+    uint8_t* last = reinterpret_cast<uint8_t*>(uintptr_t(memory + bytes) & ~uintptr_t(15));
+    if (first < last) {
+        std::memset(memory, 0, size_t(first - memory));
+        const __m128i zeros = _mm_setzero_si128();
+        for (uint8_t* p = first; p < last; p += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(p), zeros);
+        _mm_sfence();
+        std::memset(last, 0, size_t(memory + bytes - last));
+        return;
+    }
+#endif
+    std::memset(memory, 0, bytes);
 }
 
 }  // namespace tt_mock::scrubber

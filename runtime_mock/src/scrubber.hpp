@@ -9,6 +9,8 @@
 // Memory a job zeroes belongs to no device until the job hands it on (its completion step).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace tt_mock::scrubber {
@@ -17,5 +19,8 @@ namespace tt_mock::scrubber {
 void submit(std::function<void()> job);
 // Returns when every job submitted so far has run.
 void wait_idle();
+// Zeroes [memory, memory + bytes) for a job: with non-temporal stores where the CPU has them, which neither
+// read the lines first nor evict what the caller's next device has in the caches.
+void zero(uint8_t* memory, size_t bytes);
 
 }  // namespace tt_mock::scrubber
