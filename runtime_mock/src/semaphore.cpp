@@ -65,7 +65,7 @@ void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
             thread.job->unpark();
     };
     // A kernel waits only on a word of its own core's L1 (semaphore_wait checks it), so only the kernels of
-    // the core the write lands in can be waiting on it: a multicast wakes in 3 threads, not in all of the run's.
+    // the core the write lands in can be waiting on it: a write checks 3 kernels, not all of the run's.
     const std::optional<L1::Location> where = run.l1->locate(first);
     if (where && where->core < run.core_at_l1_slot.size()) {
         if (CoreRun* core = run.core_at_l1_slot[where->core])

@@ -140,9 +140,9 @@ class _Lowering:
                     b_index(step, n0, kt),
                     0,
                     trans_b,
-                    sw,
-                    sh,
-                    kt_all,
+                    block.ct_dim,
+                    block.rt_dim,
+                    block.kt_dim,
                 )
             )
 
