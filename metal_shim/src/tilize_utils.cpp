@@ -4,9 +4,9 @@
 
 namespace tt::tilize_detail {
 
-template std::vector<uint16_t> convert(const std::vector<uint16_t>&, uint32_t, uint32_t, bool, bool, const char*);
-template std::vector<uint32_t> convert(const std::vector<uint32_t>&, uint32_t, uint32_t, bool, bool, const char*);
-template std::vector<float> convert(const std::vector<float>&, uint32_t, uint32_t, bool, bool, const char*);
-template std::vector<bfloat16> convert(const std::vector<bfloat16>&, uint32_t, uint32_t, bool, bool, const char*);
+template std::vector<uint16_t> convert(tt::stl::Span<const uint16_t>, uint32_t, uint32_t, bool, bool, const char*);
+template std::vector<uint32_t> convert(tt::stl::Span<const uint32_t>, uint32_t, uint32_t, bool, bool, const char*);
+template std::vector<float> convert(tt::stl::Span<const float>, uint32_t, uint32_t, bool, bool, const char*);
+template std::vector<bfloat16> convert(tt::stl::Span<const bfloat16>, uint32_t, uint32_t, bool, bool, const char*);
 
 }  // namespace tt::tilize_detail

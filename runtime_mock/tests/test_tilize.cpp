@@ -5,6 +5,7 @@
 //   no faces: (r % 32) * 32 + c % 32.
 // Shapes cover one tile, non-square grids of tiles and several matrices back to back; the datums are
 // distinct, so any misplaced one is found. A type that is not trivially copyable takes the same path.
+// convert_layout (from a span) gives the same results, and refuses the conversions the mock lacks.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,15 @@ void check_conversions(Make make, const char* type) {
         expect_equal(untilize_nfaces(faced, shape.m, shape.n), row_major, "untilize_nfaces " + where);
         expect_equal(tilize_swizzled(row_major, shape.m, shape.n), plain, "tilize_swizzled " + where);
         expect_equal(untilize_swizzled(plain, shape.m, shape.n), row_major, "untilize_swizzled " + where);
+        // convert_layout, from a span over the caller's data (here: a vector's).
+        const PhysicalSize size{shape.m, shape.n};
+        const tt::stl::Span<const T> rows(row_major.data(), row_major.size());
+        expect_equal(convert_layout(rows, size, TensorLayoutType::LIN_ROW_MAJOR, TensorLayoutType::TILED_NFACES), faced,
+                     "convert_layout to faces " + where);
+        expect_equal(convert_layout<T>(faced, size, TensorLayoutType::TILED_NFACES, TensorLayoutType::LIN_ROW_MAJOR),
+                     row_major, "convert_layout from faces " + where);
+        expect_equal(convert_layout(rows, size, TensorLayoutType::LIN_ROW_MAJOR, TensorLayoutType::TILED_SWIZZLED),
+                     plain, "convert_layout to plain tiles " + where);
     }
 }
 
@@ -88,6 +98,31 @@ TEST(tilize_refuses_a_size_that_is_not_whole_tiles) {
         return;
     }
     throw std::runtime_error("tilize_nfaces accepted a 48x32 matrix");
+}
+
+TEST(convert_layout_refuses_what_the_mock_does_not_convert) {
+    const std::vector<uint16_t> values(32 * 32);
+    const auto expect_refused = [&](auto convert, const std::string& message) {
+        try {
+            convert();
+        } catch (const std::exception& e) {
+            CHECK(std::string(e.what()).find(message) != std::string::npos);
+            return;
+        }
+        throw std::runtime_error("convert_layout accepted what it should refuse: " + message);
+    };
+    expect_refused(
+        [&] {
+            convert_layout<uint16_t>(values, {32, 32}, TensorLayoutType::TILED_NFACES,
+                                     TensorLayoutType::TILED_SWIZZLED);
+        },
+        "between LIN_ROW_MAJOR and a tiled layout only");
+    expect_refused(
+        [&] {
+            convert_layout<uint16_t>(values, {32, 32}, TensorLayoutType::LIN_ROW_MAJOR, TensorLayoutType::TILED_NFACES,
+                                     PhysicalSize{16, 32});
+        },
+        "32x32 tiles of 16x16 faces without transposes only");
 }
 
 int main() {

@@ -558,6 +558,11 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
         L += _runtime_args(kernels[role], by_name, _size_names(kernels))
     L += ["}", "", "// Inputs: row-major host data → tiles (four 16x16 faces each) → device."]
     inputs = [t for t in tensors if t["access"] in ("read", "read_write")]
+    if any(t["page_layout"] != "row_major" and not _is_padded(t) for t in inputs):
+        L += [
+            "constexpr TensorLayoutType row_major = TensorLayoutType::LIN_ROW_MAJOR;",
+            "constexpr TensorLayoutType tiled = TensorLayoutType::TILED_NFACES;",
+        ]
     outputs = [t for t in tensors if t["access"] in ("write", "read_write")]
     for t in inputs:
         n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
@@ -578,14 +583,17 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
             continue
         rows, cols = _view_sizes(t, sizes)
         if _is_padded(t):
-            view = f"pad_to_tile_view({n}_host, {_slice_sizes(t, sizes)})"
-        else:
-            view = f"std::vector<{ty}>({n}_host, {n}_host + {elements})"
-        L += [
-            f"const std::vector<{ty}> {n}_view = {view};",
-            f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({n}_view, {rows}, {cols});",
-            f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);",
-        ]
+            L += [
+                f"const std::vector<{ty}> {n}_view = pad_to_tile_view({n}_host, {_slice_sizes(t, sizes)});",
+                f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({n}_view, {rows}, {cols});",
+            ]
+        else:  # tilized straight from the caller's data: no row-major copy
+            L += [
+                f"const tt::stl::Span<const {ty}> {n}_span({n}_host, {elements});",
+                f"const PhysicalSize {n}_shape{{{rows}, {cols}}};",
+                f"const std::vector<{ty}> {n}_tiles = convert_layout({n}_span, {n}_shape, row_major, tiled);",
+            ]
+        L.append(f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);")
     L += [
         "",
         "workload.add_program(device_range, std::move(program));",

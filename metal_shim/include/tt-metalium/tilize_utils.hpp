@@ -1,4 +1,6 @@
-// Host-side layout conversions between a row-major matrix and the device's tiled layouts.
+// Host-side layout conversions between a row-major matrix and the device's tiled layouts: the SDK's
+// convert_layout (from a span, so a caller's data needs no copy into a vector first) and its
+// tilize/untilize wrappers.
 //
 // The matrix is m rows by n columns (both multiples of 32); the input may hold several such matrices
 // back to back. Tiles are stored in row-major order of the tile grid. Inside a tile:
@@ -9,11 +11,22 @@
 
 #include <tt-metalium/bfloat16.hpp>
 #include <tt_stl/assert.hpp>
+#include <tt_stl/span.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
+
+enum class TensorLayoutType {
+    LIN_ROW_MAJOR = 0,   // row-major datums
+    TILED_SWIZZLED = 1,  // row-major of tiles, each tile row-major
+    TILED_NFACES = 2,    // row-major of tiles, each tile four row-major 16x16 faces
+};
+
+using PhysicalSize = std::array<uint32_t, 2>;
 
 namespace tt::tilize_detail {
 
@@ -67,7 +80,7 @@ void convert_runs(const T* input, T* output, size_t size, uint32_t m, uint32_t n
 // Row-major -> tiled (to_tiles) or back, for every m x n matrix in `input`; datum (r, c) of a matrix
 // moves between r * n + c and its tile's start plus offset_in_tile(r % 32, c % 32, faces).
 template <typename T>
-std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool faces, bool to_tiles,
+std::vector<T> convert(tt::stl::Span<const T> input, uint32_t m, uint32_t n, bool faces, bool to_tiles,
                        const char* name) {
     TT_FATAL(!input.empty() && m > 0 && n > 0, "{}: None of the input size, m, nor n can be 0", name);
     TT_FATAL(input.size() % (static_cast<size_t>(m) * n) == 0, "{}: input size {} is not a multiple of m*n = {}*{}",
@@ -75,7 +88,7 @@ std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool
     TT_FATAL(m % kTile == 0 && n % kTile == 0, "{}: m = {} and n = {} must be multiples of 32", name, m, n);
     // Every datum of the output is overwritten: starting from a copy (one memcpy for trivially copyable
     // types) is cheaper than value-initialising it, which an -O1 build does one datum at a time.
-    std::vector<T> output(input);
+    std::vector<T> output(input.begin(), input.end());
     if (faces) {
         convert_runs<kFace>(input.data(), output.data(), input.size(), m, n, true, to_tiles);
     } else {
@@ -86,32 +99,56 @@ std::vector<T> convert(const std::vector<T>& input, uint32_t m, uint32_t n, bool
 
 // The conversion of the datum types host programs use is compiled once, in the runtime library
 // (metal_shim/src/tilize_utils.cpp), not in every program.
-extern template std::vector<uint16_t> convert(const std::vector<uint16_t>&, uint32_t, uint32_t, bool, bool,
+extern template std::vector<uint16_t> convert(tt::stl::Span<const uint16_t>, uint32_t, uint32_t, bool, bool,
                                               const char*);
-extern template std::vector<uint32_t> convert(const std::vector<uint32_t>&, uint32_t, uint32_t, bool, bool,
+extern template std::vector<uint32_t> convert(tt::stl::Span<const uint32_t>, uint32_t, uint32_t, bool, bool,
                                               const char*);
-extern template std::vector<float> convert(const std::vector<float>&, uint32_t, uint32_t, bool, bool, const char*);
-extern template std::vector<bfloat16> convert(const std::vector<bfloat16>&, uint32_t, uint32_t, bool, bool,
+extern template std::vector<float> convert(tt::stl::Span<const float>, uint32_t, uint32_t, bool, bool, const char*);
+extern template std::vector<bfloat16> convert(tt::stl::Span<const bfloat16>, uint32_t, uint32_t, bool, bool,
                                               const char*);
 
 }  // namespace tt::tilize_detail
 
+// The SDK's general conversion. The mock converts between LIN_ROW_MAJOR and either tiled layout with the
+// default 32x32 tiles of 16x16 faces, unflipped; any other request is a TT_FATAL naming it. `shape` is
+// {rows, columns} of one matrix; `inp` may hold several.
+template <typename T>
+std::vector<T> convert_layout(tt::stl::Span<const T> inp, const PhysicalSize& shape, TensorLayoutType inL,
+                              TensorLayoutType outL, std::optional<PhysicalSize> tile_shape = std::nullopt,
+                              std::optional<PhysicalSize> face_shape = std::nullopt, bool transpose_within_face = false,
+                              bool transpose_of_faces = false) {
+    if (inp.size() == 0) {
+        return std::vector<T>();
+    }
+    const bool default_tiles = (!tile_shape || *tile_shape == PhysicalSize{32, 32}) &&
+                               (!face_shape || *face_shape == PhysicalSize{16, 16}) && !transpose_within_face &&
+                               !transpose_of_faces;
+    TT_FATAL(default_tiles, "convert_layout: the mock converts 32x32 tiles of 16x16 faces without transposes only");
+    const bool to_tiles = inL == TensorLayoutType::LIN_ROW_MAJOR && outL != TensorLayoutType::LIN_ROW_MAJOR;
+    const bool from_tiles = outL == TensorLayoutType::LIN_ROW_MAJOR && inL != TensorLayoutType::LIN_ROW_MAJOR;
+    TT_FATAL(to_tiles || from_tiles,
+             "convert_layout: the mock converts between LIN_ROW_MAJOR and a tiled layout only (asked {} -> {})",
+             static_cast<int>(inL), static_cast<int>(outL));
+    const bool faces = (to_tiles ? outL : inL) == TensorLayoutType::TILED_NFACES;
+    return tt::tilize_detail::convert(inp, shape[0], shape[1], faces, to_tiles, "convert_layout");
+}
+
 template <typename T>
 std::vector<T> tilize_nfaces(const std::vector<T>& input, uint32_t m, uint32_t n) {
-    return tt::tilize_detail::convert(input, m, n, true, true, "tilize_nfaces");
+    return tt::tilize_detail::convert<T>(input, m, n, true, true, "tilize_nfaces");
 }
 
 template <typename T>
 std::vector<T> untilize_nfaces(const std::vector<T>& input, uint32_t m, uint32_t n) {
-    return tt::tilize_detail::convert(input, m, n, true, false, "untilize_nfaces");
+    return tt::tilize_detail::convert<T>(input, m, n, true, false, "untilize_nfaces");
 }
 
 template <typename T>
 std::vector<T> tilize_swizzled(const std::vector<T>& input, uint32_t m, uint32_t n) {
-    return tt::tilize_detail::convert(input, m, n, false, true, "tilize_swizzled");
+    return tt::tilize_detail::convert<T>(input, m, n, false, true, "tilize_swizzled");
 }
 
 template <typename T>
 std::vector<T> untilize_swizzled(const std::vector<T>& input, uint32_t m, uint32_t n) {
-    return tt::tilize_detail::convert(input, m, n, false, false, "untilize_swizzled");
+    return tt::tilize_detail::convert<T>(input, m, n, false, false, "untilize_swizzled");
 }
