@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import tvm
 from before_after import T, module_of
-from gemm_stages import AFTER_DFG
-from tilelang_tt.records import AccessorArgs, ComputeConfig, CoreRuntimeArgs, RuntimeArg
+from gemm_stages import ACCUMULATOR, AFTER_DFG
+from tilelang_tt.records import AccessorArgs, ComputeConfig, CoreRuntimeArgs, RuntimeArg, replace
 
 
 def kernel_attrs(role: str, more: dict | None = None) -> dict:
@@ -192,6 +192,56 @@ def compute_init():
     T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
 
 
+# ---- the compute kernel of 2x2-tile blocks: one matmul_block per k step (passes/matmul_form.py) ---------
+
+# The accumulator of a 64x64 block: 2x2 tiles, all in DST at once.
+BLOCK_ACCUMULATOR = replace(ACCUMULATOR, tiles=[2, 2], subblock=[2, 2])
+
+
+@T.macro
+def mma_intrinsics_2x2():
+    """SplitDeviceKernel's compute for 2x2-tile blocks of one k tile per step."""
+    T.tt.fpu.zero(0, "g.py:8:8")
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.tt.mm.mma(0, 1, 0, 2, 2, 1, 0, 0, "g.py:12:12")
+    T.tt.pack(0, 16, "g.py:13:8")
+
+
+@T.macro
+def compute_block_2x2():
+    """InsertDSTManagementTT: per k step, one matmul_block covers the 2x2 tiles (in0 0, in1 0, DST 0, no
+    transpose, ct_dim 2, rt_dim 2, kt_dim 1); the four tiles are packed after the k loop."""
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    cb_out0 = T.int32()
+    T.tt.comment("g.py:12: ")
+    T.call_extern("void", "tile_regs_acquire")
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.call_extern("void", "cb_wait_front", cb_in0, 2)
+        T.call_extern("void", "cb_wait_front", cb_in1, 2)
+        T.call_extern("void", "matmul_block", cb_in0, cb_in1, 0, 0, 0, 0, 2, 2, 1)
+        T.call_extern("void", "cb_pop_front", cb_in0, 2)
+        T.call_extern("void", "cb_pop_front", cb_in1, 2)
+    T.call_extern("void", "tile_regs_commit")
+    T.call_extern("void", "tile_regs_wait")
+    T.tt.comment("g.py:13: ")
+    T.call_extern("void", "cb_reserve_back", cb_out0, 4)
+    for i in range(4):
+        T.call_extern("void", "pack_tile", i, cb_out0)
+    T.call_extern("void", "cb_push_back", cb_out0, 4)
+    T.call_extern("void", "tile_regs_release")
+
+
+@T.macro
+def compute_block_init_2x2():
+    """InsertComputeInitTT for 2x2-tile blocks: the engines configured for matmul_block's shape."""
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    cb_out0 = T.int32()
+    T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
+    T.call_extern("void", "mm_block_init", cb_in0, cb_in1, cb_out0, 0, 2, 2, 1)
+
+
 # ---- kernels -----------------------------------------------------------------------------------------
 
 
@@ -229,14 +279,14 @@ def data_movement_final(role: str, attrs: dict, block_body):
     return kernel.with_attr("global_symbol", f"gemm_{role}")
 
 
-def compute_kernel(attrs: dict, block_body, initialised: bool = True):
-    """The compute kernel before FinalizePersistentSignatureTT: (mm_init, from InsertComputeInitTT on)
+def compute_kernel(attrs: dict, block_body, initialised: bool = True, init=compute_init):
+    """The compute kernel before FinalizePersistentSignatureTT: (``init``, from InsertComputeInitTT on)
     then the work loop around ``block_body()``; it needs no grid index."""
 
     @T.prim_func(check_well_formed=False)
     def with_init():
         T.func_attr(attrs)
-        compute_init()
+        init()
         for block in range(T.tt.work_count()):
             block_body()
 

@@ -1,7 +1,15 @@
 """InsertComputeInitTT: the first matmul's init first, compute config from the accumulator."""
 
 from before_after import assert_pass
-from gemm_kernels import COMPUTE_CONFIG, compute_kernel, kernel_attrs, mma_intrinsics
+from gemm_kernels import (
+    BLOCK_ACCUMULATOR,
+    COMPUTE_CONFIG,
+    compute_block_init_2x2,
+    compute_kernel,
+    kernel_attrs,
+    mma_intrinsics,
+    mma_intrinsics_2x2,
+)
 from programs import attr, gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.passes import InsertComputeInitTT
@@ -52,6 +60,19 @@ def test_gemm_compute_before_expected():
     """mm_init(cb_in0, cb_in1, cb_out0, 0) starts the compute kernel; fp32 accumulation is configured."""
     before = compute_kernel(kernel_attrs("compute"), mma_intrinsics, initialised=False)
     expected = compute_kernel(kernel_attrs("compute", COMPUTE_CONFIG), mma_intrinsics)
+    assert_pass(InsertComputeInitTT(), before, expected)
+
+
+def test_gemm_compute_of_2x2_blocks_before_expected():
+    """mm_block_init(cb_in0, cb_in1, cb_out0, 0, 2, 2, 1): the engines are configured for the matmul_block
+    of the 2x2-tile accumulator."""
+    accumulators = {"tt.accumulators": [BLOCK_ACCUMULATOR]}
+    before = compute_kernel(kernel_attrs("compute", accumulators), mma_intrinsics_2x2, initialised=False)
+    expected = compute_kernel(
+        kernel_attrs("compute", {**accumulators, **COMPUTE_CONFIG}),
+        mma_intrinsics_2x2,
+        init=compute_block_init_2x2,
+    )
     assert_pass(InsertComputeInitTT(), before, expected)
 
 

@@ -2,7 +2,17 @@
 
 import tvm_ffi
 from before_after import assert_pass
-from gemm_kernels import COMPUTE_CONFIG, compute_block, compute_kernel, kernel_attrs, mma_intrinsics
+from gemm_kernels import (
+    BLOCK_ACCUMULATOR,
+    COMPUTE_CONFIG,
+    compute_block,
+    compute_block_2x2,
+    compute_block_init_2x2,
+    compute_kernel,
+    kernel_attrs,
+    mma_intrinsics,
+    mma_intrinsics_2x2,
+)
 from programs import extern_calls, gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
@@ -73,6 +83,16 @@ def test_gemm_compute_before_expected():
     attrs = kernel_attrs("compute", COMPUTE_CONFIG)
     assert_pass(
         InsertDSTManagementTT(), compute_kernel(attrs, mma_intrinsics), compute_kernel(attrs, compute_block)
+    )
+
+
+def test_gemm_compute_of_2x2_blocks_before_expected():
+    """A 2x2-tile accumulator in DST: one matmul_block per k step instead of four matmul_tiles."""
+    attrs = kernel_attrs("compute", {**COMPUTE_CONFIG, "tt.accumulators": [BLOCK_ACCUMULATOR]})
+    assert_pass(
+        InsertDSTManagementTT(),
+        compute_kernel(attrs, mma_intrinsics_2x2, init=compute_block_init_2x2),
+        compute_kernel(attrs, compute_block_2x2, init=compute_block_init_2x2),
     )
 
 
