@@ -14,7 +14,7 @@ def main() -> int:
     tmp = os.environ.get("TEST_TMPDIR")
     if tmp:
         os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tmp, "hypothesis"))
-        os.environ.setdefault("TT_METAL_MOCK_CACHE_DIR", os.path.join(tmp, "kernel_cache"))
+        os.environ.setdefault("RUNTIME_MOCK_CACHE_DIR", os.path.join(tmp, "kernel_cache"))
     args = ["-p", "no:cacheprovider", *sys.argv[1:]]
     if "XML_OUTPUT_FILE" in os.environ:
         args.append("--junitxml=" + os.environ["XML_OUTPUT_FILE"])

@@ -3,7 +3,7 @@
     py_wheel_dir(
         name = "wheel",
         distribution = "tilelang_tt",
-        libraries = ["//compiler:tilelang_tt", "//runtime_mock:tt_mock"],
+        libraries = ["//compiler:tilelang_tt", "//runtime_mock:runtime_mock"],
         install_paths = {"compiler/tilelang_tt": "tilelang_tt", ...},
         ...
     )

@@ -37,7 +37,7 @@ def test_generated_program_matches_ref_program(tmp_path):
     for t, a in zip(plan["tensors"], arrays, strict=True):
         files.append(str(tmp_path / f"{t['name']}.bin"))
         a.tofile(files[-1])
-    env = dict(os.environ, TT_METAL_MOCK_CACHE_DIR=str(tmp_path / "kernels"))
+    env = dict(os.environ, RUNTIME_MOCK_CACHE_DIR=str(tmp_path / "kernels"))
     env.update(config.find_include_dirs() or {})
     kernel_dir = os.path.dirname(os.path.abspath(plan_path))
     sizes = ",".join(str(v) for v in host_sizes.values(plan))

@@ -106,7 +106,8 @@ def model_table(sdk_examples: Path | None) -> None:
     import numpy as np
     import tilelang_tt
     import tilelang_tt.language as T
-    import tt_mock
+
+    import runtime_mock
 
     sys.path.insert(0, str(Path(__file__).absolute().parent))
     import calibrate
@@ -116,7 +117,7 @@ def model_table(sdk_examples: Path | None) -> None:
     print(f"  {'arch':9s} {'M x N x K':>16s} {'program':38s} {'ms':>8s} {'TFLOPS':>7s} {'% peak':>7s}")
 
     def row(arch, shape, program, seconds):
-        peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+        peak = runtime_mock.profile.peak_tflops(arch, "HiFi4")
         tflops = 2 * shape[0] * shape[1] * shape[2] / seconds / 1e12
         text = "x".join(str(v) for v in shape)
         percent = 100 * tflops / peak
@@ -132,7 +133,7 @@ def model_table(sdk_examples: Path | None) -> None:
     for arch, (params, published) in calibrate.BIG_MATMUL.items():
         shape = (int(params["m"]), int(params["n"]), int(params["k"]))
         percent = calibrate.big_matmul_utilisation(arch)
-        peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+        peak = runtime_mock.profile.peak_tflops(arch, "HiFi4")
         seconds = 2 * shape[0] * shape[1] * shape[2] / (peak * percent / 100) / 1e12
         row(arch, shape, "SDK-style 2-D multicast (hand-tuned)", seconds)
         row(arch, shape, "published (GEMM_FLOPS.md, device time)", 2 * shape[0] * shape[1] * shape[2]
@@ -140,7 +141,7 @@ def model_table(sdk_examples: Path | None) -> None:
     if sdk_examples is not None:
         for arch in ("wormhole",):
             for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
-                peak = tt_mock.profile.peak_tflops(arch, "HiFi4")
+                peak = runtime_mock.profile.peak_tflops(arch, "HiFi4")
                 print(f"  {arch:9s} {'(its own shape)':>16s} {'SDK ' + name:38s} {'':8s} {tflops:7.1f} "
                       f"{100 * tflops / peak:6.1f}%")  # fmt: skip
 
@@ -148,9 +149,10 @@ def model_table(sdk_examples: Path | None) -> None:
 def families_table(repeat: int) -> None:
     """Mock-device call time of each family's example kernel next to its numpy reference."""
     import numpy as np
-    import tt_mock
     from blas_info import blas_description
     from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
+
+    import runtime_mock
 
     rounds = max(7, repeat)
     rng = np.random.default_rng(0)
@@ -173,7 +175,8 @@ def families_table(repeat: int) -> None:
             t0 = time.perf_counter()
             kernel(*inputs)
             mock.append(time.perf_counter() - t0)
-            tt_mock.wait_for_scrubber()  # the call's memory is zeroed in the background: not beside numpy
+            # The call's memory is zeroed in the background: not beside numpy.
+            runtime_mock.wait_for_scrubber()
             t1 = time.perf_counter()
             module.ref_program(*inputs)
             ref.append(time.perf_counter() - t1)
@@ -213,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
     import tilelang_tt
     import tilelang_tt.language as T
-    import tt_mock
+
+    import runtime_mock
 
     print(f"import tilelang_tt (with TVM)       {time.perf_counter() - start:8.3f} s")
     size, (bm, bn, bk) = args.size, args.block
@@ -245,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     b = rng.standard_normal((size, size)).astype(ml_dtypes.bfloat16)
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TILELANG_TT_CACHE_DIR"] = cache
-        os.environ["TT_METAL_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
+        os.environ["RUNTIME_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
         cold = tilelang_tt.compile(func, out_idx=[-1], target=args.target)
         t0 = time.perf_counter()
         cold.build()
@@ -280,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             new_runs.append(time.perf_counter() - r0)
         ref_runs = []
         af, bf = a.astype(np.float32), b.astype(np.float32)
-        tt_mock.wait_for_scrubber()  # the last call's device memory is zeroed in the background
+        runtime_mock.wait_for_scrubber()  # the last call's device memory is zeroed in the background
         for _ in range(args.repeat):
             r0 = time.perf_counter()
             ref = af @ bf
@@ -317,7 +321,7 @@ def everything(args: argparse.Namespace) -> int:
     families_table(repeat)
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TILELANG_TT_CACHE_DIR"] = cache
-        os.environ["TT_METAL_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
+        os.environ["RUNTIME_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
         bench_runtime.compiled_gemms(repeat, large_repeat=3, small_repeat=21)
     print(f"\npeak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0

@@ -1,8 +1,8 @@
 """Benchmark of the mock device: bf16 GEMMs on the 8x8 grid next to numpy float32, in one process.
 
 Runs tests/sdk_style/matmul_block_reuse.cpp (block-reuse multi-core matmul: each core of the grid computes
-one block of C, walking K in blocks of --in0-block-w tiles) through tt_mock and reports, with medians over
---repeat repetitions in which the mock and numpy alternate:
+one block of C, walking K in blocks of --in0-block-w tiles) through runtime_mock and reports, with medians
+over --repeat repetitions in which the mock and numpy alternate:
 - for each size (M = K = N): the wall time of one call on the mock (upload, run, download), numpy's
   float32 matmul of the same shape, their ratio, and simulated 32x32x32 tile-matmuls per second;
 - the fixed cost of a call: a 64-core call on a 256^3 problem (one output tile per core);
@@ -45,8 +45,9 @@ from pathlib import Path  # noqa: E402
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-import tt_mock  # noqa: E402
 from blas_info import blas_description  # noqa: E402
+
+import runtime_mock  # noqa: E402
 
 # tests/sdk_style next to tools/, in the source tree or in runfiles.
 SDK_STYLE = Path(__file__).absolute().parent.parent / "tests" / "sdk_style"
@@ -78,11 +79,11 @@ class MockGemm:
         self.size = size
         defines = {"SHAPE_M": size, "SHAPE_K": size, "SHAPE_N": size, "IN0_BLOCK_W": in0_block_w}
         start = time.perf_counter()
-        self.so_path = tt_mock.build_host_program(
+        self.so_path = runtime_mock.build_host_program(
             [SDK_STYLE / "matmul_block_reuse.cpp"], defines={k: str(v) for k, v in defines.items()}
         )
         self.build_seconds = time.perf_counter() - start
-        self.program = tt_mock.HostProgram(self.so_path)
+        self.program = runtime_mock.HostProgram(self.so_path)
         a, b = _inputs(size)
         self.tensors = [a.view(np.uint16), b.view(np.uint16), np.zeros((size, size), np.uint16)]
         self.zeroing: list[float] = []  # the waits for the scrubber after each call
@@ -102,7 +103,7 @@ def _then_wait_for_scrubber(start: float, zeroing: list[float]) -> float:
     appends that wait to ``zeroing``."""
     seconds = time.perf_counter() - start
     waited = time.perf_counter()
-    tt_mock.wait_for_scrubber()
+    runtime_mock.wait_for_scrubber()
     zeroing.append(time.perf_counter() - waited)
     return seconds
 
@@ -146,7 +147,7 @@ class CompiledGemm:
 def compiled_gemms(repeat: int, large_repeat: int, small_repeat: int) -> None:
     """Times the compiler-generated GEMMs next to numpy (alternating) and the 64-core 256^3 call; prints
     the table (a fresh build cache is the caller's choice)."""
-    grid = tt_mock.Device().grid
+    grid = runtime_mock.Device().grid
     ms = 1e3
     gemms = [CompiledGemm(*config) for config in COMPILED_GEMMS]
     reference = {size: NumpyGemm(size) for size in {gemm.size for gemm in gemms}}
@@ -213,7 +214,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     if args.first_run_of is not None:
-        program = tt_mock.HostProgram(args.first_run_of)
+        program = runtime_mock.HostProgram(args.first_run_of)
         a, b = _inputs(args.first_run_size)
         start = time.perf_counter()
         program.run(KERNELS, [a.view(np.uint16), b.view(np.uint16), np.zeros_like(a.view(np.uint16))])
@@ -226,7 +227,7 @@ def main(argv: list[str]) -> int:
     reference = {size: NumpyGemm(size) for size in args.sizes}
 
     with tempfile.TemporaryDirectory() as cache:
-        os.environ["TT_METAL_MOCK_CACHE_DIR"] = cache
+        os.environ["RUNTIME_MOCK_CACHE_DIR"] = cache
         jit_size = 1024 if 1024 in gemms else args.sizes[0]
         first_call = gemms[jit_size].call()
         for gemm in [small, *gemms.values()]:
@@ -243,11 +244,11 @@ def main(argv: list[str]) -> int:
                 numpy_times[size].append(reference[size].call())
         small_times = [small.call() for _ in range(args.small_repeat)]
 
-    grid = tt_mock.Device().grid
+    grid = runtime_mock.Device().grid
     ms = 1e3
     print(
-        f"\nbf16 GEMM, block-reuse on the {grid[0]}x{grid[1]} grid ({tt_mock.default_arch()}), K blocks of "
-        f"{args.in0_block_w * TILE}; medians of alternated runs (mock = upload + run + download)"
+        f"\nbf16 GEMM, block-reuse on the {grid[0]}x{grid[1]} grid ({runtime_mock.default_arch()}), "
+        f"K blocks of {args.in0_block_w * TILE}; medians of alternated runs (mock = upload + run + download)"
     )
     print(
         f"  {'M=K=N':>6} {'runs':>4} {'mock ms':>9} {'numpy ms':>9} {'ratio':>6} {'tile-mm/s':>10} "
@@ -278,7 +279,7 @@ def main(argv: list[str]) -> int:
     if not args.no_compiled:
         with tempfile.TemporaryDirectory() as cache:
             os.environ["TILELANG_TT_CACHE_DIR"] = cache
-            os.environ["TT_METAL_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
+            os.environ["RUNTIME_MOCK_CACHE_DIR"] = os.path.join(cache, "kernels")
             compiled_gemms(args.repeat, args.compiled_large_repeat, args.small_repeat)
     print(f"\npeak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0

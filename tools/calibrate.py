@@ -1,10 +1,10 @@
 """Calibration of the simulator's timing model against Tenstorrent's published performance figures.
 
 Builds the SDK-style microbenchmarks of tools/calibration, runs each under the timing model
-(``tt_mock.profiling()``) on Wormhole and Blackhole, and prints one table: the modelled figure, the published
-one, and the error. Bandwidths and per-tile costs are differential: each benchmark runs at two amounts of
-work and the figure is (work difference) / (modelled cycle difference), so launch, setup and the programs'
-own result checks cancel out. With ``--sdk-examples DIR`` (a tt-metal checkout or
+(``runtime_mock.profiling()``) on Wormhole and Blackhole, and prints one table: the modelled figure, the
+published one, and the error. Bandwidths and per-tile costs are differential: each benchmark runs at two
+amounts of work and the figure is (work difference) / (modelled cycle difference), so launch, setup and the
+programs' own result checks cancel out. With ``--sdk-examples DIR`` (a tt-metal checkout or
 ``git archive`` of its tt_metal/programming_examples) it also runs the SDK's matmul examples from a scratch
 copy and lists their modelled TFLOPS.
 
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tt_mock
+import runtime_mock
 
 CALIBRATION = Path(__file__).absolute().parent / "calibration"
 KERNELS = CALIBRATION / "kernels"
@@ -54,12 +54,12 @@ class Benchmark:
 
 
 def grid_cores(arch: str) -> int:
-    spec = tt_mock.Device(arch).spec
+    spec = runtime_mock.Device(arch).spec
     return spec.grid_x * spec.grid_y
 
 
 def dram_banks(arch: str) -> int:
-    return tt_mock.Device(arch).spec.dram_banks
+    return runtime_mock.Device(arch).spec.dram_banks
 
 
 def dram_bytes(readers: Callable[[str], int]) -> Callable[[str, int], float]:
@@ -156,15 +156,15 @@ SMALL_MATMUL = {"m": "128", "k": "256", "n": "192", "grid_x": "3", "grid_y": "2"
 
 def run_program(program: str, params: dict[str, str], arch: str) -> int:
     """Builds tools/calibration/<program>.cpp and runs it on `arch`; returns its exit status."""
-    tt_mock.set_default_arch(arch)
-    so = tt_mock.build_host_program([CALIBRATION / f"{program}.cpp"], std="c++17")
+    runtime_mock.set_default_arch(arch)
+    so = runtime_mock.build_host_program([CALIBRATION / f"{program}.cpp"], std="c++17")
     argv = [str(KERNELS), *(f"{name}={value}" for name, value in params.items())]
-    return tt_mock.HostProgram(so).main(argv)
+    return runtime_mock.HostProgram(so).main(argv)
 
 
 def modelled_cycles(program: str, params: dict[str, str], arch: str) -> int:
     """Modelled device cycles of one run of the program; raises if its own result check fails."""
-    with tt_mock.profiling() as session:
+    with runtime_mock.profiling() as session:
         status = run_program(program, params, arch)
     if status != 0:
         raise RuntimeError(f"{program} {params} on {arch} failed its result check (exit status {status})")
@@ -182,20 +182,20 @@ def measure(bench: Benchmark, arch: str) -> float:
     if bench.unit == "cycles/tile":
         return 1 / per_cycle
     if bench.unit == "GB/s":
-        return per_cycle * tt_mock.arch_facts(arch)["clock_ghz"]
+        return per_cycle * runtime_mock.arch_facts(arch)["clock_ghz"]
     return per_cycle
 
 
 def big_matmul_utilisation(arch: str) -> float:
     """Modelled % of the grid's HiFi4 peak for the 2-D multicast matmul at the published shape."""
     params, _ = BIG_MATMUL[arch]
-    with tt_mock.profiling() as session:
+    with runtime_mock.profiling() as session:
         status = run_program("matmul_mcast_2d", params, arch)
     if status != 0:
         raise RuntimeError(f"matmul_mcast_2d on {arch} failed its result check")
     flops = 2 * int(params["m"]) * int(params["k"]) * int(params["n"])
     achieved_tflops = flops / session.seconds / 1e12
-    return 100 * achieved_tflops / tt_mock.profile.peak_tflops(arch, "HiFi4")
+    return 100 * achieved_tflops / runtime_mock.profile.peak_tflops(arch, "HiFi4")
 
 
 def error_percent(model: float, published: float | None) -> str:
@@ -216,7 +216,7 @@ def sdk_example_tflops(examples: Path, arch: str) -> list[tuple[str, float]]:
         if not (programming / "matmul_common").exists():
             (programming / "matmul_common").symlink_to(programming / "matmul" / "matmul_common")
         os.environ["TT_METAL_KERNEL_PATH"] = str(root)
-        tt_mock.set_default_arch(arch)
+        runtime_mock.set_default_arch(arch)
         for name in [
             "matmul_single_core",
             "matmul_multi_core",
@@ -224,14 +224,14 @@ def sdk_example_tflops(examples: Path, arch: str) -> list[tuple[str, float]]:
             "matmul_multicore_reuse_mcast",
         ]:
             source = programming / "matmul" / name / f"{name}.cpp"
-            so = tt_mock.build_host_program(
+            so = runtime_mock.build_host_program(
                 [source],
                 # <bmm_op.hpp> for three of them, <matmul_common/bmm_op.hpp> for the fourth
                 include_dirs=[programming / "matmul", programming / "matmul" / "matmul_common"],
                 defines={"OVERRIDE_KERNEL_PREFIX": '"tt_metal/programming_examples/"'},
             )
-            with tt_mock.profiling() as session:
-                status = tt_mock.HostProgram(so).main([])
+            with runtime_mock.profiling() as session:
+                status = runtime_mock.HostProgram(so).main([])
             if status != 0:
                 raise RuntimeError(f"SDK example {name} on {arch} exited with {status}")
             flops = sum(run.flops for run in session.runs)

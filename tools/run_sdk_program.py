@@ -13,7 +13,7 @@ program's output is shown as it runs and the exit status is main's; an exception
 reported (a crashing kernel as KernelFaultError, with its core, RISC, file and line) and exits
 with status 134, like the abort of a real executable.
 
---profile models the device time of every run the program makes (tt_mock.profiling) and prints the
+--profile models the device time of every run the program makes (runtime_mock.profiling) and prints the
 summary after the program's output: per core and RISC busy and waiting time, achieved TFLOPS and DRAM
 GB/s against the arch's peak (at --fidelity, default HiFi4), the bottleneck. --trace OUT.json also writes
 the runs' Chrome trace (open it in https://ui.perfetto.dev); it implies --profile.
@@ -28,7 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-import tt_mock
+import runtime_mock
 
 _VERBATIM = re.compile(r'^(".*"|[-+]?[0-9][0-9A-Za-z.\']*|[A-Za-z_][A-Za-z0-9_:]*)$')
 
@@ -55,7 +55,10 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("-D", dest="defines", action="append", default=[], help="NAME=VALUE or NAME")
     parser.add_argument("--profile", action="store_true", help="print the timing model's summary")
     parser.add_argument(
-        "--fidelity", choices=tt_mock.profile.FIDELITIES, default="HiFi4", help="math fidelity of the peak"
+        "--fidelity",
+        choices=runtime_mock.profile.FIDELITIES,
+        default="HiFi4",
+        help="math fidelity of the peak",
     )
     parser.add_argument("--trace", type=Path, help="write the runs' Chrome trace here (implies --profile)")
     parser.add_argument("sources", nargs="+", type=Path, help="host program .cpp files")
@@ -72,26 +75,26 @@ def main(argv: list[str]) -> int:
     if args.kernel_root is not None:
         os.environ["TT_METAL_KERNEL_PATH"] = str(args.kernel_root.resolve())
     if args.arch is not None:
-        tt_mock.set_default_arch(args.arch)
+        runtime_mock.set_default_arch(args.arch)
     try:
-        so_path = tt_mock.build_host_program(args.sources, args.include_dirs, defines)
+        so_path = runtime_mock.build_host_program(args.sources, args.include_dirs, defines)
     except (RuntimeError, FileNotFoundError) as error:
         print(f"run_sdk_program: {error}", file=sys.stderr)
         return 1
     profiled = args.profile or args.trace is not None
-    with tt_mock.profiling() if profiled else contextlib.nullcontext() as session:
+    with runtime_mock.profiling() if profiled else contextlib.nullcontext() as session:
         status = _run_main(so_path, program_args)
     if profiled:
-        print(tt_mock.profile.summary(session, args.fidelity))
+        print(runtime_mock.profile.summary(session, args.fidelity))
         if args.trace is not None:
-            tt_mock.profile.write_chrome_trace(session, args.trace)
+            runtime_mock.profile.write_chrome_trace(session, args.trace)
             print(f"run_sdk_program: trace of {len(session.runs)} runs written to {args.trace}")
     return status
 
 
 def _run_main(so_path: Path, program_args: list[str]) -> int:
     try:
-        return tt_mock.HostProgram(so_path).main(program_args)
+        return runtime_mock.HostProgram(so_path).main(program_args)
     except Exception as error:  # any exception escaping main ends the program
         print(
             f"run_sdk_program: main() ended with an uncaught exception ({type(error).__name__}):",

@@ -24,7 +24,7 @@ CLIENT = Path(__file__).absolute().parent / "cache_client.py"
 
 def environment(root: Path) -> dict[str, str]:
     """Both caches (the compiler's and the device's kernel cache) under ``root``."""
-    return {"TILELANG_TT_CACHE_DIR": str(root), "TT_METAL_MOCK_CACHE_DIR": str(root / "kernels")}
+    return {"TILELANG_TT_CACHE_DIR": str(root), "RUNTIME_MOCK_CACHE_DIR": str(root / "kernels")}
 
 
 def host_object(root: Path) -> Path:

@@ -72,7 +72,7 @@ def test_the_host_object_is_keyed_by_the_shim_headers(kernel, tmp_path, monkeypa
 
     keys = {}
     for name, text in (("a", "// one version\n"), ("b", "// another version\n"), ("c", "// one version\n")):
-        monkeypatch.setenv("TT_METAL_MOCK_SHIM_INCLUDE", shim(name, text))
+        monkeypatch.setenv("RUNTIME_MOCK_SHIM_INCLUDE", shim(name, text))
         keys[name] = kernel.host_hash
     assert keys["a"] != keys["b"], "a changed shim header must not reuse the host object built before it"
     assert keys["a"] == keys["c"], "the same headers must share the host object"

@@ -2,11 +2,12 @@
 
 TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
                             ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
-TT_METAL_MOCK_SHIM_INCLUDE  metal_shim/include and runtime_mock/kernel_abi, the include roots the device
-TT_METAL_MOCK_KERNEL_ABI_INCLUDE  JIT-compiles kernels against; each set here from the runfiles or the
-                            source tree when the caller has not set it (installed from the wheel, the tt_mock
-                            package finds the copies it bundles by itself)
-TT_METAL_MOCK_CACHE_DIR     the device's kernel cache; inside a Bazel test (read-only home) it defaults to
+RUNTIME_MOCK_SHIM_INCLUDE   metal_shim/include and runtime_mock/include (the simulator's kernel ABI,
+RUNTIME_MOCK_KERNEL_ABI_INCLUDE  runtime_mock/kernel_abi/*.h), the include roots the device JIT-compiles
+                            kernels against; each set here from the runfiles or the source tree when the
+                            caller has not set it (installed from the wheel, the runtime_mock package finds
+                            the copies it bundles by itself)
+RUNTIME_MOCK_CACHE_DIR      the device's kernel cache; inside a Bazel test (read-only home) it defaults to
                             <cache root>/kernels
 """
 
@@ -56,8 +57,8 @@ def _runfiles_roots() -> list[str]:
 
 # The device's include roots, in compile order: the variable naming each, and its path in the tree.
 INCLUDE_ROOTS = (
-    ("TT_METAL_MOCK_SHIM_INCLUDE", ("metal_shim", "include")),
-    ("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", ("runtime_mock", "kernel_abi")),
+    ("RUNTIME_MOCK_SHIM_INCLUDE", ("metal_shim", "include")),
+    ("RUNTIME_MOCK_KERNEL_ABI_INCLUDE", ("runtime_mock", "include")),
 )
 
 
@@ -71,7 +72,7 @@ def _in_tree(*parts: str) -> str | None:
 
 def find_include_dirs() -> dict[str, str] | None:
     """The include roots kernels and host programs compile against, by variable (INCLUDE_ROOTS): each from
-    its variable, else from the runfiles or the source tree, else the copy an installed tt_mock package
+    its variable, else from the runfiles or the source tree, else the copy an installed runtime_mock package
     bundles (the wheel); None when one is not found."""
     found = {variable: os.environ.get(variable) or _in_tree(*parts) for variable, parts in INCLUDE_ROOTS}
     if all(found.values()):
@@ -83,9 +84,9 @@ def find_include_dirs() -> dict[str, str] | None:
 
 
 def _installed_include_dirs() -> dict[str, str] | None:
-    """The device package knows where its headers are (tt_mock.config); importing it exports them."""
+    """The device package knows where its headers are (runtime_mock.config); importing it exports them."""
     try:
-        from tt_mock import config as device_config
+        from runtime_mock import config as device_config
     except ImportError:
         return None
     return {
@@ -99,4 +100,4 @@ def ensure_device_env() -> None:
     for variable, include in (find_include_dirs() or {}).items():
         os.environ.setdefault(variable, include)
     if os.environ.get("TEST_TMPDIR"):
-        os.environ.setdefault("TT_METAL_MOCK_CACHE_DIR", os.path.join(cache_root(), "kernels"))
+        os.environ.setdefault("RUNTIME_MOCK_CACHE_DIR", os.path.join(cache_root(), "kernels"))

@@ -7,8 +7,8 @@
      │                          runtime arguments per core)
      ├── TTArgumentError  a kernel call's arguments do not fit the kernel (count, shape, dtype, an output
      │                    array that cannot receive the result); also a TypeError and a ValueError
-     └── TTRuntimeError   the device failed while running the generated program (wraps tt_mock.DeviceError,
-                          a kernel fault, or a TT_FATAL of the host program)
+     └── TTRuntimeError   the device failed while running the generated program (wraps
+                          runtime_mock.DeviceError, a kernel fault, or a TT_FATAL of the host program)
 
 Locations travel through the IR as "file:line:col" strings (see ``language.py``); ``TTCompileError.at``
 turns one into an error with the quoted line.

@@ -7,7 +7,7 @@
     kernel.write_artifacts("out/")        # the five artifacts
 
 Calling a kernel writes the artifacts to a directory keyed by their hash and the options, builds main.cpp
-into a shared object with the device package (``tt_mock``), cached under the hash of main.cpp, and runs
+into a shared object with the device package (``runtime_mock``), cached under the hash of main.cpp, and runs
 ``tilelang_tt_run`` from it in-process on the three kernels in a directory keyed by their text alone; the
 device JIT-compiles and caches them itself. Kernels take the problem's sizes as runtime arguments, so the
 kernels of a program at a new shape are usually the same text, and their built objects are reused.
@@ -110,9 +110,9 @@ class JITKernel:
         modelled time, per-core per-RISC breakdown, TFLOPS against the peak, Chrome trace (profiler.py)."""
         if not args:
             return self.get_profiler().profile()
-        tt_mock = _device()
+        runtime_mock = _device()
         self.build()  # a first call's host build and kernel JIT are not device time
-        with tt_mock.profiling() as session:
+        with runtime_mock.profiling() as session:
             self(*args)
         return KernelProfile(session, self.name, self.options.target, self.options.math_fidelity)
 
@@ -168,24 +168,26 @@ class JITKernel:
         """Write the artifacts and build (or reuse) the host shared object: (kernel dir, host .so).
 
         Nothing cached is trusted: artifact files must equal this kernel's artifacts (edited or emptied ones
-        are rewritten), and the host object must match its manifest (tt_mock.cache_entry) and load (a damaged
-        one is rebuilt). A warm cache is only read; an unusable cache directory raises TTRuntimeError
+        are rewritten), and the host object must match its manifest (runtime_mock.cache_entry) and load (a
+        damaged one is rebuilt). A warm cache is only read; an unusable cache directory raises TTRuntimeError
         naming it and TILELANG_TT_CACHE_DIR."""
-        tt_mock = _device()
+        runtime_mock = _device()
         directory = self._artifact_directory(self.build_hash, self.artifacts)
-        return str(directory), str(self._host_object(tt_mock, directory))
+        return str(directory), str(self._host_object(runtime_mock, directory))
 
-    def _kernel_program(self, tt_mock, kernel_dir: Path):
-        """The plan's kernels and circular buffers as a tt_mock.Program: what the host program will give
+    def _kernel_program(self, runtime_mock, kernel_dir: Path):
+        """The plan's kernels and circular buffers as a runtime_mock.Program: what the host program will give
         the device, as far as building the kernels goes (their sources, arguments, CB formats)."""
         plan = self.plan
         cores = [tuple(w["core"]) for w in plan["core_work"]]
         memory = {t["name"]: t["memory"] for t in plan["tensors"]}
-        program = tt_mock.Program()
+        program = runtime_mock.Program()
         for k in plan["kernels"]:
             role = {"RISCV_0": "riscv_0", "RISCV_1": "riscv_1"}.get(k.get("processor"), "compute")
             words = [
-                w for a in k["compile_time_args"] for w in tt_mock.tensor_accessor_args(memory[a["tensor"]])
+                w
+                for a in k["compile_time_args"]
+                for w in runtime_mock.tensor_accessor_args(memory[a["tensor"]])
             ]
             program.add_kernel(
                 kernel_dir / k["file"], cores, role, compile_args=words, **k.get("compute_config", {})
@@ -203,7 +205,7 @@ class JITKernel:
 
     def _artifact_directory(self, key: str | Path, artifacts: dict[str, str]) -> Path:
         """<cache>/programs/<key>/ holding exactly ``artifacts``."""
-        from tt_mock import cache_entry
+        from runtime_mock import cache_entry
 
         directory = Path(config.cache_dir()) / key
         stale = [name for name, text in artifacts.items() if not self._holds(directory / name, text)]
@@ -217,7 +219,7 @@ class JITKernel:
     def _holds(self, path: Path, text: str) -> bool:
         """Whether the file at ``path`` holds ``text``: read once, then trusted while its stamp (size, mtime,
         inode) is the one it had when it was read or written."""
-        from tt_mock import cache_entry
+        from runtime_mock import cache_entry
 
         now = cache_entry.stamp(path)
         if now is not None and self._checked.get(path) == now:
@@ -227,36 +229,38 @@ class JITKernel:
         self._checked[path] = now
         return True
 
-    def _host_object(self, tt_mock, directory: Path) -> Path:
+    def _host_object(self, runtime_mock, directory: Path) -> Path:
         """<cache>/programs/host/<host hash>.so built from ``directory``/main.cpp, intact and loadable."""
 
         so_path = Path(config.cache_dir()) / "host" / f"{self.host_hash}.so"
-        if self._loadable(tt_mock, so_path):
+        if self._loadable(runtime_mock, so_path):
             return so_path
         # The kernels build on the other cores while the host program compiles. A kernel that does not
         # compile is reported by the run, which builds it again, with its compiler's diagnostics.
-        kernels = threading.Thread(target=self._prebuild_kernels, args=(tt_mock,), daemon=True)
+        kernels = threading.Thread(target=self._prebuild_kernels, args=(runtime_mock,), daemon=True)
         kernels.start()
         try:
-            self._build_host_object(tt_mock, directory, so_path)
+            self._build_host_object(runtime_mock, directory, so_path)
         finally:
             kernels.join()
         return so_path
 
-    def _prebuild_kernels(self, tt_mock) -> None:
+    def _prebuild_kernels(self, runtime_mock) -> None:
         """Builds the kernels into the device's cache; any failure is left to the run to report."""
-        with contextlib.suppress(TTRuntimeError, tt_mock.DeviceError, RuntimeError, OSError, ValueError):
-            self._kernel_program(tt_mock, self._kernel_directory()).build_kernels(self.options.target)
+        with contextlib.suppress(TTRuntimeError, runtime_mock.DeviceError, RuntimeError, OSError, ValueError):
+            self._kernel_program(runtime_mock, self._kernel_directory()).build_kernels(self.options.target)
 
-    def _build_host_object(self, tt_mock, directory: Path, so_path: Path) -> None:
-        from tt_mock import cache_entry
+    def _build_host_object(self, runtime_mock, directory: Path, so_path: Path) -> None:
+        from runtime_mock import cache_entry
 
         with cache_entry.build_lock(so_path, config.CACHE_DIR_VARIABLE, TTRuntimeError):
-            if not self._loadable(tt_mock, so_path):  # else another process built it while this one waited
+            if not self._loadable(
+                runtime_mock, so_path
+            ):  # else another process built it while this one waited
                 partial = so_path.with_name(f"{so_path.name}.{os.getpid()}.tmp")
                 try:
-                    tt_mock.build_host_program([directory / "main.cpp"], [], {}, partial)
-                except (tt_mock.DeviceError, RuntimeError) as err:
+                    runtime_mock.build_host_program([directory / "main.cpp"], [], {}, partial)
+                except (runtime_mock.DeviceError, RuntimeError) as err:
                     raise TTRuntimeError(f"building the host program of {self.name} failed: {err}") from err
                 cache_entry.publish(partial, so_path)
 
@@ -268,15 +272,15 @@ class JITKernel:
             return None
 
     @staticmethod
-    def _loadable(tt_mock, so_path: Path) -> bool:
+    def _loadable(runtime_mock, so_path: Path) -> bool:
         """Whether the cached host object is intact and loads (one that does not is marked for rebuilding)."""
-        from tt_mock import cache_entry
+        from runtime_mock import cache_entry
 
         if not cache_entry.intact(so_path):
             return False
         try:
-            tt_mock.HostProgram(so_path)
-        except tt_mock.DeviceError:
+            runtime_mock.HostProgram(so_path)
+        except runtime_mock.DeviceError:
             return False
         return True
 
@@ -289,9 +293,9 @@ class JITKernel:
         call = bind_arguments(self.params, self.out_idx, args, self.name)
         _, so_path = self.build()
         directory = self._kernel_directory()
-        tt_mock = _device()
+        runtime_mock = _device()
         if self._host is None:
-            self._host = tt_mock.HostProgram(so_path)
+            self._host = runtime_mock.HostProgram(so_path)
         try:
             # The device contract passes 16-bit floats as their uint16 bits (views: outputs land in place).
             self._host.run(
@@ -303,7 +307,7 @@ class JITKernel:
                 arch=self.options.target,
                 sizes=host_sizes.values(self.plan),
             )
-        except RuntimeError as err:  # tt_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
+        except RuntimeError as err:  # runtime_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
             report = self._name_buffers(str(err))
             raise TTRuntimeError(
                 f"{self.name} failed on the {self.options.target} mock device: {report}",
@@ -327,12 +331,12 @@ class JITKernel:
 def _device():
     config.ensure_device_env()
     try:
-        import tt_mock
+        import runtime_mock
     except ImportError as err:
         raise TTRuntimeError(
-            "running a kernel needs the device package tt_mock (//runtime_mock:tt_mock)"
+            "running a kernel needs the device package runtime_mock (//runtime_mock:runtime_mock)"
         ) from err
-    return tt_mock
+    return runtime_mock
 
 
 # TileLang's execution backends: how a CUDA kernel is called from Python. Here calls always go through

@@ -14,8 +14,8 @@
 
 Inputs are numpy arrays in each parameter's dtype (``tensor_supply.py``); the kernel runs on the mock
 device. ``Profiler.do_bench()`` of the kernel returns **modelled device time** in milliseconds: the
-simulator's timing model (tt_mock.profile, constants in tt_mock/arch/<arch>.json) replays one call and
-says how long the Tenstorrent chip would take. The model is deterministic, so one call is the measurement.
+simulator's timing model (runtime_mock.profile, constants in runtime_mock/arch/<arch>.json) replays one call
+and says how long the Tenstorrent chip would take. The model is deterministic, so one call is the measurement.
 ``Profiler.do_bench(func)`` of any other function, ``Profiler.do_bench_wall()`` and the module-level
 ``do_bench`` measure **host wall time** instead (the median over repetitions by default): what the
 simulator, or numpy, costs on this machine. GPU-only knobs (``backend``, ``device``, ``fast_flush``,
@@ -119,7 +119,7 @@ class KernelProfile:
     each core's RISCs spent it, the throughput against the target's peak, and a Chrome trace."""
 
     def __init__(self, session, kernel_name: str, target: str, math_fidelity: str):
-        self.session = session  # tt_mock.ProfilingSession: its ``runs`` hold the per-core, per-RISC data
+        self.session = session  # runtime_mock.ProfilingSession: its ``runs`` hold the per-core, per-RISC data
         self.kernel_name = kernel_name
         self.target = target
         self.math_fidelity = math_fidelity
@@ -140,9 +140,9 @@ class KernelProfile:
 
     @property
     def peak_tflops(self) -> float:
-        import tt_mock
+        import runtime_mock
 
-        return tt_mock.profile.peak_tflops(self.target, self.math_fidelity)
+        return runtime_mock.profile.peak_tflops(self.target, self.math_fidelity)
 
     @property
     def dram_gb_s(self) -> float:
@@ -151,18 +151,19 @@ class KernelProfile:
 
     def summary(self) -> str:
         """Per-core, per-RISC busy and wait breakdown, TFLOPS and DRAM GB/s against the peak, and the
-        bottleneck in one sentence (tt_mock.profile.summary)."""
-        import tt_mock
+        bottleneck in one sentence (runtime_mock.profile.summary)."""
+        import runtime_mock
 
-        return f"{self.kernel_name} on {self.target} ({self.math_fidelity}):\n" + tt_mock.profile.summary(
-            self.session, self.math_fidelity
+        return (
+            f"{self.kernel_name} on {self.target} ({self.math_fidelity}):\n"
+            + runtime_mock.profile.summary(self.session, self.math_fidelity)
         )
 
     def write_trace(self, path: str) -> None:
         """A Chrome trace-event JSON file Perfetto's UI opens: a track per core and RISC."""
-        import tt_mock
+        import runtime_mock
 
-        tt_mock.profile.write_chrome_trace(self.session, path)
+        runtime_mock.profile.write_chrome_trace(self.session, path)
 
     def __repr__(self) -> str:
         return (

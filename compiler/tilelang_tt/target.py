@@ -1,9 +1,9 @@
 """Device descriptions: the facts of each Tenstorrent chip the compiler targets.
 
 The numbers live in one place for the compiler and the simulator alike: the ``"chip"`` section of each
-architecture's data file, ``tt_mock/arch/<arch>.json`` (runtime_mock/python/tt_mock/arch/; sources named in
-the file). ``get_target("wormhole")`` returns a frozen ``TTTarget`` built from it; every pass reads facts
-from the target, none hard-codes them.
+architecture's data file, ``runtime_mock/arch/<arch>.json`` (runtime_mock/python/runtime_mock/arch/; sources
+named in the file). ``get_target("wormhole")`` returns a frozen ``TTTarget`` built from it; every pass reads
+facts from the target, none hard-codes them.
 
     >>> get_target("blackhole").grid
     (13, 10)
@@ -83,11 +83,11 @@ class TTTarget:
 
 
 def _chip_facts(arch: str) -> dict:
-    """The ``"chip"`` section of the arch's data file, read where the tt_mock package lies (without importing
-    the simulator, which a compile-only user never loads)."""
-    spec = importlib.util.find_spec("tt_mock")
+    """The ``"chip"`` section of the arch's data file, read where the runtime_mock package lies (without
+    importing the simulator, which a compile-only user never loads)."""
+    spec = importlib.util.find_spec("runtime_mock")
     if spec is None or spec.origin is None:
-        raise TTCompileError("tt_mock, the package that holds the chips' data files, is not installed")
+        raise TTCompileError("runtime_mock, the package that holds the chips' data files, is not installed")
     return json.loads((Path(spec.origin).parent / "arch" / f"{arch}.json").read_text())["chip"]
 
 

@@ -26,70 +26,71 @@
 #include "compute_kernel_api/tilize.h"
 #include "compute_kernel_api/transpose_wh.h"
 #include "compute_kernel_api/untilize.h"
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 template <bool fast_and_approx = false>
 ALWI void sigmoid_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
-ALWI void sigmoid_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "sigmoid_tile", site, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+ALWI void sigmoid_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "sigmoid_tile", site,
+                                         [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
 }
 
 template <bool fast_and_approx = false>
 ALWI void log_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <bool fast_and_approx = false>
-ALWI void log_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "log_tile", site, [](float x) { return std::log(x); });
+ALWI void log_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "log_tile", site, [](float x) { return std::log(x); });
 }
 
 template <bool fast_and_approx = false>
 ALWI void tanh_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <bool fast_and_approx = false>
-ALWI void tanh_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "tanh_tile", site, [](float x) { return std::tanh(x); });
+ALWI void tanh_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "tanh_tile", site, [](float x) { return std::tanh(x); });
 }
 
 ALWI void abs_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
-ALWI void abs_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "abs_tile", site, [](float x) { return std::fabs(x); });
+ALWI void abs_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "abs_tile", site, [](float x) { return std::fabs(x); });
 }
 
 ALWI void square_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
-ALWI void square_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "square_tile", site, [](float x) { return x * x; });
+ALWI void square_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "square_tile", site, [](float x) { return x * x; });
 }
 
 ALWI void silu_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
-ALWI void silu_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "silu_tile", site, [](float x) { return x / (1.0f + std::exp(-x)); });
+ALWI void silu_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "silu_tile", site, [](float x) { return x / (1.0f + std::exp(-x)); });
 }
 
 ALWI void exp2_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
-ALWI void exp2_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "exp2_tile", site, [](float x) { return std::exp2(x); });
+ALWI void exp2_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "exp2_tile", site, [](float x) { return std::exp2(x); });
 }
 
 }  // namespace ckernel

@@ -8,8 +8,8 @@ namespace tt::tt_metal {
 
 namespace {
 
-tt_mock::BufferKind kind_of(BufferType type) {
-    return type == BufferType::DRAM ? tt_mock::BufferKind::Dram : tt_mock::BufferKind::L1;
+runtime_mock::BufferKind kind_of(BufferType type) {
+    return type == BufferType::DRAM ? runtime_mock::BufferKind::Dram : runtime_mock::BufferKind::L1;
 }
 
 }  // namespace
@@ -64,8 +64,8 @@ void Buffer::read(void* data, size_t bytes) const {
     mock().read_interleaved(kind_of(buffer_type_), address_, static_cast<uint32_t>(page_size_), data, bytes);
 }
 
-tt_mock::Device& Buffer::mock() const {
-    std::shared_ptr<tt_mock::Device> mock = mock_.lock();
+runtime_mock::Device& Buffer::mock() const {
+    std::shared_ptr<runtime_mock::Device> mock = mock_.lock();
     TT_FATAL(mock != nullptr, "The buffer's device is closed");
     return *mock;
 }

@@ -7,13 +7,13 @@ namespace tt::tt_metal {
 
 IDevice::IDevice(ChipId device_id) : id_(device_id), queue_(*this) {
     TT_FATAL(device_id == 0, "Device {} does not exist: the mock device has a single chip, device 0", device_id);
-    device_ = std::make_shared<tt_mock::Device>(tt_mock::default_arch());
+    device_ = std::make_shared<runtime_mock::Device>(runtime_mock::default_arch());
 }
 
 IDevice::~IDevice() = default;
 
 tt::ARCH IDevice::arch() const {
-    return mock().spec().arch == tt_mock::Arch::Blackhole ? tt::ARCH::BLACKHOLE : tt::ARCH::WORMHOLE_B0;
+    return mock().spec().arch == runtime_mock::Arch::Blackhole ? tt::ARCH::BLACKHOLE : tt::ARCH::WORMHOLE_B0;
 }
 
 CoreCoord IDevice::compute_with_storage_grid_size() const {
@@ -24,7 +24,7 @@ CoreCoord IDevice::worker_core_from_logical_core(const CoreCoord& logical_core) 
     const CoreCoord grid = compute_with_storage_grid_size();
     TT_FATAL(logical_core.x < grid.x && logical_core.y < grid.y, "Logical core {} is outside the {}x{} grid",
              logical_core.str(), grid.x, grid.y);
-    const tt_mock::LogicalCore noc =
+    const runtime_mock::LogicalCore noc =
         mock().worker_noc_coord({static_cast<uint32_t>(logical_core.x), static_cast<uint32_t>(logical_core.y)});
     return {noc.x, noc.y};
 }
@@ -52,11 +52,11 @@ bool IDevice::close() {
     return true;
 }
 
-tt_mock::Device& IDevice::mock() const {
+runtime_mock::Device& IDevice::mock() const {
     return *mock_shared();
 }
 
-std::shared_ptr<tt_mock::Device> IDevice::mock_shared() const {
+std::shared_ptr<runtime_mock::Device> IDevice::mock_shared() const {
     TT_FATAL(device_ != nullptr, "Device {} is closed", id_);
     return device_;
 }

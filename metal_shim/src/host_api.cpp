@@ -52,12 +52,12 @@ void set_runtime_args(const Program& program, KernelHandle kernel_id, const Core
     }
 }
 
-tt_mock::KernelRole data_movement_role(DataMovementProcessor processor) {
+runtime_mock::KernelRole data_movement_role(DataMovementProcessor processor) {
     switch (processor) {
         case DataMovementProcessor::RISCV_0:
-            return tt_mock::KernelRole::DataMovement0;
+            return runtime_mock::KernelRole::DataMovement0;
         case DataMovementProcessor::RISCV_1:
-            return tt_mock::KernelRole::DataMovement1;
+            return runtime_mock::KernelRole::DataMovement1;
         default:
             TT_THROW("DataMovementProcessor::RISCV_{} does not exist on Tensix cores (only RISCV_0 and RISCV_1)",
                      static_cast<int>(processor));
@@ -98,7 +98,7 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         kernel->spec.named_compile_args.insert(dm->named_compile_args.begin(), dm->named_compile_args.end());
         kernel->name = fmt::format("{} (RISCV_{})", file_name, static_cast<int>(dm->processor));
     } else if (const auto* compute = std::get_if<ComputeConfig>(&config)) {
-        kernel->spec.role = tt_mock::KernelRole::Compute;
+        kernel->spec.role = runtime_mock::KernelRole::Compute;
         kernel->spec.compile_args = compute->compile_args;
         kernel->spec.defines = compute->defines;
         kernel->spec.named_compile_args.insert(compute->named_compile_args.begin(), compute->named_compile_args.end());
@@ -114,7 +114,7 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
 }
 
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
-    tt_mock::CircularBufferSpec cb;
+    runtime_mock::CircularBufferSpec cb;
     cb.total_size = config.total_size();
     TT_FATAL(!config.buffer_indices().empty(), "CreateCircularBuffer: the config names no buffer index");
     for (uint8_t index : config.buffer_indices()) {
@@ -123,8 +123,8 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
         TT_FATAL(format.has_value(), "CreateCircularBuffer: no data format for buffer index {}", index);
         TT_FATAL(page_size.has_value(), "CreateCircularBuffer: no page size for buffer index {} (use set_page_size)",
                  index);
-        TT_FATAL(tt_mock_device::modelled_by_the_device(*format), "Data format {} is not supported by the mock device",
-                 tt::data_format_name(*format));
+        TT_FATAL(runtime_mock::kernel_abi::modelled_by_the_device(*format),
+                 "Data format {} is not supported by the mock device", tt::data_format_name(*format));
         cb.indices.push_back({index, *format, *page_size});
     }
     return program.record().add_circular_buffer(core_range_set(core_spec), std::move(cb));

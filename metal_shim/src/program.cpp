@@ -35,12 +35,12 @@ Program::Record::Kernel& Program::Record::kernel(KernelHandle id) const {
     return *kernels[id];
 }
 
-CBHandle Program::Record::add_circular_buffer(const CoreRangeSet& cores, tt_mock::CircularBufferSpec cb) {
+CBHandle Program::Record::add_circular_buffer(const CoreRangeSet& cores, runtime_mock::CircularBufferSpec cb) {
     for (const auto& [other_cores, other] : circular_buffers) {
         for (const auto& index : cb.indices) {
             const bool same_index =
                 std::any_of(other.indices.begin(), other.indices.end(),
-                            [&](const tt_mock::CircularBufferSpec::Index& i) { return i.index == index.index; });
+                            [&](const runtime_mock::CircularBufferSpec::Index& i) { return i.index == index.index; });
             for (const CoreRange& range : cores.ranges()) {
                 TT_FATAL(!same_index || !other_cores.intersects(range),
                          "CreateCircularBuffer: circular buffer index {} is already in use on cores {}", index.index,
@@ -60,17 +60,17 @@ uint32_t Program::Record::add_semaphore(const CoreRangeSet& cores, uint32_t init
                                                     [&](const CoreRange& r) { return s.first.intersects(r); });
         });
         if (!taken) {
-            semaphores.emplace_back(cores, tt_mock::SemaphoreSpec{id, logical_cores(cores), initial_value});
+            semaphores.emplace_back(cores, runtime_mock::SemaphoreSpec{id, logical_cores(cores), initial_value});
             return id;
         }
     }
     TT_THROW("CreateSemaphore: all {} semaphores are in use on cores {}", NUM_SEMAPHORES, cores.str());
 }
 
-tt_mock::ProgramSpec Program::Record::spec() const {
-    tt_mock::ProgramSpec program;
+runtime_mock::ProgramSpec Program::Record::spec() const {
+    runtime_mock::ProgramSpec program;
     for (const auto& kernel : kernels) {
-        tt_mock::KernelSpec spec = kernel->spec;
+        runtime_mock::KernelSpec spec = kernel->spec;
         for (const auto& [core, args] : kernel->runtime_args) {
             spec.runtime_args[logical_core(core)] = args;
         }
@@ -86,12 +86,12 @@ tt_mock::ProgramSpec Program::Record::spec() const {
     return program;
 }
 
-tt_mock::LogicalCore Program::Record::logical_core(const CoreCoord& core) {
+runtime_mock::LogicalCore Program::Record::logical_core(const CoreCoord& core) {
     return {static_cast<uint32_t>(core.x), static_cast<uint32_t>(core.y)};
 }
 
-std::vector<tt_mock::LogicalCore> Program::Record::logical_cores(const CoreRangeSet& cores) {
-    std::vector<tt_mock::LogicalCore> result;
+std::vector<runtime_mock::LogicalCore> Program::Record::logical_cores(const CoreRangeSet& cores) {
+    std::vector<runtime_mock::LogicalCore> result;
     for (const CoreCoord& core : corerange_to_cores(cores, std::nullopt, true)) {
         result.push_back(logical_core(core));
     }

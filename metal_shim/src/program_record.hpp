@@ -20,8 +20,8 @@ namespace tt::tt_metal {
 
 struct Program::Record {
     struct Kernel {
-        tt_mock::KernelSpec spec;  // everything but the runtime args, which are below
-        std::string name;          // "<file> (RISCV_0)", for messages
+        runtime_mock::KernelSpec spec;  // everything but the runtime args, which are below
+        std::string name;               // "<file> (RISCV_0)", for messages
         CoreRangeSet cores;
         std::map<CoreCoord, std::vector<uint32_t>> runtime_args;
         std::map<CoreCoord, RuntimeArgsData> runtime_args_views;
@@ -37,19 +37,19 @@ struct Program::Record {
     Kernel& kernel(KernelHandle id) const;
 
     // Throws if one of the config's CB indices is already in use on one of the cores.
-    CBHandle add_circular_buffer(const CoreRangeSet& cores, tt_mock::CircularBufferSpec cb);
+    CBHandle add_circular_buffer(const CoreRangeSet& cores, runtime_mock::CircularBufferSpec cb);
 
     // The lowest semaphore id free on every given core; throws if none is.
     uint32_t add_semaphore(const CoreRangeSet& cores, uint32_t initial_value);
 
-    tt_mock::ProgramSpec spec() const;
+    runtime_mock::ProgramSpec spec() const;
 
-    static tt_mock::LogicalCore logical_core(const CoreCoord& core);
-    static std::vector<tt_mock::LogicalCore> logical_cores(const CoreRangeSet& cores);
+    static runtime_mock::LogicalCore logical_core(const CoreCoord& core);
+    static std::vector<runtime_mock::LogicalCore> logical_cores(const CoreRangeSet& cores);
 
     std::vector<std::unique_ptr<Kernel>> kernels;
-    std::vector<std::pair<CoreRangeSet, tt_mock::CircularBufferSpec>> circular_buffers;
-    std::vector<std::pair<CoreRangeSet, tt_mock::SemaphoreSpec>> semaphores;
+    std::vector<std::pair<CoreRangeSet, runtime_mock::CircularBufferSpec>> circular_buffers;
+    std::vector<std::pair<CoreRangeSet, runtime_mock::SemaphoreSpec>> semaphores;
 };
 
 }  // namespace tt::tt_metal

@@ -9,7 +9,7 @@
 #include "config.hpp"
 #include "runtime_mock/arch_data.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -53,4 +53,4 @@ ThreadArch::~ThreadArch() {
     t_thread_arch = previous_;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -5,7 +5,7 @@
 
 #include "runtime_mock/device.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -113,4 +113,4 @@ uint64_t BankAllocator::lowest() const {
     return buffers_.empty() ? high_ : buffers_.begin()->first;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -14,7 +14,7 @@
 #include <map>
 #include <string>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 struct InterleavedBuffer {
     uint64_t address;         // bank address, the same in every bank
@@ -72,4 +72,4 @@ private:
 // "0x1f00": how addresses appear in error messages.
 std::string hex(uint64_t value);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

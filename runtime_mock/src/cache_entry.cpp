@@ -16,7 +16,7 @@
 
 #include "runtime_mock/device.hpp"
 
-namespace tt_mock::cache {
+namespace runtime_mock::cache {
 
 namespace fs = std::filesystem;
 
@@ -151,4 +151,4 @@ BuildLock::~BuildLock() {
     ::close(fd_);  // releases the lock
 }
 
-}  // namespace tt_mock::cache
+}  // namespace runtime_mock::cache

@@ -18,7 +18,7 @@
 #include <filesystem>
 #include <string>
 
-namespace tt_mock::cache {
+namespace runtime_mock::cache {
 
 // 128-bit FNV-1a (two 64-bit lanes with different seeds): the cache's keys and content hashes.
 class Hasher {
@@ -62,4 +62,4 @@ private:
     int fd_ = -1;
 };
 
-}  // namespace tt_mock::cache
+}  // namespace runtime_mock::cache

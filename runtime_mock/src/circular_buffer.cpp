@@ -1,8 +1,8 @@
 #include "circular_buffer.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-using tt_mock_device::KernelContext;
+using runtime_mock::kernel_abi::KernelContext;
 
 void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
@@ -37,4 +37,4 @@ void cb_wake(KernelContext* ctx, uint32_t cb, bool wake_producer) {
         waiter->job->unpark();
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

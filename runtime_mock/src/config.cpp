@@ -5,7 +5,7 @@
 
 #include "runtime_mock/device.hpp"
 
-namespace tt_mock::config {
+namespace runtime_mock::config {
 
 namespace {
 
@@ -32,17 +32,17 @@ double seconds(const char* name, double fallback) {
 }  // namespace
 
 std::optional<std::string> arch_name() {
-    return env("TT_METAL_MOCK_ARCH");
+    return env("RUNTIME_MOCK_ARCH");
 }
 
 std::vector<std::string> kernel_include_dirs() {
     std::vector<std::string> dirs;
-    for (const auto& [variable, tree] : {std::pair{"TT_METAL_MOCK_SHIM_INCLUDE", "metal_shim/include"},
-                                         std::pair{"TT_METAL_MOCK_KERNEL_ABI_INCLUDE", "runtime_mock/kernel_abi"}}) {
+    for (const auto& [variable, tree] : {std::pair{"RUNTIME_MOCK_SHIM_INCLUDE", "metal_shim/include"},
+                                         std::pair{"RUNTIME_MOCK_KERNEL_ABI_INCLUDE", "runtime_mock/include"}}) {
         auto dir = env(variable);
         if (!dir) {
             throw KernelBuildError(std::string(variable) + " is not set: point it at " + tree +
-                                   " so kernels can be compiled (the tt_mock Python package and the tests set it "
+                                   " so kernels can be compiled (the runtime_mock Python package and the tests set it "
                                    "from their runfiles)");
         }
         dirs.push_back(*dir);
@@ -51,7 +51,7 @@ std::vector<std::string> kernel_include_dirs() {
 }
 
 std::string kernel_cache_dir() {
-    if (auto dir = env("TT_METAL_MOCK_CACHE_DIR"))
+    if (auto dir = env("RUNTIME_MOCK_CACHE_DIR"))
         return *dir;
     if (auto home = env("HOME"))
         return *home + "/.cache/tilelang_tt/kernels";
@@ -59,19 +59,19 @@ std::string kernel_cache_dir() {
 }
 
 std::string kernel_compiler() {
-    return env("TT_METAL_MOCK_CXX").value_or("g++");
+    return env("RUNTIME_MOCK_CXX").value_or("g++");
 }
 
 double watchdog_seconds() {
-    return seconds("TT_METAL_MOCK_WATCHDOG_SECONDS", 5.0);
+    return seconds("RUNTIME_MOCK_WATCHDOG_SECONDS", 5.0);
 }
 
 double l1_wait_seconds() {
-    return seconds("TT_METAL_MOCK_L1_WAIT_SECONDS", 30.0);
+    return seconds("RUNTIME_MOCK_L1_WAIT_SECONDS", 30.0);
 }
 
 bool profile_every_run() {
-    return env("TT_METAL_MOCK_PROFILE").value_or("") == "1";
+    return env("RUNTIME_MOCK_PROFILE").value_or("") == "1";
 }
 
-}  // namespace tt_mock::config
+}  // namespace runtime_mock::config

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -52,4 +52,4 @@ void place_lane(size_t lane, size_t lanes) {
         placed = wanted;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // How many CPUs this process may run on.
 size_t usable_cpu_count();
@@ -21,4 +21,4 @@ size_t usable_cpu_count();
 // Cheap when the thread is already where it should be (pooled lanes keep their placement across runs).
 void place_lane(size_t lane, size_t lanes);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

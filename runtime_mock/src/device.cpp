@@ -15,10 +15,10 @@
 #include "runtime_mock/profile.hpp"
 #include "scrubber.hpp"
 #include "timing_model.hpp"
-#include "tt_mock_device/noc.h"
-#include "tt_mock_device/tile_format.h"
+#include "runtime_mock/kernel_abi/noc.h"
+#include "runtime_mock/kernel_abi/tile_format.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 struct Device::Impl {
     const ArchSpec& arch;
@@ -132,12 +132,12 @@ void Device::Impl::run(const ProgramSpec& program) {
         if (it != cores.end())
             return it->second;
         auto created = std::make_unique<CoreRun>();
-        tt_mock_device::Core& c = created->core;
+        runtime_mock::kernel_abi::Core& c = created->core;
         created->l1_index = logical.y * arch.grid_x + logical.x;
         c.logical_x = logical.x;
         c.logical_y = logical.y;
-        c.my_x[0] = c.my_x[1] = uint8_t(tt_mock_device::worker_noc_x(logical.x));
-        c.my_y[0] = c.my_y[1] = uint8_t(tt_mock_device::worker_noc_y(logical.y));
+        c.my_x[0] = c.my_x[1] = uint8_t(runtime_mock::kernel_abi::worker_noc_x(logical.x));
+        c.my_y[0] = c.my_y[1] = uint8_t(runtime_mock::kernel_abi::worker_noc_y(logical.y));
         c.grid_x = arch.grid_x;
         c.grid_y = arch.grid_y;
         c.num_dram_banks = arch.dram_banks;
@@ -166,7 +166,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             if (it != cb_top.end())
                 address = std::max(address, it->second);
         }
-        address = tt_mock_device::align_up(address, 32);
+        address = runtime_mock::kernel_abi::align_up(address, 32);
         if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
             throw ArgumentError(what + " (" + std::to_string(cb.total_size) + " bytes at L1 " +
                                 std::to_string(address) +
@@ -181,7 +181,7 @@ void Device::Impl::run(const ProgramSpec& program) {
                     throw ArgumentError(what + " uses CB index " + std::to_string(index.index) + "; " + arch.name +
                                         " has " + std::to_string(arch.num_circular_buffers));
                 }
-                tt_mock_device::CircularBuffer& b = cr->core.cbs[index.index];
+                runtime_mock::kernel_abi::CircularBuffer& b = cr->core.cbs[index.index];
                 if (b.configured) {
                     throw ArgumentError("CB index " + std::to_string(index.index) + " is configured twice on core " +
                                         core_name(core));
@@ -202,9 +202,9 @@ void Device::Impl::run(const ProgramSpec& program) {
     }
 
     for (const SemaphoreSpec& sem : program.semaphores) {
-        if (sem.id >= tt_mock_device::kMaxSemaphores) {
+        if (sem.id >= runtime_mock::kernel_abi::kMaxSemaphores) {
             throw ArgumentError("semaphore id " + std::to_string(sem.id) + " is over the limit of " +
-                                std::to_string(tt_mock_device::kMaxSemaphores));
+                                std::to_string(runtime_mock::kernel_abi::kMaxSemaphores));
         }
         for (LogicalCore core : sem.cores) {
             CoreRun* cr = core_run(core, "semaphore " + std::to_string(sem.id));
@@ -213,10 +213,12 @@ void Device::Impl::run(const ProgramSpec& program) {
                                     core_name(core));
             }
             cr->core.semaphore_mask |= 1u << sem.id;
-            uint8_t* word = l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * tt_mock_device::kSemaphoreStride;
+            uint8_t* word =
+                l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * runtime_mock::kernel_abi::kSemaphoreStride;
             std::memcpy(word, &sem.initial_value, 4);
-            semaphore_values[semaphore_key(
-                cr->l1_index, kL1SemaphoreBase + sem.id * tt_mock_device::kSemaphoreStride)] = sem.initial_value;
+            semaphore_values[semaphore_key(cr->l1_index,
+                                           kL1SemaphoreBase + sem.id * runtime_mock::kernel_abi::kSemaphoreStride)] =
+                sem.initial_value;
         }
     }
 
@@ -242,7 +244,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             auto args_it = kernel.runtime_args.find(core);
             const std::vector<uint32_t> no_args;
             const std::vector<uint32_t>& args = args_it == kernel.runtime_args.end() ? no_args : args_it->second;
-            if (args.size() + kernel.common_runtime_args.size() > tt_mock_device::kMaxRuntimeArgs) {
+            if (args.size() + kernel.common_runtime_args.size() > runtime_mock::kernel_abi::kMaxRuntimeArgs) {
                 throw ArgumentError("kernel " + kernel.source_path + " on core " + core_name(core) + " has " +
                                     std::to_string(args.size() + kernel.common_runtime_args.size()) +
                                     " runtime args (unique + common); the limit is 341");
@@ -261,11 +263,11 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.source_path = kernel.source_path;
             t.entry = loaded.entry;
             t.resume = loaded.resume;
-            t.ctx.abi_layout = tt_mock_device::kKernelAbiLayout;
+            t.ctx.abi_layout = runtime_mock::kernel_abi::kKernelAbiLayout;
             t.ctx.fn = &run.functions;
             t.ctx.thread = &t;
             t.ctx.core = &cr->core;
-            t.ctx.role = tt_mock_device::Role(role_index(kernel.role));
+            t.ctx.role = runtime_mock::kernel_abi::Role(role_index(kernel.role));
             t.ctx.noc_index = kernel.noc;
             t.ctx.args = reinterpret_cast<const uint32_t*>(memory + args_offset);
             t.ctx.num_args = uint32_t(args.size());
@@ -275,7 +277,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.math_fidelity = uint32_t(kernel.compute.math_fidelity);
             if (kernel.role == KernelRole::Compute) {
                 const uint32_t capacity = dst_capacity(arch, kernel.compute);
-                t.dst = std::make_unique<float[]>(capacity * tt_mock_device::kTileElements);
+                t.dst = std::make_unique<float[]>(capacity * runtime_mock::kernel_abi::kTileElements);
                 t.ctx.compute.dst = t.dst.get();
                 t.ctx.compute.dst_capacity = capacity;
                 t.ctx.compute.fp32_dest_acc = kernel.compute.fp32_dest_acc_en;
@@ -372,11 +374,11 @@ void Device::read_interleaved(BufferKind kind, uint64_t address, uint32_t page_s
 }
 
 LogicalCore Device::worker_noc_coord(LogicalCore logical) const {
-    return {tt_mock_device::worker_noc_x(logical.x), tt_mock_device::worker_noc_y(logical.y)};
+    return {runtime_mock::kernel_abi::worker_noc_x(logical.x), runtime_mock::kernel_abi::worker_noc_y(logical.y)};
 }
 
 LogicalCore Device::dram_bank_noc_coord(uint32_t bank) const {
-    return {tt_mock_device::dram_bank_noc_x(bank), tt_mock_device::dram_bank_noc_y(bank)};
+    return {runtime_mock::kernel_abi::dram_bank_noc_x(bank), runtime_mock::kernel_abi::dram_bank_noc_y(bank)};
 }
 
 void Device::run(const ProgramSpec& program) {
@@ -395,4 +397,4 @@ void wait_for_scrubber() {
     scrubber::wait_idle();
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -12,7 +12,7 @@
 #include "runtime_mock/device.hpp"
 #include "scrubber.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -143,4 +143,4 @@ void Dram::read(uint32_t bank, uint64_t address, void* data, size_t bytes) const
     }
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -18,7 +18,7 @@
 
 #include "bank_allocator.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 class Dram {
 public:
@@ -56,4 +56,4 @@ private:
     bool recyclable_ = true;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

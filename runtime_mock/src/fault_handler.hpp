@@ -31,9 +31,9 @@
 #include <optional>
 #include <string>
 
-#include "tt_mock_device/kernel_context.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // Where a kernel's shared object is loaded: its path and the address range of its executable code.
 struct KernelCode {
@@ -100,8 +100,8 @@ public:
     // Calls entry(context) for the kernel loaded as `code`; returns the fault that ended it, or nullopt
     // when it returned. Exceptions thrown by the kernel pass through. On the kernel's own stack, with
     // this guard entered in its thread's GuardedThread.
-    std::optional<Fault> run(void (*entry)(tt_mock_device::KernelContext*), tt_mock_device::KernelContext* context,
-                             const KernelCode& code);
+    std::optional<Fault> run(void (*entry)(runtime_mock::kernel_abi::KernelContext*),
+                             runtime_mock::kernel_abi::KernelContext* context, const KernelCode& code);
 
     // From another thread while the kernel is inside run(): when it is the one running on its worker
     // thread, records where it is (interrupted_pc, bumps interrupts), and with `stop` also ends it once it
@@ -125,4 +125,4 @@ private:
     uintptr_t stack_low_ = 0;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

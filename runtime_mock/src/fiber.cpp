@@ -10,7 +10,7 @@
 #include <ucontext.h>
 #endif
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -61,16 +61,16 @@ void give_back_stack(void* stack) {
 // Saves the callee-saved registers (System V: rbx, rbp, r12-r15) and the SSE/x87 control words on the
 // current stack, stores the stack pointer in *save, and continues on stack `load` by popping the same
 // frame there. A new fiber's stack is laid out as such a frame whose return address is
-// tt_mock_fiber_start, which calls r13(r12).
-extern "C" void tt_mock_fiber_switch(void** save, void* load);
-extern "C" void tt_mock_fiber_start();
+// runtime_mock_fiber_start, which calls r13(r12).
+extern "C" void runtime_mock_fiber_switch(void** save, void* load);
+extern "C" void runtime_mock_fiber_start();
 
 asm(R"(
     .text
-    .globl tt_mock_fiber_switch
-    .hidden tt_mock_fiber_switch
-    .type tt_mock_fiber_switch, @function
-tt_mock_fiber_switch:
+    .globl runtime_mock_fiber_switch
+    .hidden runtime_mock_fiber_switch
+    .type runtime_mock_fiber_switch, @function
+runtime_mock_fiber_switch:
     pushq %rbp
     pushq %rbx
     pushq %r12
@@ -92,19 +92,19 @@ tt_mock_fiber_switch:
     popq %rbx
     popq %rbp
     ret
-    .size tt_mock_fiber_switch, .-tt_mock_fiber_switch
+    .size runtime_mock_fiber_switch, .-runtime_mock_fiber_switch
 
-    .globl tt_mock_fiber_start
-    .hidden tt_mock_fiber_start
-    .type tt_mock_fiber_start, @function
-tt_mock_fiber_start:
+    .globl runtime_mock_fiber_start
+    .hidden runtime_mock_fiber_start
+    .type runtime_mock_fiber_start, @function
+runtime_mock_fiber_start:
     .cfi_startproc
     .cfi_undefined rip
     movq %r12, %rdi
     callq *%r13
     ud2
     .cfi_endproc
-    .size tt_mock_fiber_start, .-tt_mock_fiber_start
+    .size runtime_mock_fiber_start, .-runtime_mock_fiber_start
 )");
 
 struct Fiber::Context {
@@ -115,7 +115,7 @@ void Fiber::start(void (*body)(void*), void* argument) {
     body_ = body;
     argument_ = argument;
     finished_ = false;
-    // The frame tt_mock_fiber_switch pops, at a 16-byte aligned address so that tt_mock_fiber_start's
+    // The frame runtime_mock_fiber_switch pops, at a 16-byte aligned address so that runtime_mock_fiber_start's
     // call leaves the stack aligned as the ABI wants.
     auto top = (reinterpret_cast<uintptr_t>(stack_) + kMappingBytes) & ~uintptr_t(15);
     auto* frame = reinterpret_cast<uint64_t*>(top - 10 * sizeof(uint64_t));
@@ -124,22 +124,22 @@ void Fiber::start(void (*body)(void*), void* argument) {
     asm volatile("stmxcsr %0" : "=m"(mxcsr));
     asm volatile("fnstcw %0" : "=m"(fpu_control));
     frame[0] = uint64_t(mxcsr) | (uint64_t(fpu_control) << 32);
-    frame[1] = 0;                                                 // r15
-    frame[2] = 0;                                                 // r14
-    frame[3] = reinterpret_cast<uint64_t>(&Fiber::entry);         // r13: what tt_mock_fiber_start calls
-    frame[4] = reinterpret_cast<uint64_t>(this);                  // r12: its argument
-    frame[5] = 0;                                                 // rbx
-    frame[6] = 0;                                                 // rbp
-    frame[7] = reinterpret_cast<uint64_t>(&tt_mock_fiber_start);  // return address
+    frame[1] = 0;                                                      // r15
+    frame[2] = 0;                                                      // r14
+    frame[3] = reinterpret_cast<uint64_t>(&Fiber::entry);              // r13: what runtime_mock_fiber_start calls
+    frame[4] = reinterpret_cast<uint64_t>(this);                       // r12: its argument
+    frame[5] = 0;                                                      // rbx
+    frame[6] = 0;                                                      // rbp
+    frame[7] = reinterpret_cast<uint64_t>(&runtime_mock_fiber_start);  // return address
     fiber_side_->stack_pointer = frame;
 }
 
 void Fiber::resume() {
-    tt_mock_fiber_switch(&caller_side_->stack_pointer, fiber_side_->stack_pointer);
+    runtime_mock_fiber_switch(&caller_side_->stack_pointer, fiber_side_->stack_pointer);
 }
 
 void Fiber::suspend() {
-    tt_mock_fiber_switch(&fiber_side_->stack_pointer, caller_side_->stack_pointer);
+    runtime_mock_fiber_switch(&fiber_side_->stack_pointer, caller_side_->stack_pointer);
 }
 
 #else
@@ -196,4 +196,4 @@ void Fiber::entry(Fiber* fiber) {
     __builtin_unreachable();  // a finished fiber is never resumed
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

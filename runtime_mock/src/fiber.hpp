@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 class Fiber {
 public:
@@ -62,4 +62,4 @@ private:
     bool finished_ = true;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -23,13 +23,13 @@
 #include "runtime_mock/device.hpp"
 #include "subprocess.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCacheVariable = "TT_METAL_MOCK_CACHE_DIR";
+const std::string kCacheVariable = "RUNTIME_MOCK_CACHE_DIR";
 
 // Hash of every file under the kernels' include roots (their paths relative to their root, and contents),
 // computed once per process and set of roots.
@@ -72,10 +72,10 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::vect
         "-march=native", "-fPIC", "-shared", "-fvisibility=hidden"};
     for (const std::string& dir : include_dirs)
         flags.push_back("-I" + dir);
-    flags.insert(flags.end(),
-                 {"-I" + fs::path(build.source_path).parent_path().string(), "-include",
-                  compute ? "tt_mock_device/compute_kernel_entry.h" : "tt_mock_device/dataflow_kernel_entry.h",
-                  "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args), "-DKERNEL_BUILD"});
+    flags.insert(flags.end(), {"-I" + fs::path(build.source_path).parent_path().string(), "-include",
+                               compute ? "runtime_mock/kernel_abi/compute_kernel_entry.h"
+                                       : "runtime_mock/kernel_abi/dataflow_kernel_entry.h",
+                               "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args), "-DKERNEL_BUILD"});
     // Probe every page of a large stack frame, so a kernel's stack overflow hits its thread's guard page
     // (a KernelFaultError) instead of jumping over it into another thread's memory.
     flags.push_back("-fstack-clash-protection");
@@ -86,14 +86,14 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::vect
         }
         flags.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
     }
-    flags.push_back("-DTT_MOCK_CB_FORMATS=" +
+    flags.push_back("-DRUNTIME_MOCK_CB_FORMATS=" +
                     join(std::vector<uint32_t>(build.cb_formats.begin(), build.cb_formats.end())));
     flags.push_back(build.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
     if (compute) {
-        flags.push_back("-DTT_MOCK_FP32_DEST_ACC=" + std::to_string(int(build.compute.fp32_dest_acc_en)));
-        flags.push_back("-DTT_MOCK_DST_FULL_SYNC=" + std::to_string(int(build.compute.dst_full_sync_en)));
-        flags.push_back("-DTT_MOCK_MATH_FIDELITY=" + std::to_string(build.compute.math_fidelity));
-        flags.push_back("-DTT_MOCK_APPROX=" + std::to_string(int(build.compute.math_approx_mode)));
+        flags.push_back("-DRUNTIME_MOCK_FP32_DEST_ACC=" + std::to_string(int(build.compute.fp32_dest_acc_en)));
+        flags.push_back("-DRUNTIME_MOCK_DST_FULL_SYNC=" + std::to_string(int(build.compute.dst_full_sync_en)));
+        flags.push_back("-DRUNTIME_MOCK_MATH_FIDELITY=" + std::to_string(build.compute.math_fidelity));
+        flags.push_back("-DRUNTIME_MOCK_APPROX=" + std::to_string(int(build.compute.math_approx_mode)));
     } else {
         flags.push_back(build.role == KernelRole::DataMovement0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
     }
@@ -128,7 +128,7 @@ std::string compiler_identity(const std::string& compiler) {
 std::string source_key(const KernelBuild& build, const std::vector<std::string>& flags,
                        const std::vector<std::string>& include_dirs, const std::string& compiler_id) {
     cache::Hasher hasher;
-    hasher.add("tt_mock kernel v2");
+    hasher.add("runtime_mock kernel v2");
     hasher.add(compiler_id);
     hasher.add(headers_hash(include_dirs));
     for (const auto& flag : flags)
@@ -386,4 +386,4 @@ void build_program_kernels(const ProgramSpec& program, Arch arch) {
     build_kernels(kernel_builds(program, arch_spec(arch)));
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

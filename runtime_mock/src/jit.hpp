@@ -4,16 +4,16 @@
 // two include roots (the shim's and the kernel ABI's) and every other header the kernel included (recorded
 // from the compiler's -MMD depfile).
 //
-// Command: $TT_METAL_MOCK_CXX (g++) -std=c++17 -O3 -march=native -fPIC -shared
-//          -I $TT_METAL_MOCK_SHIM_INCLUDE -I $TT_METAL_MOCK_KERNEL_ABI_INCLUDE -I <kernel dir>
-//          -include tt_mock_device/<role>_kernel_entry.h
-//          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DTT_MOCK_CB_FORMATS=...
-//          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DTT_MOCK_FP32_DEST_ACC= ...] <defines> <source>
+// Command: $RUNTIME_MOCK_CXX (g++) -std=c++17 -O3 -march=native -fPIC -shared
+//          -I $RUNTIME_MOCK_SHIM_INCLUDE -I $RUNTIME_MOCK_KERNEL_ABI_INCLUDE -I <kernel dir>
+//          -include runtime_mock/kernel_abi/<role>_kernel_entry.h
+//          -DKERNEL_COMPILE_TIME_ARGS=... [-DKERNEL_COMPILE_TIME_ARG_MAP=...] -DRUNTIME_MOCK_CB_FORMATS=...
+//          -DARCH_WORMHOLE|-DARCH_BLACKHOLE [compute: -DRUNTIME_MOCK_FP32_DEST_ACC= ...] <defines> <source>
 // Output: <cache dir>/<object hash>.so with its manifest (size, content hash) and <cache dir>/<source
 // hash>.deps (the included headers), each written atomically (temp file + rename), so processes may share
 // the cache directory. A cached object is verified against its manifest and loaded before it is used; one
 // that is damaged or does not load is rebuilt (cache_entry.hpp). The cache directory is
-// $TT_METAL_MOCK_CACHE_DIR (config.hpp); a warm cache is only read.
+// $RUNTIME_MOCK_CACHE_DIR (config.hpp); a warm cache is only read.
 #pragma once
 
 #include <map>
@@ -23,7 +23,7 @@
 #include "runtime_mock/arch.hpp"
 #include "runtime_mock/program_spec.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 struct KernelBuild {
     std::string source_path;
@@ -40,7 +40,7 @@ struct KernelBuild {
 // time, compute kernels first (they take about three times as long to compile as data-movement kernels, so
 // starting them first keeps both compilers busy to the end); returns the .so paths in the given order. Throws
 // KernelBuildError with the compiler's diagnostics and the kernel path, or naming the cache directory and
-// TT_METAL_MOCK_CACHE_DIR when a cold cache is unusable.
+// RUNTIME_MOCK_CACHE_DIR when a cold cache is unusable.
 std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds);
 
 // What each kernel of `program` is built from on `arch`: its source, role, arguments, defines, compute
@@ -48,4 +48,4 @@ std::vector<std::string> build_kernels(const std::vector<KernelBuild>& builds);
 // does). A device run builds exactly these, so building them beforehand warms the cache for that run.
 std::vector<KernelBuild> kernel_builds(const ProgramSpec& program, const ArchSpec& arch);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

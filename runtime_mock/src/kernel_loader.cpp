@@ -8,7 +8,7 @@
 
 #include "runtime_mock/device.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 LoadedKernel load_kernel(const std::string& so_path, const std::string& source_path) {
     static std::mutex mutex;
@@ -22,8 +22,8 @@ LoadedKernel load_kernel(const std::string& so_path, const std::string& source_p
         throw KernelBuildError("cannot load kernel " + source_path + " (" + so_path + "): " + dlerror());
     }
     LoadedKernel kernel;
-    for (auto [symbol, address] :
-         {std::pair{"tt_mock_kernel_entry", &kernel.entry}, std::pair{"tt_mock_kernel_resume", &kernel.resume}}) {
+    for (auto [symbol, address] : {std::pair{"runtime_mock_kernel_entry", &kernel.entry},
+                                   std::pair{"runtime_mock_kernel_resume", &kernel.resume}}) {
         *address = reinterpret_cast<KernelEntry>(dlsym(handle, symbol));
         if (*address == nullptr)
             throw KernelBuildError("kernel " + source_path + " has no " + symbol + " symbol (" + so_path + ")");
@@ -31,4 +31,4 @@ LoadedKernel load_kernel(const std::string& so_path, const std::string& source_p
     return loaded[so_path] = kernel;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

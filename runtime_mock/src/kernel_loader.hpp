@@ -5,18 +5,18 @@
 
 #include <string>
 
-#include "tt_mock_device/kernel_context.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-using KernelEntry = void (*)(tt_mock_device::KernelContext*);
+using KernelEntry = void (*)(runtime_mock::kernel_abi::KernelContext*);
 
 struct LoadedKernel {
-    KernelEntry entry = nullptr;   // tt_mock_kernel_entry
-    KernelEntry resume = nullptr;  // tt_mock_kernel_resume
+    KernelEntry entry = nullptr;   // runtime_mock_kernel_entry
+    KernelEntry resume = nullptr;  // runtime_mock_kernel_resume
 };
 
 // Throws KernelBuildError naming the kernel source when the object cannot be loaded.
 LoadedKernel load_kernel(const std::string& so_path, const std::string& source_path);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

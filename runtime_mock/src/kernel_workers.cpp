@@ -13,7 +13,7 @@
 
 #include "cpu_placement.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // One lane: an OS thread that runs the fibers of the jobs given to it.
 struct Lane {
@@ -313,4 +313,4 @@ void KernelBatch::mark_returned(size_t job) {
     returned_cv_.notify_all();
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -36,7 +36,7 @@
 #include "fault_handler.hpp"
 #include "fiber.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 struct Lane;
 class KernelBatch;
@@ -101,4 +101,4 @@ private:
     size_t started_ = 0;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -12,9 +12,9 @@
 #include "low_address_space.hpp"
 #include "scrubber.hpp"
 #include "runtime_mock/device.hpp"
-#include "tt_mock_device/noc.h"
+#include "runtime_mock/kernel_abi/noc.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -30,7 +30,7 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes)
     : slot_bytes_(slot_bytes(l1_bytes)),
       num_cores_(num_cores),
       l1_bytes_(l1_bytes),
-      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, tt_mock_device::kL1Alignment, true) {
+      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, runtime_mock::kernel_abi::kL1Alignment, true) {
     base_ = low_address_space::reuse(pool_bytes(), layout());
     if (base_ != nullptr)
         return;
@@ -83,4 +83,4 @@ std::optional<L1::Location> L1::locate(uint64_t pointer_value) const {
     return Location{uint32_t(delta / slot_bytes_), uint32_t(delta % slot_bytes_)};
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

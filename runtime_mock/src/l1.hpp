@@ -23,7 +23,7 @@
 
 #include "bank_allocator.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 constexpr uint32_t kL1ArgsBase = 0x1000;
 constexpr uint32_t kL1ArgsStride = 0x1000;  // per kernel role: unique args, then common args at +0x800
@@ -75,4 +75,4 @@ private:
     bool leaked_ = false;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

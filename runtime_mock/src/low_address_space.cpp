@@ -22,7 +22,7 @@
 #include "runtime_mock/device.hpp"
 #include "scrubber.hpp"
 
-namespace tt_mock::low_address_space {
+namespace runtime_mock::low_address_space {
 
 namespace {
 
@@ -155,7 +155,7 @@ uint8_t* reserve(size_t bytes, const char* what) {
                       " devices alive in this process (" + std::to_string(g_reserved >> 20) +
                       " MiB) and other mappings fill [1 GiB, 4 GiB); waited " + std::to_string(wait_seconds) +
                       " s for a device to be released (delete unused Devices, or set "
-                      "TT_METAL_MOCK_L1_WAIT_SECONDS to wait longer)");
+                      "RUNTIME_MOCK_L1_WAIT_SECONDS to wait longer)");
 }
 
 void release(uint8_t* base, size_t bytes) {
@@ -210,4 +210,4 @@ size_t reserved_bytes() {
     return g_reserved;
 }
 
-}  // namespace tt_mock::low_address_space
+}  // namespace runtime_mock::low_address_space

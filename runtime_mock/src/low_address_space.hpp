@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace tt_mock::low_address_space {
+namespace runtime_mock::low_address_space {
 
 // Maps `bytes` (a multiple of the page size) of inaccessible memory ending at or below 4 GiB; `what`
 // names the requester in the error. Throws DeviceError when the wait for space runs out.
@@ -33,4 +33,4 @@ uint8_t* reuse(size_t bytes, uint64_t layout);
 // Bytes currently reserved in this process (tests check that abandoned runs give theirs back).
 size_t reserved_bytes();
 
-}  // namespace tt_mock::low_address_space
+}  // namespace runtime_mock::low_address_space

@@ -7,9 +7,9 @@
 #include "l1.hpp"
 #include "semaphore.hpp"
 #include "timing_model.hpp"
-#include "tt_mock_device/noc.h"
+#include "runtime_mock/kernel_abi/noc.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -20,7 +20,7 @@ namespace {
 void check_running(KernelThread& thread) {
     if (thread.run->aborted.load())
         throw Aborted{};
-    tt_mock_device::note_progress(&thread.ctx);
+    runtime_mock::kernel_abi::note_progress(&thread.ctx);
 }
 
 // The L1 offset a local address designates: an offset below the L1 size, or a pointer into any core's L1.
@@ -41,7 +41,7 @@ uint32_t l1_offset(KernelThread& thread, uint64_t addr, uint32_t size, const cha
                   "L1 access [" + hex(offset) + ", " + hex(offset + size) + ") is outside the core's " +
                       std::to_string(l1.l1_bytes()) + "-byte L1");
     }
-    if (offset % tt_mock_device::kL1Alignment != 0) {
+    if (offset % runtime_mock::kernel_abi::kL1Alignment != 0) {
         noc_error(thread, call, site, "L1 address " + hex(offset) + " is not 16-byte aligned");
     }
     return uint32_t(offset);
@@ -91,17 +91,25 @@ struct Endpoint {
 // A 4-byte write to a semaphore word sets that semaphore (noc_semaphore_set_remote / _multicast).
 bool sets_semaphore(uint32_t offset, uint32_t size) {
     return size == 4 && offset >= kL1SemaphoreBase &&
-           offset < kL1SemaphoreBase + tt_mock_device::kMaxSemaphores * tt_mock_device::kSemaphoreStride;
+           offset <
+               kL1SemaphoreBase + runtime_mock::kernel_abi::kMaxSemaphores * runtime_mock::kernel_abi::kSemaphoreStride;
 }
 
-void record_transfer(tt_mock_device::KernelContext* ctx, tt_mock_device::EventKind kind, uint32_t size, int64_t from,
-                     int64_t to, const uint8_t* data, uint32_t offset) {
+void record_transfer(runtime_mock::kernel_abi::KernelContext* ctx, runtime_mock::kernel_abi::EventKind kind,
+                     uint32_t size, int64_t from, int64_t to, const uint8_t* data, uint32_t offset) {
     if (!ctx->recording)
         return;
-    tt_mock_device::ProfileEvent event{
-        kind, tt_mock_device::kNoFormat, tt_mock_device::kNoCb, size, nullptr, from, uint64_t(to), 0, 0};
-    if (kind == tt_mock_device::EventKind::NocWrite && to < kDramNode && sets_semaphore(offset, size)) {
-        event.format = tt_mock_device::kSemaphoreWrite;
+    runtime_mock::kernel_abi::ProfileEvent event{kind,
+                                                 runtime_mock::kernel_abi::kNoFormat,
+                                                 runtime_mock::kernel_abi::kNoCb,
+                                                 size,
+                                                 nullptr,
+                                                 from,
+                                                 uint64_t(to),
+                                                 0,
+                                                 0};
+    if (kind == runtime_mock::kernel_abi::EventKind::NocWrite && to < kDramNode && sets_semaphore(offset, size)) {
+        event.format = runtime_mock::kernel_abi::kSemaphoreWrite;
         std::memcpy(&event.value, data, 4);
         event.offset = offset;
     }
@@ -111,11 +119,11 @@ void record_transfer(tt_mock_device::KernelContext* ctx, tt_mock_device::EventKi
 Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dram_read, const char* call,
                  CallSite site) {
     const RunState& run = *thread.run;
-    const uint32_t x = tt_mock_device::noc_x(noc_addr), y = tt_mock_device::noc_y(noc_addr);
-    const uint64_t local = tt_mock_device::noc_local(noc_addr);
-    if (x == tt_mock_device::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
+    const uint32_t x = runtime_mock::kernel_abi::noc_x(noc_addr), y = runtime_mock::kernel_abi::noc_y(noc_addr);
+    const uint64_t local = runtime_mock::kernel_abi::noc_local(noc_addr);
+    if (x == runtime_mock::kernel_abi::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
         check_buffer_access(thread, true, y, local, size, call, site);
-        const uint32_t alignment = dram_read ? run.arch->dram_alignment : tt_mock_device::kL1Alignment;
+        const uint32_t alignment = dram_read ? run.arch->dram_alignment : runtime_mock::kernel_abi::kL1Alignment;
         if (local % alignment != 0) {
             noc_error(thread, call, site,
                       "DRAM address " + hex(local) + " is not " + std::to_string(alignment) + "-byte aligned");
@@ -163,14 +171,15 @@ uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char
     return thread.run->l1->core_memory(thread.core->l1_index) + offset;
 }
 
-void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
+void noc_read(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const char* call = "noc_async_read";
     const Endpoint from = resolve(thread, src, size, true, call, site);
     uint8_t* to = local_l1(thread, dst, size, call, site);
     copy_from(*thread.run, from, to, size);
-    record_transfer(ctx, tt_mock_device::EventKind::NocRead, size, from.node(), thread.core->l1_index, nullptr, 0);
+    record_transfer(ctx, runtime_mock::kernel_abi::EventKind::NocRead, size, from.node(), thread.core->l1_index,
+                    nullptr, 0);
     thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->counters.tiles_read++;
@@ -178,14 +187,15 @@ void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, ui
     wake_semaphore_waiters(*thread.run, to, size);
 }
 
-void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
+void noc_write(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const char* call = "noc_async_write";
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
     copy_to(*thread.run, from, to, size);
-    record_transfer(ctx, tt_mock_device::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from, to.offset);
+    record_transfer(ctx, runtime_mock::kernel_abi::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from,
+                    to.offset);
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
@@ -194,17 +204,17 @@ void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, u
         wake_semaphore_waiters(*thread.run, to.l1, size);
 }
 
-void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
+void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
                          uint32_t num_dests, uint32_t flags, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const RunState& run = *thread.run;
-    const bool loopback = flags & tt_mock_device::kMulticastLoopback;
+    const bool loopback = flags & runtime_mock::kernel_abi::kMulticastLoopback;
     const uint8_t* from = local_l1(thread, src, size, call, site);
-    const uint32_t x0 = std::min(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
-    const uint32_t x1 = std::max(tt_mock_device::noc_x_start(dst), tt_mock_device::noc_x(dst));
-    const uint32_t y0 = std::min(tt_mock_device::noc_y_start(dst), tt_mock_device::noc_y(dst));
-    const uint32_t y1 = std::max(tt_mock_device::noc_y_start(dst), tt_mock_device::noc_y(dst));
+    const uint32_t x0 = std::min(runtime_mock::kernel_abi::noc_x_start(dst), runtime_mock::kernel_abi::noc_x(dst));
+    const uint32_t x1 = std::max(runtime_mock::kernel_abi::noc_x_start(dst), runtime_mock::kernel_abi::noc_x(dst));
+    const uint32_t y0 = std::min(runtime_mock::kernel_abi::noc_y_start(dst), runtime_mock::kernel_abi::noc_y(dst));
+    const uint32_t y1 = std::max(runtime_mock::kernel_abi::noc_y_start(dst), runtime_mock::kernel_abi::noc_y(dst));
     if (x0 < 1 || x1 > run.arch->grid_x || y0 < 1 || y1 > run.arch->grid_y) {
         noc_error(thread, call, site,
                   "multicast rectangle (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) +
@@ -220,7 +230,7 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
                       std::to_string(expected) + " destinations" +
                       (self_inside ? (loopback ? " (including the sender)" : " (excluding the sender)") : ""));
     }
-    const uint32_t offset = l1_offset(thread, tt_mock_device::noc_local(dst), size, call, site);
+    const uint32_t offset = l1_offset(thread, runtime_mock::kernel_abi::noc_local(dst), size, call, site);
     for (uint32_t y = y0; y <= y1; y++) {
         for (uint32_t x = x0; x <= x1; x++) {
             if (x == my_x && y == my_y && !loopback)
@@ -233,10 +243,10 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
         }
     }
     if (ctx->recording) {
-        tt_mock_device::ProfileEvent event{
-            tt_mock_device::EventKind::NocMulticast,
-            uint8_t((loopback ? tt_mock_device::kLoopback : 0) |
-                    (flags & tt_mock_device::kMulticastLinked ? tt_mock_device::kLinked : 0)),
+        runtime_mock::kernel_abi::ProfileEvent event{
+            runtime_mock::kernel_abi::EventKind::NocMulticast,
+            uint8_t((loopback ? runtime_mock::kernel_abi::kLoopback : 0) |
+                    (flags & runtime_mock::kernel_abi::kMulticastLinked ? runtime_mock::kernel_abi::kLinked : 0)),
             uint16_t(num_dests),
             size,
             nullptr,
@@ -245,7 +255,7 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
             0,
             0};
         if (sets_semaphore(offset, size)) {
-            event.format |= tt_mock_device::kSemaphoreWrite;
+            event.format |= runtime_mock::kernel_abi::kSemaphoreWrite;
             std::memcpy(&event.value, from, 4);
             event.offset = offset;
         }
@@ -257,7 +267,7 @@ void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint6
     ctx->counters.noc_bytes_written += uint64_t(size) * num_dests;
 }
 
-void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes) {
+void noc_barrier(runtime_mock::kernel_abi::KernelContext* ctx, bool reads, bool writes) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     if (reads)
@@ -265,16 +275,17 @@ void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes) {
     if (writes)
         thread.pending_writes.clear();
     if (ctx->recording) {
-        ctx->fn->record(ctx, tt_mock_device::ProfileEvent{tt_mock_device::EventKind::NocBarrier,
-                                                          tt_mock_device::kNoFormat, tt_mock_device::kNoCb,
-                                                          (reads ? 1u : 0u) | (writes ? 2u : 0u), nullptr, 0, 0, 0, 0});
+        ctx->fn->record(
+            ctx, runtime_mock::kernel_abi::ProfileEvent{
+                     runtime_mock::kernel_abi::EventKind::NocBarrier, runtime_mock::kernel_abi::kNoFormat,
+                     runtime_mock::kernel_abi::kNoCb, (reads ? 1u : 0u) | (writes ? 2u : 0u), nullptr, 0, 0, 0, 0});
     }
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
 }
 
-void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
-                   CallSite site) {
+void check_pending(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads,
+                   const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     for (const PendingTransfer& pending : reads ? thread.pending_reads : thread.pending_writes) {
         if (!overlaps(addr, size, pending.address, pending.size))
@@ -289,13 +300,14 @@ void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t s
     }
 }
 
-void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site) {
+void check_l1(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call,
+              CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     local_l1(thread, addr, size, call, site);
 }
 
-void check_page(tt_mock_device::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
+void check_page(runtime_mock::kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
                 uint32_t aligned_page_size, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
@@ -328,7 +340,7 @@ void check_page(tt_mock_device::KernelContext* ctx, bool is_dram, uint64_t base,
     }
 }
 
-void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {
+void semaphore_inc(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const Endpoint target = resolve(thread, addr, 4, false, "noc_semaphore_inc", site);
@@ -336,11 +348,12 @@ void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t i
         noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
     if (ctx->recording) {
-        ctx->fn->record(ctx, tt_mock_device::ProfileEvent{tt_mock_device::EventKind::SemaphoreInc,
-                                                          tt_mock_device::kNoFormat, tt_mock_device::kNoCb, 4, nullptr,
-                                                          int64_t(target.core), 0, increment, target.offset});
+        ctx->fn->record(ctx, runtime_mock::kernel_abi::ProfileEvent{runtime_mock::kernel_abi::EventKind::SemaphoreInc,
+                                                                    runtime_mock::kernel_abi::kNoFormat,
+                                                                    runtime_mock::kernel_abi::kNoCb, 4, nullptr,
+                                                                    int64_t(target.core), 0, increment, target.offset});
     }
     wake_semaphore_waiters(*thread.run, target.l1, 4);
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -1,4 +1,4 @@
-// The NOC: decoding NOC addresses to memory and moving bytes (see tt_mock_device/noc.h for the address
+// The NOC: decoding NOC addresses to memory and moving bytes (see runtime_mock/kernel_abi/noc.h for the address
 // format and coordinates).
 //
 // Transfers are synchronous copies made when the kernel issues them; the issuing thread still tracks
@@ -16,21 +16,22 @@
 
 #include "run_state.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-void noc_read(tt_mock_device::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
-void noc_write(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
-void noc_write_multicast(tt_mock_device::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
+void noc_read(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
+void noc_write(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
+void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
                          uint32_t num_dests, uint32_t flags, const char* call, CallSite site);
-void noc_barrier(tt_mock_device::KernelContext* ctx, bool reads, bool writes);
-void check_pending(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
-                   CallSite site);
-void check_l1(tt_mock_device::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site);
-void check_page(tt_mock_device::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
+void noc_barrier(runtime_mock::kernel_abi::KernelContext* ctx, bool reads, bool writes);
+void check_pending(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads,
+                   const char* call, CallSite site);
+void check_l1(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call,
+              CallSite site);
+void check_page(runtime_mock::kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
                 uint32_t aligned_page_size, const char* call, CallSite site);
-void semaphore_inc(tt_mock_device::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
+void semaphore_inc(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
 
 // Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).
 uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -3,7 +3,7 @@
 
 #include <pthread.h>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // The one T of this process, made on first use. It is never destroyed: devices may be destroyed during
 // static destruction, after it would be. A child made by fork() gets a fresh T instead of the parent's,
@@ -20,4 +20,4 @@ T& per_process() {
     return *instance;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -4,7 +4,7 @@
 #include "config.hpp"
 #include "runtime_mock/profile.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
@@ -33,4 +33,4 @@ void ProfilingSession::deliver(const std::shared_ptr<const RunProfile>& profile)
         session->runs_.push_back(profile);
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

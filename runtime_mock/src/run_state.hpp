@@ -41,13 +41,13 @@
 #include "kernel_workers.hpp"
 #include "l1.hpp"
 #include "runtime_mock/device.hpp"
-#include "tt_mock_device/kernel_context.h"
-#include "tt_mock_device/profile_event.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
+#include "runtime_mock/kernel_abi/profile_event.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-using tt_mock_device::CallSite;
-using tt_mock_device::ErrorKind;
+using runtime_mock::kernel_abi::CallSite;
+using runtime_mock::kernel_abi::ErrorKind;
 
 // Thrown through a kernel to report misuse; the message already names core, role and call site.
 struct KernelFault {
@@ -79,7 +79,7 @@ struct RunState;
 struct CoreRun;
 
 struct KernelThread {
-    tt_mock_device::KernelContext ctx{};
+    runtime_mock::kernel_abi::KernelContext ctx{};
     RunState* run = nullptr;
     CoreRun* core = nullptr;
     KernelRole role = KernelRole::DataMovement0;
@@ -96,16 +96,16 @@ struct KernelThread {
     std::atomic<bool> finished{false};         // set under the run mutex
     std::vector<PendingTransfer> pending_reads, pending_writes;
     std::unique_ptr<float[]> dst;
-    uint32_t math_fidelity = 4;                        // the compute kernel's (MathFidelity value)
-    std::vector<tt_mock_device::ProfileEvent> events;  // the timing record, while ctx.recording
+    uint32_t math_fidelity = 4;                                  // the compute kernel's (MathFidelity value)
+    std::vector<runtime_mock::kernel_abi::ProfileEvent> events;  // the timing record, while ctx.recording
 };
 
 struct CoreRun {
-    tt_mock_device::Core core{};
+    runtime_mock::kernel_abi::Core core{};
     uint32_t l1_index = 0;  // slot in the L1 pool
     size_t position = 0;    // index in RunState::cores (which host CPU its kernels share, cpu_placement.hpp)
     // The thread blocked on each side of each CB: [cb][0 = consumer, 1 = producer].
-    std::atomic<KernelThread*> cb_waiters[tt_mock_device::kMaxCircularBuffers][2] = {};
+    std::atomic<KernelThread*> cb_waiters[runtime_mock::kernel_abi::kMaxCircularBuffers][2] = {};
     // Its kernels: the only ones that can wait on a semaphore in its L1 (a kernel waits on its own core's).
     std::vector<KernelThread*> threads;
 };
@@ -114,7 +114,7 @@ struct RunState {
     const ArchSpec* arch = nullptr;
     L1* l1 = nullptr;
     Dram* dram = nullptr;
-    tt_mock_device::RuntimeFunctions functions{};
+    runtime_mock::kernel_abi::RuntimeFunctions functions{};
     std::vector<std::unique_ptr<CoreRun>> cores;
     std::vector<CoreRun*> core_at_l1_slot;  // by slot of the L1 pool; nullptr for a core not in the run
     std::vector<std::unique_ptr<KernelThread>> threads;
@@ -133,7 +133,7 @@ struct RunState {
     std::set<std::pair<std::string, int>> warned_sites;  // (file, line) of every warning printed this run
 };
 
-KernelThread& thread_of(tt_mock_device::KernelContext* ctx);
+KernelThread& thread_of(runtime_mock::kernel_abi::KernelContext* ctx);
 const char* role_name(KernelRole role);
 // "core (x,y) <role> [<kernel file>]: <call> at <file>:<line>"
 std::string describe(const KernelThread& thread, const char* call, CallSite site);
@@ -166,11 +166,11 @@ void block_registered(KernelThread& thread, const BlockedOn& what, Register ente
 }
 
 // The RuntimeFunctions table given to kernels.
-tt_mock_device::RuntimeFunctions runtime_functions();
+runtime_mock::kernel_abi::RuntimeFunctions runtime_functions();
 
 // Starts every kernel thread, waits for all of them (watching for stalls), and throws the run's first
 // error as the matching DeviceError subclass. If threads never return (spinning after an abort), the
 // run state is released from `run` and kept alive for them.
 void execute(std::unique_ptr<RunState>& run, double watchdog_seconds);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -11,17 +11,17 @@
 #include "semaphore.hpp"
 #include "tile_matmul.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 namespace {
 
-using tt_mock_device::KernelContext;
+using runtime_mock::kernel_abi::KernelContext;
 
 void fail(KernelContext* ctx, ErrorKind kind, const char* call, const char* message, CallSite site) {
     throw KernelFault{kind, describe(thread_of(ctx), call, site) + ": " + message};
 }
 
-// Prints "tt_mock warning: core (x,y) <role> [<kernel>]: <call> at <file>:<line>: <message>" to stderr the
+// Prints "runtime_mock warning: core (x,y) <role> [<kernel>]: <call> at <file>:<line>: <message>" to stderr the
 // first time a call site warns in this run.
 void warn(KernelContext* ctx, const char* call, const char* message, CallSite site) {
     KernelThread& thread = thread_of(ctx);
@@ -29,15 +29,15 @@ void warn(KernelContext* ctx, const char* call, const char* message, CallSite si
     std::lock_guard<std::mutex> lock(run.warnings_mutex);
     if (!run.warned_sites.emplace(site.file, site.line).second)
         return;
-    std::fprintf(stderr, "tt_mock warning: %s: %s\n", describe(thread, call, site).c_str(), message);
+    std::fprintf(stderr, "runtime_mock warning: %s: %s\n", describe(thread, call, site).c_str(), message);
     std::fflush(stderr);
 }
 
 // Appends to the thread's timing record; consecutive identical compute calls merge into one event.
-void record(KernelContext* ctx, const tt_mock_device::ProfileEvent& event) {
-    std::vector<tt_mock_device::ProfileEvent>& events = thread_of(ctx).events;
-    if (event.kind == tt_mock_device::EventKind::Compute && !events.empty()) {
-        tt_mock_device::ProfileEvent& last = events.back();
+void record(KernelContext* ctx, const runtime_mock::kernel_abi::ProfileEvent& event) {
+    std::vector<runtime_mock::kernel_abi::ProfileEvent>& events = thread_of(ctx).events;
+    if (event.kind == runtime_mock::kernel_abi::EventKind::Compute && !events.empty()) {
+        runtime_mock::kernel_abi::ProfileEvent& last = events.back();
         if (last.kind == event.kind && last.format == event.format &&
             (last.name == event.name || std::strcmp(last.name, event.name) == 0)) {
             last.count += event.count;
@@ -58,8 +58,8 @@ void print(KernelContext* ctx, const char* text, size_t length) {
 
 }  // namespace
 
-tt_mock_device::RuntimeFunctions runtime_functions() {
-    tt_mock_device::RuntimeFunctions f{};
+runtime_mock::kernel_abi::RuntimeFunctions runtime_functions() {
+    runtime_mock::kernel_abi::RuntimeFunctions f{};
     f.fail = fail;
     f.warn = warn;
     f.cb_block = cb_block;
@@ -81,4 +81,4 @@ tt_mock_device::RuntimeFunctions runtime_functions() {
     return f;
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -12,11 +12,11 @@
 #include "cpu_placement.hpp"
 #include "kernel_workers.hpp"
 #include "run_state.hpp"
-#include "tt_mock_device/circular_buffer.h"
+#include "runtime_mock/kernel_abi/circular_buffer.h"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-KernelThread& thread_of(tt_mock_device::KernelContext* ctx) {
+KernelThread& thread_of(runtime_mock::kernel_abi::KernelContext* ctx) {
     return *static_cast<KernelThread*>(ctx->thread);
 }
 
@@ -60,10 +60,10 @@ bool is_satisfied(const KernelThread& thread, const BlockedOn& what) {
             return true;
         case BlockedOn::Kind::CbFree: {
             const auto& b = thread.core->core.cbs[what.cb];
-            return b.num_pages - tt_mock_device::cb_pages_filled(b) >= what.pages;
+            return b.num_pages - runtime_mock::kernel_abi::cb_pages_filled(b) >= what.pages;
         }
         case BlockedOn::Kind::CbFilled:
-            return tt_mock_device::cb_pages_filled(thread.core->core.cbs[what.cb]) >= what.pages;
+            return runtime_mock::kernel_abi::cb_pages_filled(thread.core->core.cbs[what.cb]) >= what.pages;
         case BlockedOn::Kind::Semaphore: {
             const uint32_t value = __atomic_load_n(what.semaphore, __ATOMIC_SEQ_CST);
             return what.at_least ? value >= what.value : value == what.value;
@@ -81,13 +81,13 @@ std::string blocked_description(const KernelThread& thread, const BlockedOn& wha
         case BlockedOn::Kind::CbFree: {
             const auto& b = thread.core->core.cbs[what.cb];
             out << "waits for " << what.pages << " free pages of CB " << what.cb << " (" << b.num_pages << " pages, "
-                << b.num_pages - tt_mock_device::cb_pages_filled(b) << " free)";
+                << b.num_pages - runtime_mock::kernel_abi::cb_pages_filled(b) << " free)";
             break;
         }
         case BlockedOn::Kind::CbFilled: {
             const auto& b = thread.core->core.cbs[what.cb];
             out << "waits for " << what.pages << " filled pages of CB " << what.cb << " ("
-                << tt_mock_device::cb_pages_filled(b) << " available)";
+                << runtime_mock::kernel_abi::cb_pages_filled(b) << " available)";
             break;
         }
         case BlockedOn::Kind::Semaphore:
@@ -245,7 +245,7 @@ void thread_main(KernelThread& thread, KernelJob& job) {
             kind = ErrorKind::Fault;
             error = fault_report(thread, *fault);
         } else if (!fault && thread.role == KernelRole::Compute &&
-                   thread.ctx.compute.dst_state != tt_mock_device::DstState::Free) {
+                   thread.ctx.compute.dst_state != runtime_mock::kernel_abi::DstState::Free) {
             kind = ErrorKind::Dst;
             error = describe(thread, "kernel end", CallSite{"", 0}) + ": the kernel finished with DST " +
                     "still acquired; every tile_regs_acquire needs tile_regs_commit, tile_regs_wait and "
@@ -323,7 +323,7 @@ std::string stall_report(RunState& run, double seconds, const std::vector<std::s
             out << "\n" << blocked_description(thread, what);
         }
     }
-    out << "\n(set TT_METAL_MOCK_WATCHDOG_SECONDS to allow longer stalls)";
+    out << "\n(set RUNTIME_MOCK_WATCHDOG_SECONDS to allow longer stalls)";
     return out.str();
 }
 
@@ -436,4 +436,4 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
         throw_error(kind, error);
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -12,7 +12,7 @@
 
 #include "per_process.hpp"
 
-namespace tt_mock::scrubber {
+namespace runtime_mock::scrubber {
 
 namespace {
 
@@ -87,4 +87,4 @@ void zero(uint8_t* memory, size_t bytes) {
     std::memset(memory, 0, bytes);
 }
 
-}  // namespace tt_mock::scrubber
+}  // namespace runtime_mock::scrubber

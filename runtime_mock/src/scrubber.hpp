@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace tt_mock::scrubber {
+namespace runtime_mock::scrubber {
 
 // Runs `job` on the scrubber thread, after the jobs submitted before it. The job must not throw.
 void submit(std::function<void()> job);
@@ -23,4 +23,4 @@ void wait_idle();
 // read the lines first nor evict what the caller's next device has in the caches.
 void zero(uint8_t* memory, size_t bytes);
 
-}  // namespace tt_mock::scrubber
+}  // namespace runtime_mock::scrubber

@@ -5,9 +5,9 @@
 #include "l1.hpp"
 #include "noc.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
-using tt_mock_device::KernelContext;
+using runtime_mock::kernel_abi::KernelContext;
 
 void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site) {
     KernelThread& thread = thread_of(ctx);
@@ -40,12 +40,12 @@ void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, 
         throw Aborted{};
     uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
-    tt_mock_device::note_progress(ctx);
+    runtime_mock::kernel_abi::note_progress(ctx);
     if (ctx->recording) {
         const uint32_t offset = uint32_t(p - thread.run->l1->core_memory(thread.core->l1_index));
-        ctx->fn->record(ctx,
-                        tt_mock_device::ProfileEvent{tt_mock_device::EventKind::SemaphoreSet, tt_mock_device::kNoFormat,
-                                                     tt_mock_device::kNoCb, 0, nullptr, 0, 0, value, offset});
+        ctx->fn->record(ctx, runtime_mock::kernel_abi::ProfileEvent{
+                                 runtime_mock::kernel_abi::EventKind::SemaphoreSet, runtime_mock::kernel_abi::kNoFormat,
+                                 runtime_mock::kernel_abi::kNoCb, 0, nullptr, 0, 0, value, offset});
     }
     wake_semaphore_waiters(*thread.run, p, 4);
 }
@@ -77,4 +77,4 @@ void wake_semaphore_waiters(RunState& run, const void* begin, size_t size) {
         wake(*thread);
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -10,7 +10,7 @@
 
 extern char** environ;
 
-namespace tt_mock {
+namespace runtime_mock {
 
 std::pair<int, std::string> run_program(const std::string& program, const std::vector<std::string>& args,
                                         const std::string& description, StandardError standard_error) {
@@ -51,4 +51,4 @@ std::pair<int, std::string> run_program(const std::string& program, const std::v
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

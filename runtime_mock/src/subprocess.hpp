@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 enum class StandardError { Capture, Discard };
 
@@ -18,4 +18,4 @@ enum class StandardError { Capture, Discard };
 std::pair<int, std::string> run_program(const std::string& program, const std::vector<std::string>& args,
                                         const std::string& description, StandardError standard_error);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-namespace tt_mock::tile_matmul {
+namespace runtime_mock::tile_matmul {
 
 namespace {
 
@@ -454,4 +454,4 @@ Bf16Function bf16_selected() {
     return kBf16Selected;
 }
 
-}  // namespace tt_mock::tile_matmul
+}  // namespace runtime_mock::tile_matmul

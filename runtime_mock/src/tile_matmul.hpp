@@ -1,8 +1,8 @@
 // The compute engine's tile matrix product with the host CPU's vector units, in two forms:
 //   fp32:  C += A * B on 32x32 fp32 tiles, row-major (operands unpacked by the kernel: Float32, Float16, ...);
 //   bf16:  C += A * B (or A * transpose(B)) on Float16_b tiles as they sit in L1 (four 16x16 faces,
-//          tt_mock_device/tile_format.h), for a block of rows x cols DST tiles (matmul_tiles, matmul_block).
-// C is always fp32, row-major (DST). Kernels reach both through RuntimeFunctions (tt_mock_device/
+//          runtime_mock/kernel_abi/tile_format.h), for a block of rows x cols DST tiles (matmul_tiles, matmul_block).
+// C is always fp32, row-major (DST). Kernels reach both through RuntimeFunctions (runtime_mock/kernel_abi/
 // tile_matmul.h), so they are compiled once, here, instead of into every compute kernel.
 //
 // Each form has ONE accumulation order, followed by every path, so results are identical bit for bit
@@ -36,7 +36,7 @@
 
 #include <cstdint>
 
-namespace tt_mock::tile_matmul {
+namespace runtime_mock::tile_matmul {
 
 constexpr uint32_t kDim = 32;  // tile rows = columns = K
 
@@ -71,4 +71,4 @@ Bf16Function bf16_function_of(Path path);
 // The bf16 code of the fastest supported path, chosen when the runtime loads.
 Bf16Function bf16_selected();
 
-}  // namespace tt_mock::tile_matmul
+}  // namespace runtime_mock::tile_matmul

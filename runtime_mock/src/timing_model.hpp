@@ -35,7 +35,7 @@
 #include "run_state.hpp"
 #include "runtime_mock/profile.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // Semaphore key (core L1 index << 32 | L1 offset of the word) -> value before the kernels started.
 using SemaphoreInitialValues = std::map<int64_t, uint32_t>;
@@ -51,4 +51,4 @@ inline int64_t semaphore_key(uint32_t l1_index, uint32_t offset) {
 // compute call has no cost in the arch's data file.
 std::shared_ptr<RunProfile> replay_timing(const RunState& run, const SemaphoreInitialValues& semaphores);
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -5,7 +5,7 @@
 // Each kernel case first reads the buffer's last page, which must work.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 

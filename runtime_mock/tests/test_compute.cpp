@@ -2,7 +2,7 @@
 // matmul_tiles, element-wise add/sub/mul, SFPU functions, and row/column reductions.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 

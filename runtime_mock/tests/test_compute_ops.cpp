@@ -3,7 +3,7 @@
 // and matmul_block (plain and with transposed B tiles).
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 using test::allocate;
 using test::check_close;
 using test::download;

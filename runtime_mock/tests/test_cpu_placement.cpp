@@ -11,7 +11,7 @@
 #include "../src/cpu_placement.hpp"
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 

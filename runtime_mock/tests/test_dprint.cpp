@@ -3,7 +3,7 @@
 // meanwhile. Each line must still come out whole, under its own core, in its own base.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 TEST(a_line_split_by_a_wait_comes_out_whole_under_its_core) {
     Device device(Arch::Wormhole);

@@ -4,7 +4,7 @@
 // DST) must instead run and warn once per call site.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 
@@ -239,19 +239,19 @@ void expect_one_warning(const std::function<void()>& run, const std::string& fil
 TEST(cb_push_without_reserve_warns) {
     expect_one_warning([] { run_dataflow_misuse("PUSH_WITHOUT_RESERVE"); }, "misuse_dataflow.cpp",
                        "PUSH_WITHOUT_RESERVE",
-                       {"tt_mock warning: core (0,0) RISCV_1 (NCRISC)", "cb_push_back(0, 1) without cb_reserve_back at",
-                        "works only because the CB had room"});
+                       {"runtime_mock warning: core (0,0) RISCV_1 (NCRISC)",
+                        "cb_push_back(0, 1) without cb_reserve_back at", "works only because the CB had room"});
 }
 
 TEST(pack_without_reserve_warns) {
     expect_one_warning([] { run_compute_misuse("PACK_WITHOUT_RESERVE"); }, "misuse_compute.cpp", "PACK_WITHOUT_RESERVE",
-                       {"tt_mock warning: core (0,0) compute (TRISC)", "pack_tile into page 0 of CB 16 without",
+                       {"runtime_mock warning: core (0,0) compute (TRISC)", "pack_tile into page 0 of CB 16 without",
                         "works only because the page was free"});
 }
 
 TEST(release_dst_on_free_dst_warns) {
     expect_one_warning([] { run_compute_misuse("RELEASE_DST_TWICE"); }, "misuse_compute.cpp", "RELEASE_DST_TWICE",
-                       {"tt_mock warning: core (0,0) compute (TRISC)", "release_dst while DST is free at"});
+                       {"runtime_mock warning: core (0,0) compute (TRISC)", "release_dst while DST is free at"});
 }
 
 TEST(kernel_build_error_names_kernel) {

@@ -14,7 +14,7 @@
 
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 
@@ -92,15 +92,15 @@ TEST(null_dereference_is_a_kernel_fault) {
 
 // The fault's line comes from the kernel's object in the build cache, whatever characters its path has.
 TEST(fault_line_found_in_a_cache_directory_with_a_quote) {
-    const std::string cache = std::getenv("TT_METAL_MOCK_CACHE_DIR");
-    setenv("TT_METAL_MOCK_CACHE_DIR", (cache + "/it's here").c_str(), 1);
+    const std::string cache = std::getenv("RUNTIME_MOCK_CACHE_DIR");
+    setenv("RUNTIME_MOCK_CACHE_DIR", (cache + "/it's here").c_str(), 1);
     try {
         test::expect_error<KernelFaultError>([] { run_fault("NULL"); }, {fault_line("NULL")});
     } catch (...) {
-        setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+        setenv("RUNTIME_MOCK_CACHE_DIR", cache.c_str(), 1);
         throw;
     }
-    setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+    setenv("RUNTIME_MOCK_CACHE_DIR", cache.c_str(), 1);
 }
 
 TEST(division_by_zero_is_a_kernel_fault) {
@@ -147,9 +147,9 @@ TEST(fault_stops_the_other_kernels) {
 // Kernel workers live across runs: the worker whose spinning kernel the watchdog stopped runs the next
 // kernel (the most recently returned worker is reused first) and reports its fault.
 TEST(fault_on_the_worker_of_a_stopped_kernel) {
-    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
+    setenv("RUNTIME_MOCK_WATCHDOG_SECONDS", "1", 1);
     test::expect_error<DeadlockError>([&] { run_fault("SPIN"); }, {"no kernel made progress"});
-    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+    unsetenv("RUNTIME_MOCK_WATCHDOG_SECONDS");
     test::expect_error<KernelFaultError>([&] { run_fault("DIVIDE_BY_ZERO"); },
                                          {"SIGFPE", fault_line("DIVIDE_BY_ZERO")});
 }
@@ -158,7 +158,7 @@ TEST(watchdog_reports_spinning_kernel_line_and_releases_its_thread_and_l1) {
     run_fault("");  // kernel workers live across runs: the baseline has one
     const size_t threads = thread_count();
     const uint64_t mapped = low_mapped_bytes();
-    setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1", 1);
+    setenv("RUNTIME_MOCK_WATCHDOG_SECONDS", "1", 1);
     {
         Device device;
         test::expect_error<DeadlockError>([&] { device.run(faulting_program(device, {{kCore, "SPIN"}})); },
@@ -167,7 +167,7 @@ TEST(watchdog_reports_spinning_kernel_line_and_releases_its_thread_and_l1) {
         CHECK(thread_count() == threads);
         device.run(faulting_program(device, {{kCore, ""}}));
     }
-    unsetenv("TT_METAL_MOCK_WATCHDOG_SECONDS");
+    unsetenv("RUNTIME_MOCK_WATCHDOG_SECONDS");
     CHECK(low_mapped_bytes() == mapped);
 }
 
@@ -217,7 +217,7 @@ TEST(segv_sent_by_another_thread_is_not_a_kernel_fault) {
                     syscall(SYS_tgkill, process, worker, SIGSEGV);
             }
         }).detach();
-        setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "20", 1);
+        setenv("RUNTIME_MOCK_WATCHDOG_SECONDS", "20", 1);
         try {
             run_fault("SPIN");
         } catch (const KernelFaultError&) {
@@ -240,23 +240,23 @@ TEST(segv_sent_by_another_thread_is_not_a_kernel_fault) {
 
 // When the L1 of live devices fills the range below 4 GiB, a new device waits for one to be released.
 TEST(new_device_waits_for_l1_address_space) {
-    setenv("TT_METAL_MOCK_L1_WAIT_SECONDS", "0.2", 1);
+    setenv("RUNTIME_MOCK_L1_WAIT_SECONDS", "0.2", 1);
     std::vector<std::unique_ptr<Device>> devices;
     test::expect_error<DeviceError>(
         [&] {
             while (true)
                 devices.push_back(std::make_unique<Device>(Arch::Blackhole));
         },
-        {"cannot map", "MiB of L1 below 4 GiB", "devices alive in this process", "TT_METAL_MOCK_L1_WAIT_SECONDS"});
+        {"cannot map", "MiB of L1 below 4 GiB", "devices alive in this process", "RUNTIME_MOCK_L1_WAIT_SECONDS"});
     CHECK(!devices.empty());
-    setenv("TT_METAL_MOCK_L1_WAIT_SECONDS", "10", 1);
+    setenv("RUNTIME_MOCK_L1_WAIT_SECONDS", "10", 1);
     std::thread release([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         devices.pop_back();
     });
     Device waited(Arch::Blackhole);
     release.join();
-    unsetenv("TT_METAL_MOCK_L1_WAIT_SECONDS");
+    unsetenv("RUNTIME_MOCK_L1_WAIT_SECONDS");
 }
 
 int main() {

@@ -1,7 +1,7 @@
 // The kernel build cache: an object is rebuilt when any header the kernel includes changes, including
 // headers outside the kernel's directory (found through the compiler's dependency list); a damaged cached
 // object (truncated, corrupted, unloadable) is rebuilt; a warm read-only cache is used without writing; an
-// unusable cache directory is an error naming it and TT_METAL_MOCK_CACHE_DIR; concurrent processes sharing
+// unusable cache directory is an error naming it and RUNTIME_MOCK_CACHE_DIR; concurrent processes sharing
 // one cold cache all get the right kernel; a kernel built against headers whose kernel ABI differs from the
 // runtime's refuses to run.
 //
@@ -20,7 +20,7 @@
 #include "../src/cache_entry.hpp"
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,7 +35,7 @@ void write_text(const fs::path& path, const std::string& text) {
 fs::path test_root(const std::string& name) {
     const char* tmp = std::getenv("TEST_TMPDIR");
     const fs::path root = fs::path(tmp ? tmp : fs::temp_directory_path().string()) /
-                          ("tt_mock_jit_" + name + "_" + std::to_string(getpid()));
+                          ("runtime_mock_jit_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(root);
     fs::create_directories(root);
     return root;
@@ -77,7 +77,7 @@ uint32_t run_value_kernel(const fs::path& kernel) {
     return value[0];
 }
 
-// A kernel writing kExpected, and a cache directory of its own (TT_METAL_MOCK_CACHE_DIR).
+// A kernel writing kExpected, and a cache directory of its own (RUNTIME_MOCK_CACHE_DIR).
 struct CacheCase {
     fs::path root;
     fs::path kernel;
@@ -90,7 +90,7 @@ struct CacheCase {
     }
     void use_cache(const fs::path& dir) {
         cache = dir;
-        setenv("TT_METAL_MOCK_CACHE_DIR", cache.c_str(), 1);
+        setenv("RUNTIME_MOCK_CACHE_DIR", cache.c_str(), 1);
     }
     fs::path only_object() const {
         std::vector<fs::path> objects;
@@ -175,14 +175,14 @@ TEST(cache_key_covers_included_headers) {
     fs::remove_all(root);
 }
 
-// TT_METAL_MOCK_KERNEL_ABI_INCLUDE naming the kernel ABI of another build (here: a copy whose KernelContext
+// RUNTIME_MOCK_KERNEL_ABI_INCLUDE naming the kernel ABI of another build (here: a copy whose KernelContext
 // has one more field) gives a clear error, not a kernel reading the runtime's structures at the wrong offsets.
 TEST(kernel_built_against_another_kernel_abi_is_refused) {
     const fs::path root = test_root("abi");
-    const std::string abi = std::getenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE");
+    const std::string abi = std::getenv("RUNTIME_MOCK_KERNEL_ABI_INCLUDE");
     const fs::path other = root / "kernel_abi";
     fs::copy(abi, other, fs::copy_options::recursive);
-    const fs::path header = other / "tt_mock_device" / "kernel_context.h";
+    const fs::path header = other / "runtime_mock" / "kernel_abi" / "kernel_context.h";
     std::ifstream in(header);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string anchor = "    const RuntimeFunctions* fn;\n";
@@ -193,16 +193,17 @@ TEST(kernel_built_against_another_kernel_abi_is_refused) {
     const fs::path kernel = root / "kernels" / "write_value.cpp";
     write_value_kernel(kernel, "value.h");
     write_text(root / "kernels" / "value.h", "constexpr uint32_t kValue = 11;\n");
-    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", other.c_str(), 1);
+    setenv("RUNTIME_MOCK_KERNEL_ABI_INCLUDE", other.c_str(), 1);
     try {
-        test::expect_error<DeviceError>([&] { run_value_kernel(kernel); },
-                                        {"kernel ABI (tt_mock_device headers) that differs from this runtime's",
-                                         "TT_METAL_MOCK_KERNEL_ABI_INCLUDE"});
+        test::expect_error<DeviceError>(
+            [&] { run_value_kernel(kernel); },
+            {"kernel ABI (runtime_mock/kernel_abi headers) that differs from this runtime's",
+             "RUNTIME_MOCK_KERNEL_ABI_INCLUDE"});
     } catch (...) {
-        setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
+        setenv("RUNTIME_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
         throw;
     }
-    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
+    setenv("RUNTIME_MOCK_KERNEL_ABI_INCLUDE", abi.c_str(), 1);
     CHECK(run_value_kernel(kernel) == 11);
     fs::remove_all(root);
 }
@@ -284,7 +285,7 @@ TEST(cold_read_only_cache_names_the_directory_and_variable) {
         return;
     }
     for (const std::string& needle : {"kernel build cache directory '" + c.cache.string() + "' is not writable",
-                                      std::string("TT_METAL_MOCK_CACHE_DIR")}) {
+                                      std::string("RUNTIME_MOCK_CACHE_DIR")}) {
         if (log.find(needle) == std::string::npos)
             throw std::runtime_error("error lacks '" + needle + "':\n" + log);
     }
@@ -296,11 +297,11 @@ TEST(cache_path_that_is_a_file_names_the_directory_and_variable) {
     c.use_cache(c.root / "not_a_dir");
     test::expect_error<KernelBuildError>(
         [&] { run_value_kernel(c.kernel); },
-        {"kernel build cache directory '" + c.cache.string() + "' is a file", "TT_METAL_MOCK_CACHE_DIR"});
+        {"kernel build cache directory '" + c.cache.string() + "' is a file", "RUNTIME_MOCK_CACHE_DIR"});
     c.use_cache(c.root / "not_a_dir" / "kernels");
     test::expect_error<KernelBuildError>(
         [&] { run_value_kernel(c.kernel); },
-        {"kernel build cache directory '" + c.cache.string() + "' cannot be created", "TT_METAL_MOCK_CACHE_DIR"});
+        {"kernel build cache directory '" + c.cache.string() + "' cannot be created", "RUNTIME_MOCK_CACHE_DIR"});
 }
 
 TEST(twenty_processes_share_one_cold_cache) {

@@ -12,7 +12,7 @@
 #include "../src/scrubber.hpp"
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 

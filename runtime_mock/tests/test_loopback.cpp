@@ -2,7 +2,7 @@
 // same program on every core of the grid with each core moving its own slice.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // its copy to its own page of the output.
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 TEST(multicast_row_with_semaphores) {
     for (Arch arch : {Arch::Wormhole, Arch::Blackhole}) {

@@ -8,7 +8,7 @@
 #include "../src/scrubber.hpp"
 #include "test_support.hpp"
 
-using namespace tt_mock;
+using namespace runtime_mock;
 
 TEST(jobs_run_in_order_and_wait_idle_waits_for_them) {
     std::vector<int> order;

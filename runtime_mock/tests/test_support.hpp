@@ -1,7 +1,7 @@
 // A small test harness for the device tests: TEST cases, CHECKs, the environment the JIT needs (shim
 // include dir and kernel cache from Bazel's runfiles / TEST_TMPDIR), and tile/bfloat16 helpers.
 //
-// Outside Bazel, set TT_MOCK_TEST_ROOT to the repository root (and optionally TT_METAL_MOCK_CACHE_DIR).
+// Outside Bazel, set RUNTIME_MOCK_TEST_ROOT to the repository root (and optionally RUNTIME_MOCK_CACHE_DIR).
 #pragma once
 
 #include <cmath>
@@ -53,16 +53,16 @@ struct Register {
 inline std::string root() {
     if (const char* srcdir = std::getenv("TEST_SRCDIR"))
         return std::string(srcdir) + "/tilelang_tt";
-    if (const char* repo = std::getenv("TT_MOCK_TEST_ROOT"))
+    if (const char* repo = std::getenv("RUNTIME_MOCK_TEST_ROOT"))
         return repo;
-    throw std::runtime_error("run under bazel test, or set TT_MOCK_TEST_ROOT to the repository root");
+    throw std::runtime_error("run under bazel test, or set RUNTIME_MOCK_TEST_ROOT to the repository root");
 }
 
 inline void setup_environment() {
-    setenv("TT_METAL_MOCK_SHIM_INCLUDE", (root() + "/metal_shim/include").c_str(), 0);
-    setenv("TT_METAL_MOCK_KERNEL_ABI_INCLUDE", (root() + "/runtime_mock/kernel_abi").c_str(), 0);
+    setenv("RUNTIME_MOCK_SHIM_INCLUDE", (root() + "/metal_shim/include").c_str(), 0);
+    setenv("RUNTIME_MOCK_KERNEL_ABI_INCLUDE", (root() + "/runtime_mock/include").c_str(), 0);
     if (const char* tmp = std::getenv("TEST_TMPDIR")) {
-        setenv("TT_METAL_MOCK_CACHE_DIR", (std::string(tmp) + "/kernels").c_str(), 0);
+        setenv("RUNTIME_MOCK_CACHE_DIR", (std::string(tmp) + "/kernels").c_str(), 0);
     }
 }
 
@@ -214,12 +214,13 @@ inline float max_rel_error(const std::vector<float>& a, const std::vector<float>
 constexpr uint32_t kTileBytes = 2048;  // bf16 tile
 
 // A kernel on one core.
-inline tt_mock::KernelSpec kernel_on(const std::string& file, tt_mock::KernelRole role, tt_mock::LogicalCore core,
-                                     std::vector<uint32_t> compile_args, std::vector<uint32_t> runtime_args) {
-    tt_mock::KernelSpec k;
+inline runtime_mock::KernelSpec kernel_on(const std::string& file, runtime_mock::KernelRole role,
+                                          runtime_mock::LogicalCore core, std::vector<uint32_t> compile_args,
+                                          std::vector<uint32_t> runtime_args) {
+    runtime_mock::KernelSpec k;
     k.source_path = kernel(file);
     k.role = role;
-    k.noc = role == tt_mock::KernelRole::DataMovement1 ? 0 : 1;
+    k.noc = role == runtime_mock::KernelRole::DataMovement1 ? 0 : 1;
     k.cores = {core};
     k.compile_args = std::move(compile_args);
     k.runtime_args[core] = std::move(runtime_args);
@@ -227,11 +228,12 @@ inline tt_mock::KernelSpec kernel_on(const std::string& file, tt_mock::KernelRol
 }
 
 // A bf16 circular buffer of `pages` tiles at `index` on the given cores.
-inline tt_mock::CircularBufferSpec bf16_cb(uint32_t index, uint32_t pages, std::vector<tt_mock::LogicalCore> cores) {
-    tt_mock::CircularBufferSpec cb;
+inline runtime_mock::CircularBufferSpec bf16_cb(uint32_t index, uint32_t pages,
+                                                std::vector<runtime_mock::LogicalCore> cores) {
+    runtime_mock::CircularBufferSpec cb;
     cb.cores = std::move(cores);
     cb.total_size = pages * kTileBytes;
-    cb.indices = {{index, tt_mock::DataFormat::Float16_b, kTileBytes}};
+    cb.indices = {{index, runtime_mock::DataFormat::Float16_b, kTileBytes}};
     return cb;
 }
 
@@ -240,8 +242,8 @@ constexpr uint32_t kDramAccessor = 2;  // TensorAccessorArgs compile-time word: 
 // The loopback kernels (DRAM -> CB c_0 -> DRAM): reader_unary on NCRISC and writer_unary on BRISC, with no
 // cores yet; each core gets runtime args {DRAM address, tiles} for both.
 struct Loopback {
-    tt_mock::KernelSpec reader, writer;
-    void add_core(tt_mock::LogicalCore core, uint32_t src, uint32_t dst, uint32_t tiles) {
+    runtime_mock::KernelSpec reader, writer;
+    void add_core(runtime_mock::LogicalCore core, uint32_t src, uint32_t dst, uint32_t tiles) {
         reader.cores.push_back(core);
         writer.cores.push_back(core);
         reader.runtime_args[core] = {src, tiles};
@@ -250,9 +252,9 @@ struct Loopback {
 };
 
 inline Loopback loopback_kernels() {
-    Loopback l{kernel_on("reader_unary.cpp", tt_mock::KernelRole::DataMovement1, {0, 0}, {kDramAccessor}, {}),
-               kernel_on("writer_unary.cpp", tt_mock::KernelRole::DataMovement0, {0, 0}, {0, kDramAccessor}, {})};
-    for (tt_mock::KernelSpec* k : {&l.reader, &l.writer}) {
+    Loopback l{kernel_on("reader_unary.cpp", runtime_mock::KernelRole::DataMovement1, {0, 0}, {kDramAccessor}, {}),
+               kernel_on("writer_unary.cpp", runtime_mock::KernelRole::DataMovement0, {0, 0}, {0, kDramAccessor}, {})};
+    for (runtime_mock::KernelSpec* k : {&l.reader, &l.writer}) {
         k->cores.clear();
         k->runtime_args.clear();
     }
@@ -265,17 +267,17 @@ struct Tensor {
     uint32_t tiles;
 };
 
-inline Tensor upload(tt_mock::Device& device, const std::vector<uint16_t>& pages) {
+inline Tensor upload(runtime_mock::Device& device, const std::vector<uint16_t>& pages) {
     const uint64_t address = device.allocate_dram(pages.size() * 2, kTileBytes);
     device.write_interleaved(address, kTileBytes, pages.data(), pages.size() * 2);
     return {address, uint32_t(pages.size() / 1024)};
 }
 
-inline Tensor allocate(tt_mock::Device& device, uint32_t tiles) {
+inline Tensor allocate(runtime_mock::Device& device, uint32_t tiles) {
     return {device.allocate_dram(uint64_t(tiles) * kTileBytes, kTileBytes), tiles};
 }
 
-inline std::vector<uint16_t> download(tt_mock::Device& device, const Tensor& t) {
+inline std::vector<uint16_t> download(runtime_mock::Device& device, const Tensor& t) {
     std::vector<uint16_t> pages(size_t(t.tiles) * 1024);
     device.read_interleaved(t.address, kTileBytes, pages.data(), pages.size() * 2);
     return pages;

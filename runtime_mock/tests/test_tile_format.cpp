@@ -1,4 +1,4 @@
-// Tile unpack and pack (tt_mock_device/tile_format.h): unpack_tile and pack_tile_data, which test the
+// Tile unpack and pack (runtime_mock/kernel_abi/tile_format.h): unpack_tile and pack_tile_data, which test the
 // format once per tile and convert whole face rows (vectorised by the compiler), give the same bits as
 // the definition element by element: element (row, col) of the row-major tile is element
 // (row % 16) * 16 + col % 16 of face (row / 16) * 2 + col / 16 in L1, converted with bf16_to_float /
@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "tt_mock_device/tile_format.h"
+#include "runtime_mock/kernel_abi/tile_format.h"
 
 namespace {
 
-using namespace tt_mock_device;
+using namespace runtime_mock::kernel_abi;
 
 uint32_t l1_offset(uint32_t row, uint32_t col) {
     const uint32_t face = (row / kFaceDim) * 2 + col / kFaceDim;

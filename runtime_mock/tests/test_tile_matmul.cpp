@@ -8,7 +8,7 @@
 //   blocks of several tiles, with and without transposed B; and end to end, a compute kernel's matmul_tiles
 //   and matmul_block on bf16 CBs (DST packed to a Float32 CB) giving the definition's bits.
 // Paths the CPU lacks are reported as skipped in the log. Kernels reach the fastest path through
-// RuntimeFunctions, and their matmul_tile (tt_mock_device/tile_matmul.h) transposes B when asked.
+// RuntimeFunctions, and their matmul_tile (runtime_mock/kernel_abi/tile_matmul.h) transposes B when asked.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -20,7 +20,7 @@
 #include "../src/run_state.hpp"
 #include "../src/tile_matmul.hpp"
 #include "test_support.hpp"
-#include "tt_mock_device/tile_matmul.h"
+#include "runtime_mock/kernel_abi/tile_matmul.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -28,7 +28,7 @@
 
 namespace {
 
-namespace tm = tt_mock::tile_matmul;
+namespace tm = runtime_mock::tile_matmul;
 constexpr uint32_t kDim = tm::kDim;
 constexpr uint32_t kElements = kDim * kDim;
 
@@ -116,21 +116,21 @@ TEST(kernels_get_the_fastest_supported_path_and_matmul_tile_transposes_b) {
     const tm::Path fastest = tm::fastest_supported_path();
     CHECK(tm::supported(fastest));
     CHECK(tm::selected() == tm::function_of(fastest));
-    const tt_mock_device::RuntimeFunctions functions = tt_mock::runtime_functions();
+    const runtime_mock::kernel_abi::RuntimeFunctions functions = runtime_mock::runtime_functions();
     CHECK(functions.tile_matmul == tm::selected());
     CHECK(functions.tile_matmul_bf16 == tm::bf16_selected());
     std::printf("  selected: %s\n", tm::path_name(fastest));
-    tt_mock_device::KernelContext context{};
+    runtime_mock::kernel_abi::KernelContext context{};
     context.fn = &functions;
-    tt_mock_device::current_context = &context;
+    runtime_mock::kernel_abi::current_context = &context;
     for (bool transpose : {false, true}) {
         const Inputs in = inputs(7);
         Tile c = in.c;
-        tt_mock_device::matmul_tile(c.data(), in.a.data(), in.b.data(), transpose);
+        runtime_mock::kernel_abi::matmul_tile(c.data(), in.a.data(), in.b.data(), transpose);
         check_same_bits(c, reference(in.c, in.a, in.b, transpose),
                         std::string("matmul_tile, transpose_b = ") + (transpose ? "true" : "false"));
     }
-    tt_mock_device::current_context = nullptr;
+    runtime_mock::kernel_abi::current_context = nullptr;
 }
 
 // ---- bf16 tiles in L1 layout ----------------------------------------------------------------------------------
@@ -387,7 +387,7 @@ TEST(bf16_every_supported_path_gives_the_definition_bit_for_bit) {
 // matmul_tiles one output tile at a time; compute_matmul_block.cpp one matmul_block per kt over the whole
 // block, plain and with transposed B tiles.
 TEST(bf16_kernels_matmul_tiles_and_matmul_block_give_the_definitions_bits) {
-    using namespace tt_mock;
+    using namespace runtime_mock;
     constexpr LogicalCore kCore{0, 0};
     constexpr uint32_t Mt = 2, Kt = 3, Nt = 3, kFp32TileBytes = 4096;
     std::vector<uint16_t> a_tiles, b_tiles;  // row-major in tiles, each tile in L1 layout

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <tt-metalium/host_api.hpp>
 
-#if defined(TT_METAL_MOCK_SHIM)
+#if defined(METAL_SHIM)
 constexpr bool kBuiltAgainstShim = true;
 #else
 constexpr bool kBuiltAgainstShim = false;

@@ -10,7 +10,8 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-import tt_mock
+
+import runtime_mock
 
 HERE = Path(__file__).absolute().parent
 SIZE = 512  # M = K = N
@@ -22,25 +23,25 @@ MATMULS = {
 }
 
 
-def run_matmul(name: str, profiled: bool) -> tuple[np.ndarray, tt_mock.ProfilingSession | None]:
+def run_matmul(name: str, profiled: bool) -> tuple[np.ndarray, runtime_mock.ProfilingSession | None]:
     program, extra = MATMULS[name]
     defines = {"SHAPE_M": SIZE, "SHAPE_K": SIZE, "SHAPE_N": SIZE, **extra}
-    so = tt_mock.build_host_program(
+    so = runtime_mock.build_host_program(
         [HERE / f"{program}.cpp"], defines={k: str(v) for k, v in defines.items()}
     )
     rng = np.random.default_rng(7)
     a, b = (rng.uniform(-0.5, 0.5, (SIZE, SIZE)).astype(ml_dtypes.bfloat16).view(np.uint16) for _ in range(2))
     out = np.zeros((SIZE, SIZE), np.uint16)
     if not profiled:
-        tt_mock.HostProgram(so).run(HERE / "kernels", [a, b, out])
+        runtime_mock.HostProgram(so).run(HERE / "kernels", [a, b, out])
         return out, None
-    with tt_mock.profiling() as session:
-        tt_mock.HostProgram(so).run(HERE / "kernels", [a, b, out])
+    with runtime_mock.profiling() as session:
+        runtime_mock.HostProgram(so).run(HERE / "kernels", [a, b, out])
     return out, session
 
 
 @pytest.fixture(scope="module")
-def profiles() -> dict[str, tt_mock.ProfilingSession]:
+def profiles() -> dict[str, runtime_mock.ProfilingSession]:
     results = {}
     for name in MATMULS:
         plain, _ = run_matmul(name, profiled=False)
@@ -59,7 +60,7 @@ def test_matmul_is_timed(profiles, name):
     assert run.matmul_tiles == (SIZE // 32) ** 3
     assert run.dram_bytes_written == SIZE * SIZE * 2
     tflops = run.flops / run.seconds / 1e12
-    assert 0 < tflops < tt_mock.profile.peak_tflops(run.arch), tflops
+    assert 0 < tflops < runtime_mock.profile.peak_tflops(run.arch), tflops
 
 
 def test_data_reuse_orders_the_matmuls(profiles):
@@ -73,8 +74,8 @@ def test_data_reuse_orders_the_matmuls(profiles):
 def test_trace_of_the_multicast_matmul(profiles, tmp_path):
     session = profiles["matmul_mcast"]
     path = tmp_path / "matmul_mcast.json"
-    tt_mock.profile.write_chrome_trace(session, path)
-    counts = tt_mock.profile.check_chrome_trace(json.loads(path.read_text()))
+    runtime_mock.profile.write_chrome_trace(session, path)
+    counts = runtime_mock.profile.check_chrome_trace(json.loads(path.read_text()))
     cores = len(session.runs[0].cores)
     # Each core: BRISC, NCRISC, TRISC and at least one NOC port; CB pushes and semaphore writes release waits.
     assert counts["tracks"] >= 4 * cores, counts

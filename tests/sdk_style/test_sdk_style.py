@@ -12,7 +12,8 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-import tt_mock
+
+import runtime_mock
 
 HERE = Path(__file__).absolute().parent
 KERNELS = HERE / "kernels"
@@ -23,12 +24,12 @@ def run_host_program_outputs(
     name: str, defines: dict[str, int | str], inputs: list[np.ndarray], out_shapes: list[tuple[int, ...]]
 ) -> list[np.ndarray]:
     """Builds HERE/name.cpp with the defines, runs it on bf16 inputs, returns the outputs as float32."""
-    so = tt_mock.build_host_program(
+    so = runtime_mock.build_host_program(
         [HERE / f"{name}.cpp"], defines={k: str(v) for k, v in defines.items()}, std="c++17"
     )
     tensors = [np.ascontiguousarray(x.astype(BF16)).view(np.uint16) for x in inputs]
     outputs = [np.zeros(shape, np.uint16) for shape in out_shapes]
-    tt_mock.HostProgram(so).run(KERNELS, [*tensors, *outputs])
+    runtime_mock.HostProgram(so).run(KERNELS, [*tensors, *outputs])
     return [out.view(BF16).astype(np.float32) for out in outputs]
 
 
@@ -273,6 +274,8 @@ def test_block_matmuls(program, m, k, n, in0_block_w):
 
 
 def test_single_device_api_and_runtime_args_edited_in_place(capfd):
-    program = tt_mock.HostProgram(tt_mock.build_host_program([HERE / "legacy_api.cpp"], std="c++17"))
+    program = runtime_mock.HostProgram(
+        runtime_mock.build_host_program([HERE / "legacy_api.cpp"], std="c++17")
+    )
     assert program.main([str(KERNELS)]) == 0, capfd.readouterr().out
     assert "legacy_api: pass" in capfd.readouterr().out

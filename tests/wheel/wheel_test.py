@@ -4,7 +4,7 @@ The virtualenv is made from the build's own interpreter without network access: 
 packages through a .pth file (what ``--system-site-packages`` would do if the build venv were a base
 interpreter), and ``pip install --no-index`` must find every pinned dependency of the wheel there. The
 example runs from a copy in a temporary directory with a clean environment (no PYTHONPATH, runfiles or
-tilelang_tt/tt_mock variables) and a fresh HOME, so the packages can only use what the wheel installed.
+tilelang_tt/runtime_mock variables) and a fresh HOME, so the packages can only use what the wheel installed.
 """
 
 from __future__ import annotations
@@ -56,7 +56,9 @@ def _run(venv: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_packages_and_headers_come_from_the_wheel(installed, tmp_path):
-    script = "import tilelang_tt, tt_mock; print(tilelang_tt.__file__, *tt_mock.config.include_dirs())"
+    script = (
+        "import tilelang_tt, runtime_mock; print(tilelang_tt.__file__, *runtime_mock.config.include_dirs())"
+    )
     result = _run(installed, ["-c", script], tmp_path)
     assert result.returncode == 0, result.stderr
     for path in result.stdout.split():
@@ -64,7 +66,9 @@ def test_packages_and_headers_come_from_the_wheel(installed, tmp_path):
 
 
 def test_extension_needs_only_system_libraries(installed):
-    (extension,) = glob.glob(str(installed / "lib" / "python*" / "site-packages" / "tt_mock" / "_tt_mock.so"))
+    (extension,) = glob.glob(
+        str(installed / "lib" / "python*" / "site-packages" / "runtime_mock" / "_runtime_mock.so")
+    )
     ldd = subprocess.run(["ldd", extension], capture_output=True, text=True, check=True).stdout
     assert "not found" not in ldd and "bazel" not in ldd, ldd
 

@@ -13,7 +13,7 @@ from tilelang_tt.codegen.host import render_host
 from tilelang_tt.codegen.plan import build_plan
 
 INCLUDE_DIRS = config.find_include_dirs()
-assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/kernel_abi not found: run under Bazel"
+assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/include not found: run under Bazel"
 # The shim's and the kernel ABI's include roots, as system headers (-Werror is for the generated code).
 ISYSTEM = [flag for include in INCLUDE_DIRS.values() for flag in ("-isystem", include)]
 

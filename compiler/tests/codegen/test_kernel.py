@@ -10,7 +10,7 @@ from tilelang_tt.codegen.kernel import expr, render_kernel
 from tvm import tirx
 
 INCLUDE_DIRS = config.find_include_dirs()
-assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/kernel_abi not found: run under Bazel"
+assert INCLUDE_DIRS is not None, "metal_shim/include or runtime_mock/include not found: run under Bazel"
 # The shim's and the kernel ABI's include roots, as system headers (-Werror is for the generated code).
 ISYSTEM = [flag for include in INCLUDE_DIRS.values() for flag in ("-isystem", include)]
 # As the device JIT (and the SDK) builds kernels: -DKERNEL_BUILD gives them the global DataFormat.

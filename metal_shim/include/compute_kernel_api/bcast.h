@@ -6,23 +6,23 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/binary.h"
+#include "runtime_mock/kernel_abi/binary.h"
 
 namespace ckernel {
 
 namespace detail {
 
-constexpr tt_mock_device::Broadcast to_broadcast(BroadcastType type) {
-    return type == BroadcastType::ROW      ? tt_mock_device::Broadcast::Row
-           : type == BroadcastType::COL    ? tt_mock_device::Broadcast::Col
-           : type == BroadcastType::SCALAR ? tt_mock_device::Broadcast::Scalar
-                                           : tt_mock_device::Broadcast::None;
+constexpr runtime_mock::kernel_abi::Broadcast to_broadcast(BroadcastType type) {
+    return type == BroadcastType::ROW      ? runtime_mock::kernel_abi::Broadcast::Row
+           : type == BroadcastType::COL    ? runtime_mock::kernel_abi::Broadcast::Col
+           : type == BroadcastType::SCALAR ? runtime_mock::kernel_abi::Broadcast::Scalar
+                                           : runtime_mock::kernel_abi::Broadcast::None;
 }
 
-constexpr tt_mock_device::BinaryOp to_binary_op(EltwiseBinaryType type) {
-    return type == EltwiseBinaryType::ELWADD   ? tt_mock_device::BinaryOp::Add
-           : type == EltwiseBinaryType::ELWSUB ? tt_mock_device::BinaryOp::Sub
-                                               : tt_mock_device::BinaryOp::Mul;
+constexpr runtime_mock::kernel_abi::BinaryOp to_binary_op(EltwiseBinaryType type) {
+    return type == EltwiseBinaryType::ELWADD   ? runtime_mock::kernel_abi::BinaryOp::Add
+           : type == EltwiseBinaryType::ELWSUB ? runtime_mock::kernel_abi::BinaryOp::Sub
+                                               : runtime_mock::kernel_abi::BinaryOp::Mul;
 }
 
 }  // namespace detail
@@ -33,83 +33,83 @@ ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t call_l
     (void)icb1;
     (void)ocb;
     (void)call_line;
-    tt_mock_device::binary_init(false);
+    runtime_mock::kernel_abi::binary_init(false);
 }
 
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                          uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     static_assert(tBcastOp == EltwiseBinaryType::ELWADD || tBcastOp == EltwiseBinaryType::ELWSUB ||
                       tBcastOp == EltwiseBinaryType::ELWMUL,
                   "broadcast operations support ELWADD, ELWSUB and ELWMUL");
     (void)bcast_row_idx;
-    tt_mock_device::binary_tiles<detail::to_binary_op(tBcastOp)>(icb0, icb1, itile0, itile1, idst,
-                                                                 detail::to_broadcast(tBcastDim), "bcast", site);
+    runtime_mock::kernel_abi::binary_tiles<detail::to_binary_op(tBcastOp)>(
+        icb0, icb1, itile0, itile1, idst, detail::to_broadcast(tBcastDim), "bcast", site);
 }
 
 template <BroadcastType tBcastDim>
 ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                          uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWADD, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
 }
 
 ALWI void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                               uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
                                                                    site);
 }
 
 ALWI void add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               tt_mock_device::CallSite site = {}) {
+                               runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
 ALWI void add_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                                 tt_mock_device::CallSite site = {}) {
+                                 runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWADD, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
 template <BroadcastType tBcastDim>
 ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                          uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWSUB, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
 }
 
 ALWI void sub_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                               uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
                                                                    site);
 }
 
 ALWI void sub_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               tt_mock_device::CallSite site = {}) {
+                               runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
 ALWI void sub_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                                 tt_mock_device::CallSite site = {}) {
+                                 runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWSUB, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
 template <BroadcastType tBcastDim>
 ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                          uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                          uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx, site);
 }
 
 ALWI void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               uint32_t bcast_row_idx = 0, tt_mock_device::CallSite site = {}) {
+                               uint32_t bcast_row_idx = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx,
                                                                    site);
 }
 
 ALWI void mul_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                               tt_mock_device::CallSite site = {}) {
+                               runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
 ALWI void mul_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                                 tt_mock_device::CallSite site = {}) {
+                                 runtime_mock::kernel_abi::CallSite site = {}) {
     any_tiles_bcast<EltwiseBinaryType::ELWMUL, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst, 0, site);
 }
 
@@ -166,13 +166,13 @@ ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb, uint32_t call_line = __bu
     (void)icb;
     (void)ocb;
     (void)call_line;
-    tt_mock_device::binary_init(false);
+    runtime_mock::kernel_abi::binary_init(false);
 }
 
 template <BroadcastType bcast_type>
 ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index,
-                      tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                      runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     float* dst = dst_math_tile(dst_tile_index, "unary_bcast", site);
     TileBuffer in, zero{};
     unpack_from_cb(icb, in_tile_index, in.v, "unary_bcast", site);

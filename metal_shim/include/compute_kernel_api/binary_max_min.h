@@ -6,30 +6,32 @@
 #include <cmath>
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 ALWI void binary_max_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, int vector_mode = (int)VectorMode::RC,
-                          tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_require_full_tile(vector_mode == VectorMode::RC, vector_mode, "binary_max_tile", site);
-    tt_mock_device::sfpu_apply_binary(idst0, idst1, odst, "binary_max_tile", site,
-                                      [](float a, float b) { return std::fmax(a, b); });
+                          runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_require_full_tile(vector_mode == VectorMode::RC, vector_mode, "binary_max_tile",
+                                                     site);
+    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "binary_max_tile", site,
+                                                [](float a, float b) { return std::fmax(a, b); });
 }
 
 ALWI void binary_min_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, int vector_mode = (int)VectorMode::RC,
-                          tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_require_full_tile(vector_mode == VectorMode::RC, vector_mode, "binary_min_tile", site);
-    tt_mock_device::sfpu_apply_binary(idst0, idst1, odst, "binary_min_tile", site,
-                                      [](float a, float b) { return std::fmin(a, b); });
+                          runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_require_full_tile(vector_mode == VectorMode::RC, vector_mode, "binary_min_tile",
+                                                     site);
+    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "binary_min_tile", site,
+                                                [](float a, float b) { return std::fmin(a, b); });
 }
 
 }  // namespace ckernel

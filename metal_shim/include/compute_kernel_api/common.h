@@ -8,5 +8,5 @@
 #include "compute_kernel_api/pack.h"
 #include "compute_kernel_api/reg_api.h"
 #include "hostdevcommon/kernel_structs.h"
-#include "tt_mock_device/dprint.h"
-#include "tt_mock_device/kernel_args.h"
+#include "runtime_mock/kernel_abi/dprint.h"
+#include "runtime_mock/kernel_abi/kernel_args.h"

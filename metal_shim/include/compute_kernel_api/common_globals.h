@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "tt_mock_device/kernel_context.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
 #define ALWI inline __attribute__((always_inline))
 #define MATH(x) x

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/binary.h"
+#include "runtime_mock/kernel_abi/binary.h"
 
 namespace ckernel {
 
@@ -16,7 +16,7 @@ ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint
     (void)icb1;
     (void)ocb;
     (void)call_line;
-    tt_mock_device::binary_init(false);
+    runtime_mock::kernel_abi::binary_init(false);
 }
 
 template <bool full_init, EltwiseBinaryType eltwise_binary_type>
@@ -25,7 +25,7 @@ ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = fal
     (void)icb0;
     (void)icb1;
     (void)call_line;
-    tt_mock_device::binary_init(acc_to_dest && eltwise_binary_type != EltwiseBinaryType::ELWMUL);
+    runtime_mock::kernel_abi::binary_init(acc_to_dest && eltwise_binary_type != EltwiseBinaryType::ELWMUL);
 }
 
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
@@ -43,20 +43,20 @@ ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
 }
 
 ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                    runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     binary_tiles<BinaryOp::Add>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "add_tiles", site);
 }
 
 ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                    runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     binary_tiles<BinaryOp::Sub>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "sub_tiles", site);
 }
 
 ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                    runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     binary_tiles<BinaryOp::Mul>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "mul_tiles", site);
 }
 
@@ -65,14 +65,14 @@ template <EltwiseBinaryType eltwise_binary_type = EltwiseBinaryType::ELWADD,
 ALWI void binary_dest_reuse_tiles_init(uint32_t icb0, uint32_t call_line = __builtin_LINE()) {
     (void)icb0;
     (void)call_line;
-    tt_mock_device::binary_init(false);
+    runtime_mock::kernel_abi::binary_init(false);
 }
 
 template <EltwiseBinaryType eltwise_binary_type = EltwiseBinaryType::ELWADD,
           EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE>
 ALWI void binary_dest_reuse_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index,
-                                  tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                                  runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     static_assert(binary_reuse_dest != EltwiseBinaryReuseDestType::NONE, "choose DEST_TO_SRCA or DEST_TO_SRCB");
     static_assert(eltwise_binary_type == EltwiseBinaryType::ELWADD ||
                       eltwise_binary_type == EltwiseBinaryType::ELWSUB ||

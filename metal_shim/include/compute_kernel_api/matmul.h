@@ -7,11 +7,11 @@
 //
 // When both CBs hold Float16_b tiles, the runtime multiplies them as they sit in L1 (matmul_bf16_tiles:
 // k in pairs, odd first, subnormals flushed, NaN results quiet 0x7fc00000); any other pair of formats is
-// unpacked to fp32 and multiplied with k in order (matmul_tile). tt_mock_device/tile_matmul.h has both.
+// unpacked to fp32 and multiplied with k in order (matmul_tile). runtime_mock/kernel_abi/tile_matmul.h has both.
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/tile_math.h"
+#include "runtime_mock/kernel_abi/tile_math.h"
 
 namespace ckernel {
 
@@ -21,7 +21,7 @@ ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, co
     (void)in1_cb_id;
     (void)out_cb_id;
     (void)call_line;
-    tt_mock_device::ComputeState& cs = tt_mock_device::ctx()->compute;
+    runtime_mock::kernel_abi::ComputeState& cs = runtime_mock::kernel_abi::ctx()->compute;
     cs.matmul_transpose = transpose;
     cs.unpack_transpose = 0;
 }
@@ -69,41 +69,41 @@ ALWI void mm_block_init_short_with_both_dt(uint32_t in0_cb_id, uint32_t in1_cb_i
 namespace detail {
 
 // Whether both operand CBs hold Float16_b tiles, which the runtime multiplies without unpacking them.
-ALWI bool both_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, const char* call, tt_mock_device::CallSite site) {
-    using tt_mock_device::checked_format;
+ALWI bool both_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, const char* call, runtime_mock::kernel_abi::CallSite site) {
+    using runtime_mock::kernel_abi::checked_format;
     return checked_format(in0_cb_id, call, site) == DataFormat::Float16_b &&
            checked_format(in1_cb_id, call, site) == DataFormat::Float16_b;
 }
 
 // Page `index` (waited for) of `cb` as the bf16 elements of an L1 tile.
-ALWI const uint16_t* bf16_tile(uint32_t cb, uint32_t index, const char* call, tt_mock_device::CallSite site) {
-    return reinterpret_cast<const uint16_t*>(uintptr_t(tt_mock_device::cb_front_page(cb, index, call, site)));
+ALWI const uint16_t* bf16_tile(uint32_t cb, uint32_t index, const char* call, runtime_mock::kernel_abi::CallSite site) {
+    return reinterpret_cast<const uint16_t*>(uintptr_t(runtime_mock::kernel_abi::cb_front_page(cb, index, call, site)));
 }
 
 ALWI void matmul_tiles_transposed(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
                                   uint32_t in1_tile_index, uint32_t idst, bool transpose,
-                                  tt_mock_device::CallSite site) {
-    float* dst = tt_mock_device::dst_math_tile(idst, "matmul_tiles", site);
+                                  runtime_mock::kernel_abi::CallSite site) {
+    float* dst = runtime_mock::kernel_abi::dst_math_tile(idst, "matmul_tiles", site);
     if (both_bf16(in0_cb_id, in1_cb_id, "matmul_tiles", site)) {
         const uint16_t* a = bf16_tile(in0_cb_id, in0_tile_index, "matmul_tiles", site);
         const uint16_t* b = bf16_tile(in1_cb_id, in1_tile_index, "matmul_tiles", site);
-        tt_mock_device::matmul_bf16_tiles(dst, &a, 1, &b, 1, transpose);
+        runtime_mock::kernel_abi::matmul_bf16_tiles(dst, &a, 1, &b, 1, transpose);
     } else {
-        tt_mock_device::TileBuffer a, b;
-        tt_mock_device::unpack_from_cb(in0_cb_id, in0_tile_index, a.v, "matmul_tiles", site);
-        tt_mock_device::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
-        tt_mock_device::matmul_tile(dst, a.v, b.v, transpose);
+        runtime_mock::kernel_abi::TileBuffer a, b;
+        runtime_mock::kernel_abi::unpack_from_cb(in0_cb_id, in0_tile_index, a.v, "matmul_tiles", site);
+        runtime_mock::kernel_abi::unpack_from_cb(in1_cb_id, in1_tile_index, b.v, "matmul_tiles", site);
+        runtime_mock::kernel_abi::matmul_tile(dst, a.v, b.v, transpose);
     }
-    tt_mock_device::ctx()->compute.dst_written |= 1u << idst;
-    tt_mock_device::record_compute("matmul_tiles", 1, in0_cb_id);
+    runtime_mock::kernel_abi::ctx()->compute.dst_written |= 1u << idst;
+    runtime_mock::kernel_abi::record_compute("matmul_tiles", 1, in0_cb_id);
 }
 
 // matmul_block on Float16_b operands: the rt_dim x ct_dim products in one runtime call, which re-lays each
 // B tile once.
 ALWI void matmul_block_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                             uint32_t idst, bool transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
-                            tt_mock_device::CallSite site) {
-    using namespace tt_mock_device;
+                            runtime_mock::kernel_abi::CallSite site) {
+    using namespace runtime_mock::kernel_abi;
     const uint16_t* a[kMaxDstTiles];
     const uint16_t* b[kMaxDstTiles];
     for (uint32_t r = 0; r < rt_dim; r++)
@@ -118,13 +118,13 @@ ALWI void matmul_block_bf16(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0
 }  // namespace detail
 
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
-                       uint32_t idst, tt_mock_device::CallSite site = {}) {
+                       uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst,
-                                    tt_mock_device::ctx()->compute.matmul_transpose != 0, site);
+                                    runtime_mock::kernel_abi::ctx()->compute.matmul_transpose != 0, site);
 }
 
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
-                       uint32_t idst, const uint32_t transpose, tt_mock_device::CallSite site = {}) {
+                       uint32_t idst, const uint32_t transpose, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::matmul_tiles_transposed(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose != 0, site);
 }
 
@@ -133,8 +133,8 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 // tile products.
 ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                        uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
-                       uint32_t call_line = __builtin_LINE(), tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                       uint32_t call_line = __builtin_LINE(), runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     (void)call_line;
     if (ct_dim == 0 || rt_dim == 0)
         return;

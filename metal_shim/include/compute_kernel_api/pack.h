@@ -5,19 +5,20 @@
 #pragma once
 
 #include "compute_kernel_api/common_globals.h"
-#include "tt_mock_device/compute_io.h"
+#include "runtime_mock/kernel_abi/compute_io.h"
 
 namespace ckernel {
 
 template <bool out_of_order_output = false>
 ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_index = 0,
-                    tt_mock_device::CallSite site = {}) {
-    tt_mock_device::pack_dst(ifrom_dst, icb, out_of_order_output, output_tile_index, "pack_tile", site);
+                    runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::pack_dst(ifrom_dst, icb, out_of_order_output, output_tile_index, "pack_tile", site);
 }
 
-ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles, tt_mock_device::CallSite site = {}) {
+ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles,
+                          runtime_mock::kernel_abi::CallSite site = {}) {
     for (uint32_t i = 0; i < ntiles; i++)
-        tt_mock_device::pack_dst(ifrom_dst + i, icb, false, 0, "pack_tile_block", site);
+        runtime_mock::kernel_abi::pack_dst(ifrom_dst + i, icb, false, 0, "pack_tile_block", site);
 }
 
 ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/tile_math.h"
+#include "runtime_mock/kernel_abi/tile_math.h"
 
 #ifndef REDUCE_OP
 #define REDUCE_OP PoolType::SUM
@@ -26,7 +26,7 @@ ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, uint32_t 
     (void)icb_scaler;
     (void)ocb;
     (void)call_line;
-    tt_mock_device::ctx()->compute.unpack_transpose = 0;
+    runtime_mock::kernel_abi::ctx()->compute.unpack_transpose = 0;
 }
 
 template <bool enforce_fp32_accumulation = false>
@@ -36,8 +36,8 @@ ALWI void reduce_uninit(uint32_t icb = 0) {
 
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst,
-                      tt_mock_device::CallSite site = {}) {
-    using namespace tt_mock_device;
+                      runtime_mock::kernel_abi::CallSite site = {}) {
+    using namespace runtime_mock::kernel_abi;
     float* dst = dst_math_tile(idst, "reduce_tile", site);
     TileBuffer in, scaler;
     unpack_from_cb(icb, itile, in.v, "reduce_tile", site);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/tile_math.h"
+#include "runtime_mock/kernel_abi/tile_math.h"
 
 namespace ckernel {
 
@@ -12,7 +12,7 @@ ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, uin
     (void)cbid;
     (void)transpose_within_16x16_face;
     (void)call_line;
-    tt_mock_device::ctx()->compute.unpack_transpose = transpose;
+    runtime_mock::kernel_abi::ctx()->compute.unpack_transpose = transpose;
 }
 
 ALWI void copy_tile_init(uint32_t cbid, uint32_t call_line = __builtin_LINE()) {
@@ -25,22 +25,22 @@ ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cb
 }
 
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index,
-                    tt_mock_device::CallSite site = {}) {
-    float* dst = tt_mock_device::dst_math_tile(dst_tile_index, "copy_tile", site);
-    tt_mock_device::ComputeState& cs = tt_mock_device::ctx()->compute;
+                    runtime_mock::kernel_abi::CallSite site = {}) {
+    float* dst = runtime_mock::kernel_abi::dst_math_tile(dst_tile_index, "copy_tile", site);
+    runtime_mock::kernel_abi::ComputeState& cs = runtime_mock::kernel_abi::ctx()->compute;
     if (cs.unpack_transpose) {
-        tt_mock_device::TileBuffer tile;
-        tt_mock_device::unpack_from_cb(in_cb_id, in_tile_index, tile.v, "copy_tile", site);
-        tt_mock_device::transpose_tile(dst, tile.v);
+        runtime_mock::kernel_abi::TileBuffer tile;
+        runtime_mock::kernel_abi::unpack_from_cb(in_cb_id, in_tile_index, tile.v, "copy_tile", site);
+        runtime_mock::kernel_abi::transpose_tile(dst, tile.v);
     } else {
-        tt_mock_device::unpack_from_cb(in_cb_id, in_tile_index, dst, "copy_tile", site);
+        runtime_mock::kernel_abi::unpack_from_cb(in_cb_id, in_tile_index, dst, "copy_tile", site);
     }
     cs.dst_written |= 1u << dst_tile_index;
-    tt_mock_device::record_compute("copy_tile", 1, in_cb_id);
+    runtime_mock::kernel_abi::record_compute("copy_tile", 1, in_cb_id);
 }
 
 ALWI void copy_block_matmul_partials(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,
-                                     uint32_t ntiles, tt_mock_device::CallSite site = {}) {
+                                     uint32_t ntiles, runtime_mock::kernel_abi::CallSite site = {}) {
     for (uint32_t i = 0; i < ntiles; i++)
         copy_tile(in_cb_id, start_in_tile_index + i, start_dst_tile_index + i, site);
 }

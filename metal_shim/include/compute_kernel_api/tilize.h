@@ -4,7 +4,7 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/layout_conversion.h"
+#include "runtime_mock/kernel_abi/layout_conversion.h"
 
 namespace ckernel {
 
@@ -21,10 +21,10 @@ ALWI void tilize_init_short_with_dt(uint32_t old_icb, uint32_t new_icb, uint32_t
 }
 
 ALWI void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
-                       uint32_t output_tile_index = 0, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::note_progress(tt_mock_device::ctx());
-    tt_mock_device::tilize_pages(icb, block, ocb, input_tile_index, output_tile_index, "tilize_block", site);
-    tt_mock_device::record_compute("tilize_block", block, icb);
+                       uint32_t output_tile_index = 0, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::note_progress(runtime_mock::kernel_abi::ctx());
+    runtime_mock::kernel_abi::tilize_pages(icb, block, ocb, input_tile_index, output_tile_index, "tilize_block", site);
+    runtime_mock::kernel_abi::record_compute("tilize_block", block, icb);
 }
 
 ALWI void tilize_uninit(uint32_t icb, uint32_t ocb) {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/layout_conversion.h"
+#include "runtime_mock/kernel_abi/layout_conversion.h"
 
 namespace ckernel {
 
@@ -14,15 +14,17 @@ ALWI void untilize_init(uint32_t icb, uint32_t call_line = __builtin_LINE()) {
 }
 
 template <uint32_t block_ct_dim = 1>
-ALWI void untilize_block(uint32_t icb, uint32_t full_ct_dim, uint32_t ocb, tt_mock_device::CallSite site = {}) {
+ALWI void untilize_block(uint32_t icb, uint32_t full_ct_dim, uint32_t ocb,
+                         runtime_mock::kernel_abi::CallSite site = {}) {
     static_assert(block_ct_dim > 0, "block_ct_dim must be positive");
-    tt_mock_device::note_progress(tt_mock_device::ctx());
+    runtime_mock::kernel_abi::note_progress(runtime_mock::kernel_abi::ctx());
     if (full_ct_dim % block_ct_dim != 0) {
-        tt_mock_device::failf(tt_mock_device::ErrorKind::Protocol, "untilize_block", site,
-                              "full_ct_dim %u is not a multiple of block_ct_dim %u", full_ct_dim, block_ct_dim);
+        runtime_mock::kernel_abi::failf(runtime_mock::kernel_abi::ErrorKind::Protocol, "untilize_block", site,
+                                        "full_ct_dim %u is not a multiple of block_ct_dim %u", full_ct_dim,
+                                        block_ct_dim);
     }
-    tt_mock_device::untilize_pages(icb, full_ct_dim, ocb, "untilize_block", site);
-    tt_mock_device::record_compute("untilize_block", full_ct_dim, icb);
+    runtime_mock::kernel_abi::untilize_pages(icb, full_ct_dim, ocb, "untilize_block", site);
+    runtime_mock::kernel_abi::record_compute("untilize_block", full_ct_dim, icb);
 }
 
 ALWI void untilize_uninit(uint32_t icb) {

@@ -55,11 +55,11 @@ public:
 private:
     Buffer(IDevice* device, DeviceAddr size, DeviceAddr page_size, BufferType buffer_type);
 
-    tt_mock::Device& mock() const;
+    runtime_mock::Device& mock() const;
     void check_transfer(size_t bytes, const char* what) const;
 
     IDevice* device_;
-    std::weak_ptr<tt_mock::Device> mock_;
+    std::weak_ptr<runtime_mock::Device> mock_;
     DeviceAddr size_;
     DeviceAddr page_size_;
     BufferType buffer_type_;

@@ -1,6 +1,6 @@
-// IDevice: one simulated chip (a tt_mock::Device) seen through the SDK's device interface. The
-// mock has a single chip, device 0, of the arch chosen by tt_mock::set_default_arch() or
-// $TT_METAL_MOCK_ARCH (Wormhole by default). close() frees the simulated memory; using the device
+// IDevice: one simulated chip (a runtime_mock::Device) seen through the SDK's device interface. The
+// mock has a single chip, device 0, of the arch chosen by runtime_mock::set_default_arch() or
+// $RUNTIME_MOCK_ARCH (Wormhole by default). close() frees the simulated memory; using the device
 // afterwards is an error. Defined in metal_shim/src/device.cpp.
 #pragma once
 
@@ -13,9 +13,9 @@
 #include <memory>
 #include <optional>
 
-namespace tt_mock {
+namespace runtime_mock {
 class Device;
-}  // namespace tt_mock
+}  // namespace runtime_mock
 
 namespace tt::tt_metal {
 
@@ -54,13 +54,13 @@ public:
 
     // The simulated chip behind this device (shim-specific); buffers keep a weak reference to it. Throws
     // once the device is closed.
-    tt_mock::Device& mock() const;
-    std::shared_ptr<tt_mock::Device> mock_shared() const;
+    runtime_mock::Device& mock() const;
+    std::shared_ptr<runtime_mock::Device> mock_shared() const;
 
 private:
     ChipId id_;
     CommandQueue queue_;
-    std::shared_ptr<tt_mock::Device> device_;
+    std::shared_ptr<runtime_mock::Device> device_;
 };
 
 }  // namespace tt::tt_metal

@@ -1,6 +1,6 @@
 // Program: the kernels, circular buffers and semaphores of one launch, with each kernel's runtime
 // args. Host API calls (CreateKernel, SetRuntimeArgs, ...) fill its record (metal_shim/src/program_record.hpp),
-// which turns into the plain tt_mock::ProgramSpec that tt_mock::Device::run executes. Move-only, like the
+// which turns into the plain runtime_mock::ProgramSpec that runtime_mock::Device::run executes. Move-only, like the
 // SDK's; a moved-from Program refuses further use.
 #pragma once
 

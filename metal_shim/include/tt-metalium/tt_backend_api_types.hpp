@@ -1,4 +1,4 @@
-// Tensix data formats (tt::DataFormat and their tile sizes, defined in tt_mock_device/data_format.h): names
+// Tensix data formats (tt::DataFormat and their tile sizes, defined in runtime_mock/kernel_abi/data_format.h): names
 // (defined in metal_shim/src/tt_backend_api_types.cpp), and the sizes of a datum and of a 32x32 tile.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
-#include <tt_mock_device/data_format.h>
+#include <runtime_mock/kernel_abi/data_format.h>
 
 namespace tt {
 
@@ -42,7 +42,7 @@ constexpr uint32_t datum_size(const DataFormat& format) {
 // Bytes of one 32x32 tile: datums plus, for block-float formats, 64 shared-exponent bytes. Like the SDK, no
 // size for Tf32 (its tiles are stored as Float32).
 constexpr uint32_t tile_size(const DataFormat& format) {
-    const uint32_t size = tt_mock_device::tile_size_bytes(format);
+    const uint32_t size = runtime_mock::kernel_abi::tile_size_bytes(format);
     if (size == 0 || format == DataFormat::Tf32)
         throw std::invalid_argument(std::string("tile_size: unsupported format ") + data_format_name(format));
     return size;

@@ -1,5 +1,5 @@
 // Facts of the simulated architectures (Wormhole B0 n150, Blackhole p150) and the constants of the timing
-// model. Their one home is runtime_mock/python/tt_mock/arch/<arch>.json (each figure with its source);
+// model. Their one home is runtime_mock/python/runtime_mock/arch/<arch>.json (each figure with its source);
 // the build generates the tables (arch_data.hpp) from those files.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 enum class Arch { Wormhole, Blackhole };
 
@@ -59,7 +59,7 @@ const ArchSpec& arch_spec(Arch arch);
 Arch parse_arch(const std::string& name);
 
 // The arch new devices get: the calling thread's ThreadArch, else set_default_arch(), else
-// $TT_METAL_MOCK_ARCH, else Wormhole.
+// $RUNTIME_MOCK_ARCH, else Wormhole.
 Arch default_arch();
 void set_default_arch(Arch arch);
 
@@ -76,4 +76,4 @@ private:
     int previous_;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -20,7 +20,7 @@
 #include "runtime_mock/profile.hpp"
 #include "runtime_mock/program_spec.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // Every failure the device reports: what went wrong, and where (core, role, kernel file:line).
 class DeviceError : public std::runtime_error {
@@ -143,4 +143,4 @@ void build_program_kernels(const ProgramSpec& program, Arch arch);
 // whatever it times next.
 void wait_for_scrubber();
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

@@ -1,6 +1,6 @@
 // The timing model's output for one Device::run, and the profiling sessions that collect it.
 //
-// While a ProfilingSession is alive on a thread (or TT_METAL_MOCK_PROFILE=1), every Device::run on that
+// While a ProfilingSession is alive on a thread (or RUNTIME_MOCK_PROFILE=1), every Device::run on that
 // thread records what its kernels do and, once the functional run has finished, replays the record in
 // modelled time (timing_model.hpp). The resulting RunProfile is appended to every session open on the
 // thread and kept as the device's last_run_profile(). Cycles are the device clock's (ArchSpec timing).
@@ -14,7 +14,7 @@
 
 #include "runtime_mock/program_spec.hpp"
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // One RISC of one core: BRISC (DataMovement0), NCRISC (DataMovement1) or TRISC (compute, the three
 // TRISCs as one track).
@@ -86,7 +86,7 @@ public:
     void close();
     const std::vector<std::shared_ptr<const RunProfile>>& runs() const { return runs_; }
 
-    // Whether runs on this thread record timing (a session is open here or TT_METAL_MOCK_PROFILE=1).
+    // Whether runs on this thread record timing (a session is open here or RUNTIME_MOCK_PROFILE=1).
     static bool recording_on_this_thread();
     // Hands a finished run's profile to every session open on this thread.
     static void deliver(const std::shared_ptr<const RunProfile>& profile);
@@ -95,4 +95,4 @@ private:
     std::vector<std::shared_ptr<const RunProfile>> runs_;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

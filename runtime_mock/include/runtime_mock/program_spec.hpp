@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tt_mock_device/data_format.h>
+#include <runtime_mock/kernel_abi/data_format.h>
 #include <vector>
 
-namespace tt_mock {
+namespace runtime_mock {
 
 // A logical Tensix core: x is the column, y the row of the compute grid (the SDK's CoreCoord).
 struct LogicalCore {
@@ -75,4 +75,4 @@ struct ProgramSpec {
     std::vector<SemaphoreSpec> semaphores;
 };
 
-}  // namespace tt_mock
+}  // namespace runtime_mock

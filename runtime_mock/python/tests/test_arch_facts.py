@@ -1,16 +1,17 @@
-"""tt_mock.arch_facts: the architectures' data files, and the simulator's tables generated from them."""
+"""runtime_mock.arch_facts: the architectures' data files, and the simulator's tables generated from them."""
 
 import re
 
 import pytest
-import tt_mock
+
+import runtime_mock
 
 
 @pytest.mark.parametrize("name", ["wormhole", "wormhole_b0", "blackhole"])
 def test_simulator_tables_come_from_the_data_file(name):
-    facts = tt_mock.arch_facts(name)
+    facts = runtime_mock.arch_facts(name)
     chip = facts["chip"]
-    spec = tt_mock.Device(name).spec
+    spec = runtime_mock.Device(name).spec
     assert spec.name == facts["name"]
     assert [spec.grid_x, spec.grid_y] == chip["grid"]
     assert spec.l1_bytes == chip["l1_bytes"]
@@ -25,7 +26,7 @@ def test_simulator_tables_come_from_the_data_file(name):
 
 @pytest.mark.parametrize("name", ["wormhole_b0", "blackhole"])
 def test_every_timing_constant_names_its_source(name):
-    facts = tt_mock.arch_facts(name)
+    facts = runtime_mock.arch_facts(name)
     sources = facts["sources"]
     for section in ("compute", "overhead", "noc"):
         for key in facts[section]:
@@ -34,7 +35,7 @@ def test_every_timing_constant_names_its_source(name):
 
 
 def test_the_published_figures():
-    wormhole, blackhole = tt_mock.arch_facts("wormhole"), tt_mock.arch_facts("blackhole")
+    wormhole, blackhole = runtime_mock.arch_facts("wormhole"), runtime_mock.arch_facts("blackhole")
     assert (wormhole["clock_ghz"], blackhole["clock_ghz"]) == (1.0, 1.35)
     matmul = wormhole["compute"]["fidelity_op_cycles_per_tile"]["matmul_tiles"]
     assert matmul == {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}
@@ -42,18 +43,18 @@ def test_the_published_figures():
 
 
 def test_a_copy_each_time():
-    tt_mock.arch_facts("wormhole")["chip"]["grid"][0] = 99
-    assert tt_mock.arch_facts("wormhole")["chip"]["grid"] == [8, 8]
+    runtime_mock.arch_facts("wormhole")["chip"]["grid"][0] = 99
+    assert runtime_mock.arch_facts("wormhole")["chip"]["grid"] == [8, 8]
 
 
 def test_unknown_arch_names_the_choices():
     with pytest.raises(ValueError, match=r"unknown Tenstorrent arch 'quasar' \(expected one of: blackhole"):
-        tt_mock.arch_facts("quasar")
+        runtime_mock.arch_facts("quasar")
 
 
 def test_grayskull_has_chip_facts_only():
     """A compile-only target: the compiler reads its chip, the simulator neither models nor times it."""
-    grayskull = tt_mock.arch_facts("grayskull")
+    grayskull = runtime_mock.arch_facts("grayskull")
     assert grayskull["simulated"] is False and grayskull["chip"]["grid"] == [12, 9]
     assert "compute" not in grayskull
 
@@ -62,10 +63,10 @@ def test_grayskull_has_chip_facts_only():
 def test_every_compute_call_of_the_shim_has_a_cost(name):
     # The compute API names each tile operation it records by its SDK name (the `call` string literal);
     # the replay refuses a name without a cost, so every one must be in the data file.
-    compute = tt_mock.arch_facts(name)["compute"]
+    compute = runtime_mock.arch_facts(name)["compute"]
     costed = set(compute["op_cycles_per_tile"]) | set(compute["sfpu_op_class"])
     costed |= set(compute["fidelity_op_cycles_per_tile"])
-    include = tt_mock.config.shim_include_dir()
+    include = runtime_mock.config.shim_include_dir()
     headers = [include / "compute_kernel_api.h", *sorted((include / "compute_kernel_api").rglob("*.h"))]
     calls = {
         call

@@ -1,7 +1,8 @@
-"""The device's build caches heal themselves (see tt_mock.cache_entry and runtime_mock/src/cache_entry.hpp).
+"""The device's build caches heal themselves (see runtime_mock.cache_entry and
+runtime_mock/src/cache_entry.hpp).
 
 Damaged kernel and host objects are rebuilt, a warm read-only cache is used without writing, an unusable
-cache directory is a KernelBuildError naming it and TT_METAL_MOCK_CACHE_DIR, and 20 processes sharing one
+cache directory is a KernelBuildError naming it and RUNTIME_MOCK_CACHE_DIR, and 20 processes sharing one
 cold cache all get the right answer. Every run that must find a damaged cache is a fresh process
 (cache_client.py): a process never damages an object it has loaded.
 """
@@ -12,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tt_mock
 from cache_testing import (
     ERROR,
     RIGHT,
@@ -23,14 +23,16 @@ from cache_testing import (
     run_read_only,
     truncate_half,
 )
-from tt_mock import cache_entry
+
+import runtime_mock
+from runtime_mock import cache_entry
 
 HERE = Path(__file__).absolute().parent
 CLIENT = HERE / "cache_client.py"
 
 
 def run(cache: Path) -> tuple[int, str]:
-    return run_client(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(cache)})
+    return run_client(CLIENT, {"RUNTIME_MOCK_CACHE_DIR": str(cache)})
 
 
 def objects(cache: Path) -> list[Path]:
@@ -58,50 +60,54 @@ def test_corrupted_objects_are_rebuilt(tmp_path):
 
 
 def test_host_object_that_does_not_load_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("TT_METAL_MOCK_CACHE_DIR", str(tmp_path))
-    build = lambda: tt_mock.build_host_program(  # noqa: E731
+    monkeypatch.setenv("RUNTIME_MOCK_CACHE_DIR", str(tmp_path))
+    build = lambda: runtime_mock.build_host_program(  # noqa: E731
         [HERE / "kernels" / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"}
     )
     so = build()
     so.write_bytes(b"not an ELF object")
     so.with_name(so.name + ".manifest").write_text(cache_entry.manifest_of(so))
     assert cache_entry.intact(so)
-    with pytest.raises(tt_mock.KernelBuildError, match=r"cannot load host program .* marked for rebuilding"):
-        tt_mock.HostProgram(so)
+    with pytest.raises(
+        runtime_mock.KernelBuildError, match=r"cannot load host program .* marked for rebuilding"
+    ):
+        runtime_mock.HostProgram(so)
     assert build() == so
     source = np.arange(4096, dtype=np.uint16)
     result = np.zeros_like(source)
-    tt_mock.HostProgram(so).run(HERE / "kernels", [source, result])
+    runtime_mock.HostProgram(so).run(HERE / "kernels", [source, result])
     np.testing.assert_array_equal(result, source)
 
 
 def test_warm_read_only_cache_is_used_without_writing(tmp_path):
     assert run(tmp_path) == (RIGHT, "")
     before = listing(tmp_path)
-    assert run_read_only(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path) == (RIGHT, "")
+    assert run_read_only(CLIENT, {"RUNTIME_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path) == (RIGHT, "")
     assert listing(tmp_path) == before
 
 
 def test_cold_read_only_cache_names_the_directory_and_variable(tmp_path):
-    status, stderr = run_read_only(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path)
+    status, stderr = run_read_only(CLIENT, {"RUNTIME_MOCK_CACHE_DIR": str(tmp_path)}, tmp_path)
     assert status == ERROR, stderr
     assert f"KernelBuildError: build cache directory '{tmp_path / 'host'}' cannot be created" in stderr
-    assert "set TT_METAL_MOCK_CACHE_DIR to a writable directory" in stderr
+    assert "set RUNTIME_MOCK_CACHE_DIR to a writable directory" in stderr
 
 
 def test_cache_path_that_is_a_file_names_the_directory_and_variable(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     cache.write_text("a file")
-    monkeypatch.setenv("TT_METAL_MOCK_CACHE_DIR", str(cache))
-    with pytest.raises(tt_mock.KernelBuildError, match=f"'{cache}' is a file.*TT_METAL_MOCK_CACHE_DIR"):
-        tt_mock.build_host_program([HERE / "kernels" / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
-    program = tt_mock.Program()
+    monkeypatch.setenv("RUNTIME_MOCK_CACHE_DIR", str(cache))
+    with pytest.raises(runtime_mock.KernelBuildError, match=f"'{cache}' is a file.*RUNTIME_MOCK_CACHE_DIR"):
+        runtime_mock.build_host_program(
+            [HERE / "kernels" / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"}
+        )
+    program = runtime_mock.Program()
     program.add_kernel(HERE / "kernels" / "dram_copy.cpp", (0, 0), "riscv_0", compile_args=[2, 2])
-    with pytest.raises(tt_mock.KernelBuildError, match=f"'{cache}' is a file.*TT_METAL_MOCK_CACHE_DIR"):
-        tt_mock.Device().run(program)
+    with pytest.raises(runtime_mock.KernelBuildError, match=f"'{cache}' is a file.*RUNTIME_MOCK_CACHE_DIR"):
+        runtime_mock.Device().run(program)
 
 
 def test_twenty_processes_share_one_cold_cache(tmp_path):
-    results = run_clients_at_once(CLIENT, {"TT_METAL_MOCK_CACHE_DIR": str(tmp_path)}, 20)
+    results = run_clients_at_once(CLIENT, {"RUNTIME_MOCK_CACHE_DIR": str(tmp_path)}, 20)
     failed = [r for r in results if r != (RIGHT, "")]
     assert not failed, f"{len(failed)} of 20 processes sharing a cold cache failed: {failed[:3]}"

@@ -1,7 +1,7 @@
 """Kernel faults and resources under load, from Python.
 
 A kernel that crashes (null dereference, division by zero, failed assert, stack overflow, illegal
-instruction, a raw write past its core's L1) raises tt_mock.KernelFaultError naming the signal, core,
+instruction, a raw write past its core's L1) raises runtime_mock.KernelFaultError naming the signal, core,
 RISC and kernel file:line, and the next program in the same process runs. A kernel spinning outside the
 API is reported by the watchdog with its line and its thread goes away; eight Python threads with a
 device each run at once on either arch.
@@ -19,7 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-import tt_mock
+
+import runtime_mock
 
 # Resolved like Program.add_kernel resolves kernel paths (out of Bazel's runfiles symlinks).
 FAULTING = (Path(__file__).absolute().parent.parent.parent / "tests" / "kernels" / "faulting.cpp").resolve()
@@ -35,8 +36,8 @@ def fault_line(name: str) -> str:
     raise AssertionError(f"no marker fault:{name} in {FAULTING}")
 
 
-def faulting_program(device: tt_mock.Device, fault: str | None, core=(0, 0)) -> tt_mock.Program:
-    program = tt_mock.Program()
+def faulting_program(device: runtime_mock.Device, fault: str | None, core=(0, 0)) -> runtime_mock.Program:
+    program = runtime_mock.Program()
     defines = {f"FAULT_{fault}": "1"} if fault else {}
     kernel = program.add_kernel(FAULTING, core, "riscv_1", defines=defines)
     program.add_circular_buffer(core, index=0, data_format="Float16_b", page_size=PAGE, num_pages=2)
@@ -47,7 +48,7 @@ def faulting_program(device: tt_mock.Device, fault: str | None, core=(0, 0)) -> 
 
 
 def run_fault(fault: str | None, arch: str = "wormhole") -> None:
-    device = tt_mock.Device(arch)
+    device = runtime_mock.Device(arch)
     device.run(faulting_program(device, fault))
 
 
@@ -67,10 +68,10 @@ def thread_count() -> int:
     ],
 )
 def test_kernel_fault_raises_kernel_fault_error_and_the_process_goes_on(fault, expected):
-    with pytest.raises(tt_mock.KernelFaultError) as raised:
+    with pytest.raises(runtime_mock.KernelFaultError) as raised:
         run_fault(fault)
     message = str(raised.value)
-    assert isinstance(raised.value, tt_mock.DeviceError)
+    assert isinstance(raised.value, runtime_mock.DeviceError)
     assert f"core (0,0) RISCV_1 (NCRISC) [{FAULTING}]: kernel fault" in message, message
     assert re.search(expected, message), message
     if fault not in ("ASSERT", "STACK_OVERFLOW"):  # these stop in the C library or a function prologue
@@ -82,13 +83,13 @@ def test_fault_after_faulthandler_replaced_the_handler():
     run_fault(None)
     faulthandler.disable()
     faulthandler.enable()  # installs its own SIGSEGV handler over the simulator's
-    with pytest.raises(tt_mock.KernelFaultError, match="SIGSEGV"):
+    with pytest.raises(runtime_mock.KernelFaultError, match="SIGSEGV"):
         run_fault("NULL")
 
 
 def test_crash_outside_kernels_still_reaches_faulthandler():
     crash = (
-        "import ctypes, sys, tt_mock\n"
+        "import ctypes, sys, runtime_mock\n"
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
         "from test_kernel_faults import run_fault\n"
         "run_fault(None)\n"
@@ -103,11 +104,11 @@ def test_crash_outside_kernels_still_reaches_faulthandler():
 
 
 def test_watchdog_names_the_spinning_line_and_stops_the_thread(monkeypatch):
-    monkeypatch.setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "1")
-    device = tt_mock.Device()
+    monkeypatch.setenv("RUNTIME_MOCK_WATCHDOG_SECONDS", "1")
+    device = runtime_mock.Device()
     device.run(faulting_program(device, None))  # kernel workers live across runs: the baseline has one
     threads = thread_count()
-    with pytest.raises(tt_mock.DeadlockError, match=r"no kernel made progress for 1 s") as raised:
+    with pytest.raises(runtime_mock.DeadlockError, match=r"no kernel made progress for 1 s") as raised:
         device.run(faulting_program(device, "SPIN"))
     assert f"running at {FAULTING.parent}/{fault_line('SPIN')}" in str(raised.value), raised.value
     assert thread_count() == threads
@@ -122,7 +123,7 @@ def test_eight_threads_each_with_a_device_run_at_once(arch):
 
 
 def test_host_program_kernel_fault_reaches_python():
-    so = tt_mock.build_host_program([HOST_KERNELS / "faulting_host.cpp"])
-    with pytest.raises(tt_mock.KernelFaultError, match=re.escape(fault_line("DIVIDE_BY_ZERO"))):
-        tt_mock.HostProgram(so).main([str(FAULTING), "DIVIDE_BY_ZERO"])
-    assert tt_mock.HostProgram(so).main([str(FAULTING), "NONE"]) == 0
+    so = runtime_mock.build_host_program([HOST_KERNELS / "faulting_host.cpp"])
+    with pytest.raises(runtime_mock.KernelFaultError, match=re.escape(fault_line("DIVIDE_BY_ZERO"))):
+        runtime_mock.HostProgram(so).main([str(FAULTING), "DIVIDE_BY_ZERO"])
+    assert runtime_mock.HostProgram(so).main([str(FAULTING), "NONE"]) == 0

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tt_mock
+
+import runtime_mock
 
 KERNELS = Path(__file__).absolute().parent / "kernels"
 PAGE = 2048
@@ -23,7 +24,7 @@ class Model:
     """The data file's constants, in the units the replay uses."""
 
     def __init__(self, arch: str) -> None:
-        facts = tt_mock.arch_facts(arch)
+        facts = runtime_mock.arch_facts(arch)
         overhead, noc = facts["overhead"], facts["noc"]
         self.launch = overhead["kernel_launch_cycles"]
         self.cb = overhead["cb_api_cycles"]
@@ -47,7 +48,7 @@ class Model:
 
 
 def _profiled_run(device, program):
-    with tt_mock.profiling() as session:
+    with runtime_mock.profiling() as session:
         device.run(program)
     assert len(session.runs) == 1
     return session, session.runs[0]
@@ -55,7 +56,7 @@ def _profiled_run(device, program):
 
 def _cb_pipeline(device, pages):
     source = device.dram_buffer(np.arange(pages * PAGE // 2, dtype=np.uint16), page_size=PAGE)
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     producer = program.add_kernel(
         KERNELS / "profile_producer.cpp", (0, 0), "riscv_0", compile_args=TENSOR_ACCESSOR_INTERLEAVED_DRAM
     )
@@ -68,7 +69,7 @@ def _cb_pipeline(device, pages):
 
 @pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
 def test_cb_producer_consumer(arch):
-    model, device, pages = Model(arch), tt_mock.Device(arch), 4
+    model, device, pages = Model(arch), runtime_mock.Device(arch), 4
     program, _source = _cb_pipeline(device, pages)
     session, run = _profiled_run(device, program)
     # Per page the producer reserves, reads (its completion is the slower of port and bank, plus the
@@ -93,7 +94,7 @@ def test_cb_producer_consumer(arch):
 def _bank_readers(device, cores, reads):
     banks = device.spec.dram_banks
     source = device.dram_buffer(size=reads * banks * PAGE, page_size=PAGE)
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     kernel = program.add_kernel(
         KERNELS / "profile_bank_reader.cpp", cores, "riscv_0", compile_args=TENSOR_ACCESSOR_INTERLEAVED_DRAM
     )
@@ -105,7 +106,7 @@ def _bank_readers(device, cores, reads):
 
 @pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
 def test_dram_bank_contention(arch):
-    model, device, reads = Model(arch), tt_mock.Device(arch), 8
+    model, device, reads = Model(arch), runtime_mock.Device(arch), 8
     port, bank = model.dram_read(PAGE)
     program, _one = _bank_readers(device, [(0, 0)], reads)
     _session, alone = _profiled_run(device, program)
@@ -123,8 +124,8 @@ def test_dram_bank_contention(arch):
 
 
 def test_semaphore_hand_off():
-    model, device = Model("wormhole"), tt_mock.Device("wormhole")
-    program = tt_mock.Program()
+    model, device = Model("wormhole"), runtime_mock.Device("wormhole")
+    program = runtime_mock.Program()
     kernel = program.add_kernel(KERNELS / "profile_semaphore.cpp", [(0, 0), (1, 0)], "riscv_0")
     program.add_semaphore([(0, 0), (1, 0)], initial_value=0)
     waiter_noc = device.worker_noc_coord((0, 0))
@@ -135,15 +136,15 @@ def test_semaphore_hand_off():
     waiter = run.cores[(0, 0)]["BRISC"]
     assert waiter.waits == {"semaphore": arrival - model.launch - model.semaphore}
     assert waiter.end_cycle == arrival + model.semaphore == run.cycles
-    trace = tt_mock.profile.chrome_trace(session)
+    trace = runtime_mock.profile.chrome_trace(session)
     flows = [e for e in trace["traceEvents"] if e["ph"] == "s"]
     assert len(flows) == 1
 
 
 def test_multicast():
-    model, device = Model("wormhole"), tt_mock.Device("wormhole")
+    model, device = Model("wormhole"), runtime_mock.Device("wormhole")
     cores = [(0, 0), (1, 0), (0, 1), (1, 1)]
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     kernel = program.add_kernel(KERNELS / "profile_semaphore.cpp", cores, "riscv_0")
     program.add_semaphore(cores, initial_value=0)
     program.add_circular_buffer(cores, index=0, data_format="Float16_b", page_size=PAGE, num_pages=1)
@@ -162,13 +163,13 @@ def test_multicast():
 
 
 def test_same_program_same_timing_and_profile_leaves_output_alone():
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     program, source = _cb_pipeline(device, 6)
     _session, first = _profiled_run(device, program)
     _session, second = _profiled_run(device, program)
     assert first.cycles == second.cycles
     spans = [
-        np.frombuffer(run._native.packed_spans(), dtype=tt_mock.profile._SPAN_DTYPE)
+        np.frombuffer(run._native.packed_spans(), dtype=runtime_mock.profile._SPAN_DTYPE)
         for run in (first, second)
     ]
     assert spans[0].tolist() == spans[1].tolist()
@@ -178,12 +179,12 @@ def test_same_program_same_timing_and_profile_leaves_output_alone():
     for profiled in (False, True):
         src = device.dram_buffer(data, page_size=PAGE)
         dst = device.dram_buffer(size=data.nbytes, page_size=PAGE)
-        copy = tt_mock.Program()
+        copy = runtime_mock.Program()
         kernel = copy.add_kernel(KERNELS / "dram_copy.cpp", (0, 0), "riscv_0", compile_args=[2, 2])
         copy.add_circular_buffer((0, 0), index=0, data_format="Float16_b", page_size=PAGE, num_pages=2)
         copy.set_runtime_args(kernel, (0, 0), [src.address, dst.address, 6, PAGE])
         if profiled:
-            with tt_mock.profiling():
+            with runtime_mock.profiling():
                 device.run(copy)
             assert device.last_run_profile().cycles > 0
         else:
@@ -195,27 +196,27 @@ def test_same_program_same_timing_and_profile_leaves_output_alone():
 
 
 def test_chrome_trace_of_a_pipeline(tmp_path):
-    device, pages = tt_mock.Device(), 5
+    device, pages = runtime_mock.Device(), 5
     program, _source = _cb_pipeline(device, pages)
     session, run = _profiled_run(device, program)
     path = tmp_path / "trace.json"
-    tt_mock.profile.write_chrome_trace(session, path)
-    counts = tt_mock.profile.check_chrome_trace(json.loads(path.read_text()))
+    runtime_mock.profile.write_chrome_trace(session, path)
+    counts = runtime_mock.profile.check_chrome_trace(json.loads(path.read_text()))
     # BRISC, NCRISC, BRISC's NOC 0 port and the consumer's zone track; every push released a blocked wait.
     assert counts["tracks"] == 4
     assert counts["flows"] == pages
     names = run._native.names
     assert counts["spans"] == len(
-        np.frombuffer(run._native.packed_spans(), dtype=tt_mock.profile._SPAN_DTYPE)
+        np.frombuffer(run._native.packed_spans(), dtype=runtime_mock.profile._SPAN_DTYPE)
     )
     assert "consume" in names and "read from DRAM" in names
 
 
 def test_zones_are_spans_on_the_risc_zone_track():
-    device, pages = tt_mock.Device(), 3
+    device, pages = runtime_mock.Device(), 3
     program, _source = _cb_pipeline(device, pages)
     session, _run = _profiled_run(device, program)
-    events = tt_mock.profile.chrome_trace(session)["traceEvents"]
+    events = runtime_mock.profile.chrome_trace(session)["traceEvents"]
     tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["name"] == "thread_name"}
     zones = [e for e in events if e["ph"] == "X" and e["name"] == "consume"]
     assert len(zones) == pages
@@ -223,43 +224,43 @@ def test_zones_are_spans_on_the_risc_zone_track():
 
 
 def test_summary_names_peak_and_bottleneck():
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     program, _source = _cb_pipeline(device, 4)
     session, _run = _profiled_run(device, program)
-    text = tt_mock.profile.summary(session)
+    text = runtime_mock.profile.summary(session)
     assert "core (0,0): BRISC busy" in text and "NCRISC busy" in text, text
     assert "bottleneck:" in text and "TFLOPS" in text and "GB/s" in text, text
-    assert tt_mock.profile.summary(tt_mock.ProfilingSession()) == "no device runs were profiled"
+    assert runtime_mock.profile.summary(runtime_mock.ProfilingSession()) == "no device runs were profiled"
 
 
 def test_peak_tflops_from_the_data_file():
-    assert tt_mock.profile.peak_tflops("wormhole") == pytest.approx(64 * 2 * 32**3 / 64 * 1e9 / 1e12)
-    assert tt_mock.profile.peak_tflops("wormhole", "LoFi") == pytest.approx(
-        4 * tt_mock.profile.peak_tflops("wormhole")
+    assert runtime_mock.profile.peak_tflops("wormhole") == pytest.approx(64 * 2 * 32**3 / 64 * 1e9 / 1e12)
+    assert runtime_mock.profile.peak_tflops("wormhole", "LoFi") == pytest.approx(
+        4 * runtime_mock.profile.peak_tflops("wormhole")
     )
-    assert tt_mock.profile.peak_tflops("blackhole") == pytest.approx(130 * 1024 * 1.35e9 / 1e12)
+    assert runtime_mock.profile.peak_tflops("blackhole") == pytest.approx(130 * 1024 * 1.35e9 / 1e12)
     with pytest.raises(ValueError, match="unknown math fidelity 'HiFi5'"):
-        tt_mock.profile.peak_tflops("wormhole", "HiFi5")
+        runtime_mock.profile.peak_tflops("wormhole", "HiFi5")
 
 
 def test_nested_sessions_both_see_the_run():
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     program, _source = _cb_pipeline(device, 2)
-    with tt_mock.profiling() as outer:
+    with runtime_mock.profiling() as outer:
         device.run(program)
-        with tt_mock.profiling() as inner:
+        with runtime_mock.profiling() as inner:
             device.run(program)
     assert len(outer.runs) == 2 and len(inner.runs) == 1
     assert inner.runs[0].cycles == outer.runs[1].cycles
 
 
 def test_environment_variable_profiles_every_run(monkeypatch):
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     program, _source = _cb_pipeline(device, 2)
-    monkeypatch.setenv("TT_METAL_MOCK_PROFILE", "1")
+    monkeypatch.setenv("RUNTIME_MOCK_PROFILE", "1")
     device.run(program)
     profiled = device.last_run_profile()
-    monkeypatch.setenv("TT_METAL_MOCK_PROFILE", "0")
+    monkeypatch.setenv("RUNTIME_MOCK_PROFILE", "0")
     device.run(program)
     assert profiled is not None and profiled.cycles > 0
     assert device.last_run_profile() is None
@@ -305,22 +306,22 @@ _NAMES = [
 )
 def test_trace_checker_names_each_violation(events, message):
     with pytest.raises(ValueError, match=message):
-        tt_mock.profile.check_chrome_trace({"traceEvents": _NAMES + events})
+        runtime_mock.profile.check_chrome_trace({"traceEvents": _NAMES + events})
 
 
 def test_the_packer_works_beside_the_math_engine():
     """Half-sync DST: the packer (TRISC2) packs one half while the math engine fills the other, so a loop
     of fill-then-pack sections costs the math side's time plus the last section's packing, not the sum of
     both; the math engine waits only when both halves are still being packed."""
-    device, sections, tiles = tt_mock.Device("wormhole"), 6, 4
-    facts = tt_mock.arch_facts("wormhole")
+    device, sections, tiles = runtime_mock.Device("wormhole"), 6, 4
+    facts = runtime_mock.arch_facts("wormhole")
     compute = facts["compute"]
     fill = compute["op_cycles_per_tile"][compute["sfpu_op_class"]["fill_tile"]]
     pack = compute["op_cycles_per_tile"]["pack_tile"]
     overhead = facts["overhead"]
     sync, cb = overhead["dst_sync_cycles"], overhead["cb_api_cycles"]
     assert fill * tiles >= pack * tiles + sync, "the packer keeps up with the math engine"
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     kernel = program.add_kernel(KERNELS / "profile_pack_overlap.cpp", (0, 0), "compute")
     program.add_circular_buffer((0, 0), index=16, data_format="Float16_b", page_size=PAGE,
                                 num_pages=sections * tiles)  # fmt: skip

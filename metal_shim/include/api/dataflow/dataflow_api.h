@@ -14,10 +14,10 @@
 #include "hostdevcommon/common_values.hpp"
 #include "hostdevcommon/kernel_structs.h"
 #include "tools/profiler/kernel_profiler.hpp"
-#include "tt_mock_device/circular_buffer.h"
-#include "tt_mock_device/data_format.h"
-#include "tt_mock_device/kernel_args.h"
-#include "tt_mock_device/noc.h"
+#include "runtime_mock/kernel_abi/circular_buffer.h"
+#include "runtime_mock/kernel_abi/data_format.h"
+#include "runtime_mock/kernel_abi/kernel_args.h"
+#include "runtime_mock/kernel_abi/noc.h"
 
 #define FORCE_INLINE inline __attribute__((always_inline))
 #define tt_l1_ptr
@@ -25,59 +25,61 @@
 constexpr uint32_t NOC_MAX_BURST_SIZE = 8192;
 constexpr uint32_t NOC_UNICAST_WRITE_VC = 1;
 constexpr uint32_t NOC_MULTICAST_WRITE_VC = 4;
-constexpr uint32_t L1_ALIGNMENT = tt_mock_device::kL1Alignment;
+constexpr uint32_t L1_ALIGNMENT = runtime_mock::kernel_abi::kL1Alignment;
 
 // The NOC this kernel uses and this core's NOC coordinates (SDK globals).
 enum class ProgrammableCoreType { TENSIX, ACTIVE_ETH, IDLE_ETH, COUNT };
 
-#define noc_index (uint8_t(tt_mock_device::ctx()->noc_index))
-#define my_x (tt_mock_device::ctx()->core->my_x)
-#define my_y (tt_mock_device::ctx()->core->my_y)
+#define noc_index (uint8_t(runtime_mock::kernel_abi::ctx()->noc_index))
+#define my_x (runtime_mock::kernel_abi::ctx()->core->my_x)
+#define my_y (runtime_mock::kernel_abi::ctx()->core->my_y)
 
 // ---- circular buffers --------------------------------------------------------------------------------
 
-FORCE_INLINE void cb_reserve_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::cb_reserve(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE void cb_reserve_back(int32_t operand, int32_t num_pages, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::cb_reserve(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE void cb_push_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::cb_push(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE void cb_push_back(int32_t operand, int32_t num_pages, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::cb_push(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE void cb_wait_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::cb_wait(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE void cb_wait_front(int32_t operand, int32_t num_pages, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::cb_wait(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE void cb_pop_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::cb_pop(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE void cb_pop_front(int32_t operand, int32_t num_pages, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::cb_pop(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE bool cb_pages_reservable_at_back(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    return tt_mock_device::cb_reservable(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE bool cb_pages_reservable_at_back(int32_t operand, int32_t num_pages,
+                                              runtime_mock::kernel_abi::CallSite site = {}) {
+    return runtime_mock::kernel_abi::cb_reservable(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE bool cb_pages_available_at_front(int32_t operand, int32_t num_pages, tt_mock_device::CallSite site = {}) {
-    return tt_mock_device::cb_available(uint32_t(operand), uint32_t(num_pages), site);
+FORCE_INLINE bool cb_pages_available_at_front(int32_t operand, int32_t num_pages,
+                                              runtime_mock::kernel_abi::CallSite site = {}) {
+    return runtime_mock::kernel_abi::cb_available(uint32_t(operand), uint32_t(num_pages), site);
 }
 
-FORCE_INLINE uint32_t get_write_ptr(uint32_t operand, tt_mock_device::CallSite site = {}) {
-    return tt_mock_device::circular_buffer(operand, "get_write_ptr", site).wr_ptr;
+FORCE_INLINE uint32_t get_write_ptr(uint32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    return runtime_mock::kernel_abi::circular_buffer(operand, "get_write_ptr", site).wr_ptr;
 }
 
-FORCE_INLINE uint32_t get_read_ptr(uint32_t operand, tt_mock_device::CallSite site = {}) {
-    return tt_mock_device::circular_buffer(operand, "get_read_ptr", site).rd_ptr;
+FORCE_INLINE uint32_t get_read_ptr(uint32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    return runtime_mock::kernel_abi::circular_buffer(operand, "get_read_ptr", site).rd_ptr;
 }
 
 // Tile size and format of a CB index are compile-time constants, as in the SDK: the runtime builds each
-// kernel with -DTT_MOCK_CB_FORMATS=<DataFormat of index 0>,<of index 1>,... (255 where the kernel's cores
+// kernel with -DRUNTIME_MOCK_CB_FORMATS=<DataFormat of index 0>,<of index 1>,... (255 where the kernel's cores
 // have no CB, or CBs of different formats, at that index: then the value is looked up at run time).
-#ifndef TT_MOCK_CB_FORMATS
-#define TT_MOCK_CB_FORMATS 255
+#ifndef RUNTIME_MOCK_CB_FORMATS
+#define RUNTIME_MOCK_CB_FORMATS 255
 #endif
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
-constexpr uint8_t compiled_cb_formats[] = {TT_MOCK_CB_FORMATS};
+constexpr uint8_t compiled_cb_formats[] = {RUNTIME_MOCK_CB_FORMATS};
 
 constexpr DataFormat cb_format(int32_t operand, const char* call, CallSite site) {
     const uint32_t index = uint32_t(operand);
@@ -87,23 +89,24 @@ constexpr DataFormat cb_format(int32_t operand, const char* call, CallSite site)
     return DataFormat(circular_buffer(index, call, site).format);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
-constexpr int32_t get_tile_size(int32_t operand, tt_mock_device::CallSite site = {}) {
-    return int32_t(tt_mock_device::tile_size_bytes(tt_mock_device::cb_format(operand, "get_tile_size", site)));
+constexpr int32_t get_tile_size(int32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    return int32_t(
+        runtime_mock::kernel_abi::tile_size_bytes(runtime_mock::kernel_abi::cb_format(operand, "get_tile_size", site)));
 }
 
-constexpr DataFormat get_dataformat(int32_t operand, tt_mock_device::CallSite site = {}) {
-    return tt_mock_device::cb_format(operand, "get_dataformat", site);
+constexpr DataFormat get_dataformat(int32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    return runtime_mock::kernel_abi::cb_format(operand, "get_dataformat", site);
 }
 
-inline uint32_t get_tile_hw(int32_t operand, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::circular_buffer(uint32_t(operand), "get_tile_hw", site);
-    return tt_mock_device::kTileElements;
+inline uint32_t get_tile_hw(int32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::circular_buffer(uint32_t(operand), "get_tile_hw", site);
+    return runtime_mock::kernel_abi::kTileElements;
 }
 
-inline uint32_t get_tile_num_faces(int32_t operand, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::circular_buffer(uint32_t(operand), "get_tile_num_faces", site);
+inline uint32_t get_tile_num_faces(int32_t operand, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::circular_buffer(uint32_t(operand), "get_tile_num_faces", site);
     return 4;
 }
 
@@ -111,7 +114,7 @@ inline uint32_t get_tile_num_faces(int32_t operand, tt_mock_device::CallSite sit
 
 FORCE_INLINE uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index) {
     (void)noc;
-    return tt_mock_device::noc_unicast_addr(noc_x, noc_y, addr);
+    return runtime_mock::kernel_abi::noc_unicast_addr(noc_x, noc_y, addr);
 }
 
 FORCE_INLINE uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
@@ -121,23 +124,25 @@ FORCE_INLINE uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
 FORCE_INLINE uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end,
                                              uint32_t noc_y_end, uint32_t addr, uint8_t noc = noc_index) {
     (void)noc;
-    return tt_mock_device::noc_multicast_addr(noc_x_start, noc_y_start, noc_x_end, noc_y_end, addr);
+    return runtime_mock::kernel_abi::noc_multicast_addr(noc_x_start, noc_y_start, noc_x_end, noc_y_end, addr);
 }
 
 template <bool DRAM>
 FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset,
                                                 uint8_t noc = noc_index) {
     (void)noc;
-    const tt_mock_device::Core* core = tt_mock_device::ctx()->core;
+    const runtime_mock::kernel_abi::Core* core = runtime_mock::kernel_abi::ctx()->core;
     if (DRAM) {
-        return tt_mock_device::noc_unicast_addr(tt_mock_device::dram_bank_noc_x(bank_id),
-                                                tt_mock_device::dram_bank_noc_y(bank_id), bank_address_offset);
+        return runtime_mock::kernel_abi::noc_unicast_addr(runtime_mock::kernel_abi::dram_bank_noc_x(bank_id),
+                                                          runtime_mock::kernel_abi::dram_bank_noc_y(bank_id),
+                                                          bank_address_offset);
     }
-    return tt_mock_device::noc_unicast_addr(tt_mock_device::worker_noc_x(bank_id % core->grid_x),
-                                            tt_mock_device::worker_noc_y(bank_id / core->grid_x), bank_address_offset);
+    return runtime_mock::kernel_abi::noc_unicast_addr(runtime_mock::kernel_abi::worker_noc_x(bank_id % core->grid_x),
+                                                      runtime_mock::kernel_abi::worker_noc_y(bank_id / core->grid_x),
+                                                      bank_address_offset);
 }
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 inline uint32_t allocator_alignment(bool is_dram) {
     return is_dram ? ctx()->core->dram_alignment : kL1Alignment;
@@ -160,14 +165,14 @@ inline uint64_t interleaved_page_addr(bool is_dram, uint32_t id, uint64_t base, 
     return interleaved_addr(is_dram, id, base, align_up(page_size, allocator_alignment(is_dram)), offset, call, site);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
 inline uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,
                                   const uint32_t offset = 0, uint8_t noc = noc_index,
-                                  tt_mock_device::CallSite site = {}) {
+                                  runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
-    return tt_mock_device::interleaved_page_addr(true, id, bank_base_address, page_size, offset, "get_dram_noc_addr",
-                                                 site);
+    return runtime_mock::kernel_abi::interleaved_page_addr(true, id, bank_base_address, page_size, offset,
+                                                           "get_dram_noc_addr", site);
 }
 
 // ---- interleaved address generators --------------------------------------------------------------------
@@ -177,13 +182,14 @@ struct InterleavedAddrGen {
     static constexpr bool is_dram = DRAM;
     uint32_t bank_base_address;
     const uint32_t page_size;
-    const uint32_t aligned_page_size = tt_mock_device::align_up(page_size, tt_mock_device::allocator_alignment(DRAM));
+    const uint32_t aligned_page_size =
+        runtime_mock::kernel_abi::align_up(page_size, runtime_mock::kernel_abi::allocator_alignment(DRAM));
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
-                          tt_mock_device::CallSite site = {}) const {
+                          runtime_mock::kernel_abi::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_addr(DRAM, id, bank_base_address, aligned_page_size, offset,
-                                                "InterleavedAddrGen::get_noc_addr", site);
+        return runtime_mock::kernel_abi::interleaved_addr(DRAM, id, bank_base_address, aligned_page_size, offset,
+                                                          "InterleavedAddrGen::get_noc_addr", site);
     }
 };
 
@@ -195,11 +201,11 @@ struct InterleavedAddrGenFast {
     DataFormat data_format;
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
-                          tt_mock_device::CallSite site = {}) const {
+                          runtime_mock::kernel_abi::CallSite site = {}) const {
         (void)noc;
-        const uint32_t size = tt_mock_device::tile_size_bytes(data_format) * tile_hw / 1024;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, size, offset,
-                                                     "InterleavedAddrGenFast::get_noc_addr", site);
+        const uint32_t size = runtime_mock::kernel_abi::tile_size_bytes(data_format) * tile_hw / 1024;
+        return runtime_mock::kernel_abi::interleaved_page_addr(DRAM, id, bank_base_address, size, offset,
+                                                               "InterleavedAddrGenFast::get_noc_addr", site);
     }
 };
 
@@ -210,10 +216,11 @@ struct InterleavedPow2AddrGen {
     const uint32_t log_base_2_of_page_size;
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
-                          tt_mock_device::CallSite site = {}) const {
+                          runtime_mock::kernel_abi::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
-                                                     "InterleavedPow2AddrGen::get_noc_addr", site);
+        return runtime_mock::kernel_abi::interleaved_page_addr(DRAM, id, bank_base_address,
+                                                               1u << log_base_2_of_page_size, offset,
+                                                               "InterleavedPow2AddrGen::get_noc_addr", site);
     }
 };
 
@@ -224,17 +231,18 @@ struct InterleavedPow2AddrGenFast {
     const uint32_t log_base_2_of_page_size;
 
     uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index,
-                          tt_mock_device::CallSite site = {}) const {
+                          runtime_mock::kernel_abi::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_page_addr(DRAM, id, bank_base_address, 1u << log_base_2_of_page_size, offset,
-                                                     "InterleavedPow2AddrGenFast::get_noc_addr", site);
+        return runtime_mock::kernel_abi::interleaved_page_addr(DRAM, id, bank_base_address,
+                                                               1u << log_base_2_of_page_size, offset,
+                                                               "InterleavedPow2AddrGenFast::get_noc_addr", site);
     }
 };
 
 template <typename AddrGen>
 FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, uint32_t offset = 0,
                                    uint8_t noc = noc_index, decltype(addrgen.get_noc_addr(0))* = nullptr,
-                                   tt_mock_device::CallSite site = {}) {
+                                   runtime_mock::kernel_abi::CallSite site = {}) {
     return addrgen.get_noc_addr(id, offset, noc, site);
 }
 
@@ -244,26 +252,26 @@ FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, ui
 
 template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
 inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size, uint8_t noc = noc_index,
-                           uint32_t read_req_vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+                           uint32_t read_req_vc = NOC_UNICAST_WRITE_VC, runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
     (void)read_req_vc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_read(c, src_noc_addr, dst_local_l1_addr, size, site);
 }
 
 template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
 inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
-                            uint32_t vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+                            uint32_t vc = NOC_UNICAST_WRITE_VC, runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
     (void)vc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_write(c, src_local_l1_addr, dst_noc_addr, size, site);
 }
 
 template <typename AddrGen, bool enable_noc_tracing = true>
 FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
                                       uint32_t offset = 0, uint8_t noc = noc_index,
-                                      tt_mock_device::CallSite site = {}) {
+                                      runtime_mock::kernel_abi::CallSite site = {}) {
     noc_async_read(addrgen.get_noc_addr(id, offset, noc, site), dst_local_l1_addr, addrgen.page_size, noc,
                    NOC_UNICAST_WRITE_VC, site);
 }
@@ -271,7 +279,7 @@ FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& addrgen,
 template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index,
-                                       tt_mock_device::CallSite site = {}) {
+                                       runtime_mock::kernel_abi::CallSite site = {}) {
     noc_async_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc, site), size ? size : addrgen.page_size,
                     noc, NOC_UNICAST_WRITE_VC, site);
 }
@@ -279,25 +287,25 @@ FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen
 template <typename AddrGen>
 FORCE_INLINE void noc_async_read_tile(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
                                       uint32_t offset = 0, uint8_t noc = noc_index,
-                                      tt_mock_device::CallSite site = {}) {
+                                      runtime_mock::kernel_abi::CallSite site = {}) {
     noc_async_read_page(id, addrgen, dst_local_l1_addr, offset, noc, site);
 }
 
 template <typename AddrGen>
 FORCE_INLINE void noc_async_write_tile(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
-                                       uint8_t noc = noc_index, tt_mock_device::CallSite site = {}) {
+                                       uint8_t noc = noc_index, runtime_mock::kernel_abi::CallSite site = {}) {
     noc_async_write_page(id, addrgen, src_local_l1_addr, 0, 0, noc, site);
 }
 
 inline void noc_async_read_barrier(uint8_t noc = noc_index) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_barrier(c, true, false);
 }
 
 FORCE_INLINE void noc_async_write_barrier(uint8_t noc = noc_index) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_barrier(c, false, true);
 }
 
@@ -313,7 +321,7 @@ FORCE_INLINE void noc_async_atomic_barrier(uint8_t noc_idx = noc_index) {
 
 FORCE_INLINE void noc_async_full_barrier(uint8_t noc_idx = noc_index) {
     (void)noc_idx;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_barrier(c, true, true);
 }
 
@@ -322,34 +330,37 @@ FORCE_INLINE void noc_async_full_barrier(uint8_t noc_idx = noc_index) {
 template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1>
 inline void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
                                       uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
-                                      tt_mock_device::CallSite site = {}) {
+                                      runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
-                               linked ? tt_mock_device::kMulticastLinked : 0, "noc_async_write_multicast", site);
+                               linked ? runtime_mock::kernel_abi::kMulticastLinked : 0, "noc_async_write_multicast",
+                               site);
 }
 
 inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                                    uint32_t size, uint32_t num_dests, bool linked = false,
-                                                   uint8_t noc = noc_index, tt_mock_device::CallSite site = {}) {
+                                                   uint8_t noc = noc_index,
+                                                   runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
-                               tt_mock_device::kMulticastLoopback | (linked ? tt_mock_device::kMulticastLinked : 0),
-                               "noc_async_write_multicast_loopback_src", site);
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
+    c->fn->noc_write_multicast(
+        c, src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
+        runtime_mock::kernel_abi::kMulticastLoopback | (linked ? runtime_mock::kernel_abi::kMulticastLinked : 0),
+        "noc_async_write_multicast_loopback_src", site);
 }
 
 template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
-FORCE_INLINE uint32_t get_semaphore(uint32_t semaphore_id, tt_mock_device::CallSite site = {}) {
-    const tt_mock_device::Core* core = tt_mock_device::ctx()->core;
-    if (semaphore_id >= tt_mock_device::kMaxSemaphores || !(core->semaphore_mask & (1u << semaphore_id))) {
-        tt_mock_device::failf(tt_mock_device::ErrorKind::Argument, "get_semaphore", site,
-                              "semaphore %u was not created on this core (CreateSemaphore)", semaphore_id);
+FORCE_INLINE uint32_t get_semaphore(uint32_t semaphore_id, runtime_mock::kernel_abi::CallSite site = {}) {
+    const runtime_mock::kernel_abi::Core* core = runtime_mock::kernel_abi::ctx()->core;
+    if (semaphore_id >= runtime_mock::kernel_abi::kMaxSemaphores || !(core->semaphore_mask & (1u << semaphore_id))) {
+        runtime_mock::kernel_abi::failf(runtime_mock::kernel_abi::ErrorKind::Argument, "get_semaphore", site,
+                                        "semaphore %u was not created on this core (CreateSemaphore)", semaphore_id);
     }
-    return core->semaphore_base + semaphore_id * tt_mock_device::kSemaphoreStride;
+    return core->semaphore_base + semaphore_id * runtime_mock::kernel_abi::kSemaphoreStride;
 }
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 // A semaphore word is read inline before any runtime call, so its address is checked here first: it
 // must be a 4-byte aligned word of this core's L1.
@@ -375,59 +386,61 @@ inline void record_semaphore_wait(volatile uint32_t* sem_addr, uint32_t value, b
         c, ProfileEvent{EventKind::SemaphoreWait, uint8_t(at_least ? 1 : 0), kNoCb, 0, nullptr, 0, 0, value, offset});
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
 FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
-                                     tt_mock_device::CallSite site = {}) {
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait", site) != val)
+                                     runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
+    if (*runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait", site) != val)
         c->fn->semaphore_wait(c, sem_addr, val, false, site);
-    tt_mock_device::record_semaphore_wait(sem_addr, val, false);
+    runtime_mock::kernel_abi::record_semaphore_wait(sem_addr, val, false);
 }
 
 FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
-                                         tt_mock_device::CallSite site = {}) {
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    if (*tt_mock_device::local_semaphore(sem_addr, "noc_semaphore_wait_min", site) < val)
+                                         runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
+    if (*runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait_min", site) < val)
         c->fn->semaphore_wait(c, sem_addr, val, true, site);
-    tt_mock_device::record_semaphore_wait(sem_addr, val, true);
+    runtime_mock::kernel_abi::record_semaphore_wait(sem_addr, val, true);
 }
 
 FORCE_INLINE void noc_semaphore_set(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
-                                    tt_mock_device::CallSite site = {}) {
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+                                    runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->semaphore_set(c, sem_addr, val, site);
 }
 
 template <bool posted = false>
 FORCE_INLINE void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id = noc_index,
-                                    uint8_t vc = NOC_UNICAST_WRITE_VC, tt_mock_device::CallSite site = {}) {
+                                    uint8_t vc = NOC_UNICAST_WRITE_VC, runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc_id;
     (void)vc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->semaphore_inc(c, addr, incr, site);
 }
 
 inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index,
-                                     tt_mock_device::CallSite site = {}) {
+                                     runtime_mock::kernel_abi::CallSite site = {}) {
     noc_async_write(src_local_l1_addr, dst_noc_addr, 4, noc, NOC_UNICAST_WRITE_VC, site);
 }
 
 inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests,
                                         bool linked = false, uint8_t noc = noc_index,
-                                        tt_mock_device::CallSite site = {}) {
+                                        runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
     c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
-                               linked ? tt_mock_device::kMulticastLinked : 0, "noc_semaphore_set_multicast", site);
+                               linked ? runtime_mock::kernel_abi::kMulticastLinked : 0, "noc_semaphore_set_multicast",
+                               site);
 }
 
 inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                                      uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
-                                                     tt_mock_device::CallSite site = {}) {
+                                                     runtime_mock::kernel_abi::CallSite site = {}) {
     (void)noc;
-    tt_mock_device::KernelContext* c = tt_mock_device::ctx();
-    c->fn->noc_write_multicast(c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
-                               tt_mock_device::kMulticastLoopback | (linked ? tt_mock_device::kMulticastLinked : 0),
-                               "noc_semaphore_set_multicast_loopback_src", site);
+    runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
+    c->fn->noc_write_multicast(
+        c, src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
+        runtime_mock::kernel_abi::kMulticastLoopback | (linked ? runtime_mock::kernel_abi::kMulticastLinked : 0),
+        "noc_semaphore_set_multicast_loopback_src", site);
 }

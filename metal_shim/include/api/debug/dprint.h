@@ -1,4 +1,4 @@
-// The SDK's kernel debug print header: see tt_mock_device/dprint.h.
+// The SDK's kernel debug print header: see runtime_mock/kernel_abi/dprint.h.
 #pragma once
 
-#include "tt_mock_device/dprint.h"
+#include "runtime_mock/kernel_abi/dprint.h"

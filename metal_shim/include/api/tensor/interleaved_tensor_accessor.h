@@ -18,7 +18,7 @@
 
 #include "api/compile_time_args.h"
 #include "hostdevcommon/tensor_accessor/arg_config.hpp"
-#include "tt_mock_device/noc.h"
+#include "runtime_mock/kernel_abi/noc.h"
 
 namespace tensor_accessor {
 
@@ -54,13 +54,14 @@ struct TensorAccessor {
     TensorAccessor(const Args&, std::size_t bank_base_address_, uint32_t page_size_ = 0)
         : bank_base_address(uint32_t(bank_base_address_)),
           page_size(page_size_),
-          aligned_page_size(tt_mock_device::align_up(page_size_, tt_mock_device::allocator_alignment(is_dram))) {}
+          aligned_page_size(
+              runtime_mock::kernel_abi::align_up(page_size_, runtime_mock::kernel_abi::allocator_alignment(is_dram))) {}
 
     // Throws NocAccessError when page_id is at or past the page count of the buffer at bank_base_address.
     uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = 0,
-                          tt_mock_device::CallSite site = {}) const {
+                          runtime_mock::kernel_abi::CallSite site = {}) const {
         (void)noc;
-        return tt_mock_device::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size, offset,
-                                                "TensorAccessor::get_noc_addr", site);
+        return runtime_mock::kernel_abi::interleaved_addr(is_dram, page_id, bank_base_address, aligned_page_size,
+                                                          offset, "TensorAccessor::get_noc_addr", site);
     }
 };

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "compute_kernel_api/common.h"
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
@@ -15,13 +15,13 @@ namespace detail {
 
 // DST[idst] = holds(x) ? 1.0 : 0.0 for every element x.
 template <typename Predicate>
-ALWI void compare_tile(uint32_t idst, const char* call, tt_mock_device::CallSite site, Predicate holds) {
-    tt_mock_device::sfpu_apply(idst, call, site, [holds](float x) { return holds(x) ? 1.0f : 0.0f; });
+ALWI void compare_tile(uint32_t idst, const char* call, runtime_mock::kernel_abi::CallSite site, Predicate holds) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, call, site, [holds](float x) { return holds(x) ? 1.0f : 0.0f; });
 }
 
 // DST[idst] = holds(x, s) ? 1.0 : 0.0 for every element x, with s the fp32 whose bits are param0.
 template <typename Predicate>
-ALWI void compare_scalar_tile(uint32_t idst, uint32_t param0, const char* call, tt_mock_device::CallSite site,
+ALWI void compare_scalar_tile(uint32_t idst, uint32_t param0, const char* call, runtime_mock::kernel_abi::CallSite site,
                               Predicate holds) {
     float s;
     std::memcpy(&s, &param0, 4);
@@ -31,86 +31,86 @@ ALWI void compare_scalar_tile(uint32_t idst, uint32_t param0, const char* call, 
 }  // namespace detail
 
 ALWI void unary_ne_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_ne_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_ne_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_ne_tile", site, [](float x, float s) { return x != s; });
 }
 
 ALWI void unary_eq_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_eq_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_eq_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_eq_tile", site, [](float x, float s) { return x == s; });
 }
 
 ALWI void unary_gt_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_gt_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_gt_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_gt_tile", site, [](float x, float s) { return x > s; });
 }
 
 ALWI void unary_ge_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_ge_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_ge_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_ge_tile", site, [](float x, float s) { return x >= s; });
 }
 
 ALWI void unary_lt_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_lt_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_lt_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_lt_tile", site, [](float x, float s) { return x < s; });
 }
 
 ALWI void unary_le_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void unary_le_tile(uint32_t idst, uint32_t param0, tt_mock_device::CallSite site = {}) {
+ALWI void unary_le_tile(uint32_t idst, uint32_t param0, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_scalar_tile(idst, param0, "unary_le_tile", site, [](float x, float s) { return x <= s; });
 }
 
 ALWI void gtz_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void gtz_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void gtz_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "gtz_tile", site, [](float x) { return x > 0.0f; });
 }
 
 ALWI void gez_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void gez_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void gez_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "gez_tile", site, [](float x) { return x >= 0.0f; });
 }
 
 ALWI void ltz_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void ltz_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void ltz_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "ltz_tile", site, [](float x) { return x < 0.0f; });
 }
 
 ALWI void lez_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void lez_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void lez_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "lez_tile", site, [](float x) { return x <= 0.0f; });
 }
 
 ALWI void eqz_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void eqz_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void eqz_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "eqz_tile", site, [](float x) { return x == 0.0f; });
 }
 
 ALWI void nez_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
-ALWI void nez_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
+ALWI void nez_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     detail::compare_tile(idst, "nez_tile", site, [](float x) { return x != 0.0f; });
 }
 

@@ -4,7 +4,7 @@
 #include "compute_kernel_api/common.h"
 #include <cstring>
 
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
@@ -12,7 +12,7 @@ ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb, uint32_t call_line = 
     (void)icb;
     (void)ocb;
     (void)call_line;
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 ALWI void init_sfpu(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {

@@ -4,16 +4,16 @@
 #include "compute_kernel_api/common.h"
 #include <cstring>
 
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 ALWI void negative_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
-ALWI void negative_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "negative_tile", site, [](float x) { return -x; });
+ALWI void negative_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "negative_tile", site, [](float x) { return -x; });
 }
 
 }  // namespace ckernel

@@ -4,19 +4,20 @@
 #include "compute_kernel_api/common.h"
 #include <cstring>
 
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 template <bool legacy_compat = true>
 ALWI void recip_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <bool legacy_compat = true>
-ALWI void recip_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC, tt_mock_device::CallSite site = {}) {
+ALWI void recip_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC,
+                     runtime_mock::kernel_abi::CallSite site = {}) {
     (void)vector_mode;
-    tt_mock_device::sfpu_apply(idst, "recip_tile", site, [](float x) { return 1.0f / x; });
+    runtime_mock::kernel_abi::sfpu_apply(idst, "recip_tile", site, [](float x) { return 1.0f / x; });
 }
 
 }  // namespace ckernel

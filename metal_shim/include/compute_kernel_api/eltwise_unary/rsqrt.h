@@ -4,18 +4,18 @@
 #include "compute_kernel_api/common.h"
 #include <cstring>
 
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 template <bool legacy_compat = false>
 ALWI void rsqrt_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <bool legacy_compat = false, bool FAST_APPROX = false>
-ALWI void rsqrt_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "rsqrt_tile", site, [](float x) { return 1.0f / std::sqrt(x); });
+ALWI void rsqrt_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "rsqrt_tile", site, [](float x) { return 1.0f / std::sqrt(x); });
 }
 
 }  // namespace ckernel

@@ -4,17 +4,17 @@
 #include "compute_kernel_api/common.h"
 #include <cstring>
 
-#include "tt_mock_device/sfpu.h"
+#include "runtime_mock/kernel_abi/sfpu.h"
 
 namespace ckernel {
 
 ALWI void sqrt_tile_init() {
-    tt_mock_device::sfpu_init();
+    runtime_mock::kernel_abi::sfpu_init();
 }
 
 template <bool FAST_APPROX = false>
-ALWI void sqrt_tile(uint32_t idst, tt_mock_device::CallSite site = {}) {
-    tt_mock_device::sfpu_apply(idst, "sqrt_tile", site, [](float x) { return std::sqrt(x); });
+ALWI void sqrt_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
+    runtime_mock::kernel_abi::sfpu_apply(idst, "sqrt_tile", site, [](float x) { return std::sqrt(x); });
 }
 
 }  // namespace ckernel

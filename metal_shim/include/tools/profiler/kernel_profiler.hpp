@@ -6,9 +6,9 @@
 // of the recording flag at each end. The name must be a string literal, as in the SDK.
 #pragma once
 
-#include "tt_mock_device/profile_event.h"
+#include "runtime_mock/kernel_abi/profile_event.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 class ProfilerZone {
 public:
@@ -23,9 +23,9 @@ private:
     const char* name_;
 };
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
-#define TT_MOCK_PROFILER_CONCAT_INNER(a, b) a##b
-#define TT_MOCK_PROFILER_CONCAT(a, b) TT_MOCK_PROFILER_CONCAT_INNER(a, b)
+#define RUNTIME_MOCK_PROFILER_CONCAT_INNER(a, b) a##b
+#define RUNTIME_MOCK_PROFILER_CONCAT(a, b) RUNTIME_MOCK_PROFILER_CONCAT_INNER(a, b)
 #define DeviceZoneScopedN(name) \
-    ::tt_mock_device::ProfilerZone TT_MOCK_PROFILER_CONCAT(tt_mock_profiler_zone_, __LINE__)(name)
+    ::runtime_mock::kernel_abi::ProfilerZone RUNTIME_MOCK_PROFILER_CONCAT(runtime_mock_profiler_zone_, __LINE__)(name)

@@ -1,6 +1,6 @@
 // An SDK-style host program (mesh API) that runs the crashing kernel runtime_mock/tests/kernels/faulting.cpp
 // on core (0,0) with the crash its second argument names: main(FAULTING_KERNEL_PATH, FAULT) defines
-// FAULT_<FAULT>. The kernel fault escapes main as tt_mock::KernelFaultError.
+// FAULT_<FAULT>. The kernel fault escapes main as runtime_mock::KernelFaultError.
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
 

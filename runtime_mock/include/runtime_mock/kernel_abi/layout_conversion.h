@@ -4,10 +4,10 @@
 // is n tiles in the four-face layout. Both sides may use different formats (each CB's own).
 #pragma once
 
-#include "tt_mock_device/compute_io.h"
-#include "tt_mock_device/tile_math.h"
+#include "runtime_mock/kernel_abi/compute_io.h"
+#include "runtime_mock/kernel_abi/tile_math.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 // Converts n row-major tiles' worth of data at page `in_page` of icb into n tiles at page `out_page`
 // (out of order) of ocb.
@@ -49,4 +49,4 @@ inline void untilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, const char* c
     }
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -1,5 +1,5 @@
 // Tensix data formats, defined once for the host API, the kernels and the simulator: tt::DataFormat (the
-// SDK's numbering; the host's tt::DataFormat in tt-metalium/tt_backend_api_types.hpp and tt_mock::DataFormat in
+// SDK's numbering; the host's tt::DataFormat in tt-metalium/tt_backend_api_types.hpp and runtime_mock::DataFormat in
 // runtime_mock/program_spec.hpp name this enum, and kernels see it as the SDK's device-side global
 // `DataFormat`), the byte size of one 32x32 tile in each, and which of them the simulated device models.
 // C++17, no dependencies: kernels compile against it too.
@@ -39,7 +39,7 @@ enum class DataFormat : uint8_t {
 using DataFormat = tt::DataFormat;  // the device side's global enum (the SDK's tensix_types.h)
 #endif
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 using DataFormat = tt::DataFormat;
 
@@ -99,4 +99,4 @@ constexpr bool modelled_by_the_device(DataFormat format) {
     }
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -1,7 +1,7 @@
 // The contract between a JIT-compiled kernel and the simulated device (runtime_mock).
 //
 // A kernel shared object never links against the runtime. Its entry point
-// `tt_mock_kernel_entry(KernelContext*)` stores the context in a thread-local pointer and calls the
+// `runtime_mock_kernel_entry(KernelContext*)` stores the context in a thread-local pointer and calls the
 // kernel's main function; every API call then reaches the device through that context: state that only
 // the calling core touches (circular-buffer pointers, DST, runtime args) is read and written inline,
 // anything that must synchronise with other threads or validate an address goes through the
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 // Where in the kernel source an API call was made. Every API function takes a defaulted CallSite as
 // its last parameter; the defaults capture the caller's file and line.
@@ -27,7 +27,7 @@ struct CallSite {
     constexpr CallSite(const char* file_ = __builtin_FILE(), int line_ = __builtin_LINE()) : file(file_), line(line_) {}
 };
 
-// The error classes a kernel can provoke (mirrored by tt_mock::DeviceError subclasses). Fault (a signal
+// The error classes a kernel can provoke (mirrored by runtime_mock::DeviceError subclasses). Fault (a signal
 // such as SIGSEGV in kernel code) is raised by the runtime, never through RuntimeFunctions::fail.
 enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol, Fault };
 
@@ -201,9 +201,9 @@ inline void note_progress(KernelContext* c) {
     __builtin_unreachable();
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
 // The symbols the runtime looks up in every kernel shared object: the entry point, and the hook that
 // points `current_context` back at the kernel when its fiber resumes (kernel_resume.h).
-extern "C" void tt_mock_kernel_entry(tt_mock_device::KernelContext* context);
-extern "C" void tt_mock_kernel_resume(tt_mock_device::KernelContext* context);
+extern "C" void runtime_mock_kernel_entry(runtime_mock::kernel_abi::KernelContext* context);
+extern "C" void runtime_mock_kernel_resume(runtime_mock::kernel_abi::KernelContext* context);

@@ -1,4 +1,4 @@
-"""The tt_mock package: numpy round trips, programs, typed errors, host programs."""
+"""The runtime_mock package: numpy round trips, programs, typed errors, host programs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tt_mock
+
+import runtime_mock
 
 KERNELS = Path(__file__).absolute().parent / "kernels"
 PAGE = 2048
@@ -14,14 +15,14 @@ PAGE = 2048
 
 @pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
 def test_dram_round_trip_keeps_every_byte(arch):
-    device = tt_mock.Device(arch)
+    device = runtime_mock.Device(arch)
     data = np.random.default_rng(0).integers(0, 2**16, size=(3, 32, 32), dtype=np.uint16)
     buffer = device.dram_buffer(data, page_size=PAGE)
     np.testing.assert_array_equal(buffer.read(np.uint16, data.shape), data)
 
 
 def test_l1_round_trip_and_partial_read():
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     data = np.arange(8 * 1024, dtype=np.float32)
     buffer = device.l1_buffer(data, page_size=4096)
     np.testing.assert_array_equal(buffer.read(np.float32), data)
@@ -29,14 +30,14 @@ def test_l1_round_trip_and_partial_read():
 
 
 def test_arch_facts():
-    assert tt_mock.Device("wormhole").grid == (8, 8)
-    blackhole = tt_mock.Device("blackhole")
+    assert runtime_mock.Device("wormhole").grid == (8, 8)
+    blackhole = runtime_mock.Device("blackhole")
     assert blackhole.arch == "blackhole"
     assert blackhole.grid == (13, 10)
 
 
 def _copy_program(device, src, dst, num_pages):
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     kernel = program.add_kernel(KERNELS / "dram_copy.cpp", (0, 0), "riscv_0", compile_args=[2, 2])
     program.add_circular_buffer((0, 0), index=0, data_format="Float16_b", page_size=PAGE, num_pages=2)
     program.set_runtime_args(kernel, (0, 0), [src.address, dst.address, num_pages, PAGE])
@@ -44,7 +45,7 @@ def _copy_program(device, src, dst, num_pages):
 
 
 def test_program_copies_pages_and_counts_them():
-    device = tt_mock.Device()
+    device = runtime_mock.Device()
     data = np.random.default_rng(1).integers(0, 2**16, size=5 * 1024, dtype=np.uint16)
     src = device.dram_buffer(data, page_size=PAGE)
     dst = device.dram_buffer(size=data.nbytes, page_size=PAGE)
@@ -56,46 +57,46 @@ def test_program_copies_pages_and_counts_them():
 
 
 def test_deadlock_raises_deadlock_error():
-    device = tt_mock.Device()
-    program = tt_mock.Program()
+    device = runtime_mock.Device()
+    program = runtime_mock.Program()
     program.add_kernel(KERNELS / "wait_forever.cpp", (0, 0), "riscv_1")
     program.add_circular_buffer((0, 0), index=0, data_format="Float16_b", page_size=PAGE, num_pages=1)
-    with pytest.raises(tt_mock.DeadlockError, match="cb_wait_front"):
+    with pytest.raises(runtime_mock.DeadlockError, match="cb_wait_front"):
         device.run(program)
 
 
 def test_compile_error_raises_kernel_build_error():
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     program.add_kernel(KERNELS / "bad_syntax.cpp", (0, 0), "riscv_0")
-    with pytest.raises(tt_mock.KernelBuildError, match="bad_syntax.cpp"):
-        tt_mock.Device().run(program)
+    with pytest.raises(runtime_mock.KernelBuildError, match="bad_syntax.cpp"):
+        runtime_mock.Device().run(program)
 
 
 def test_missing_runtime_arg_raises_argument_error():
-    program = tt_mock.Program()
+    program = runtime_mock.Program()
     kernel = program.add_kernel(KERNELS / "read_missing_arg.cpp", (0, 0), "riscv_0")
     program.set_runtime_args(kernel, (0, 0), [1, 2])
-    with pytest.raises(tt_mock.ArgumentError):
-        tt_mock.Device().run(program)
+    with pytest.raises(runtime_mock.ArgumentError):
+        runtime_mock.Device().run(program)
 
 
 def test_every_device_error_is_a_device_error():
     for error in (
-        tt_mock.DeadlockError,
-        tt_mock.CircularBufferError,
-        tt_mock.NocAccessError,
-        tt_mock.DstError,
-        tt_mock.ArgumentError,
-        tt_mock.KernelBuildError,
+        runtime_mock.DeadlockError,
+        runtime_mock.CircularBufferError,
+        runtime_mock.NocAccessError,
+        runtime_mock.DstError,
+        runtime_mock.ArgumentError,
+        runtime_mock.KernelBuildError,
     ):
-        assert issubclass(error, tt_mock.DeviceError)
-    assert issubclass(tt_mock.DeviceError, RuntimeError)
+        assert issubclass(error, runtime_mock.DeviceError)
+    assert issubclass(runtime_mock.DeviceError, RuntimeError)
 
 
 @pytest.fixture(scope="module")
 def copy_host():
-    so = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
-    return tt_mock.HostProgram(so)
+    so = runtime_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    return runtime_mock.HostProgram(so)
 
 
 def test_host_program_run_writes_outputs_in_place(copy_host):
@@ -121,24 +122,24 @@ def test_host_program_kernel_path_error_names_the_places_tried(copy_host, tmp_pa
 
 
 def test_circular_buffer_of_a_format_the_device_does_not_model_is_refused():
-    so = tt_mock.build_host_program(
+    so = runtime_mock.build_host_program(
         [KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096", "COPY_CB_FORMAT": "Lf8"}
     )
     with pytest.raises(RuntimeError, match="Data format Lf8 is not supported by the mock device"):
-        tt_mock.HostProgram(so).main([str(KERNELS)])
+        runtime_mock.HostProgram(so).main([str(KERNELS)])
 
 
 def test_build_host_program_is_cached():
-    first = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
-    second = tt_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    first = runtime_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
+    second = runtime_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
     assert first == second
 
 
 def test_default_arch_reaches_host_programs(copy_host, capfd):
-    tt_mock.set_default_arch("blackhole")
+    runtime_mock.set_default_arch("blackhole")
     try:
-        assert tt_mock.default_arch() == "blackhole"
-        assert tt_mock.Device().grid == (13, 10)
+        assert runtime_mock.default_arch() == "blackhole"
+        assert runtime_mock.Device().grid == (13, 10)
         assert copy_host.main([str(KERNELS)]) == 0
     finally:
-        tt_mock.set_default_arch("wormhole")
+        runtime_mock.set_default_arch("wormhole")

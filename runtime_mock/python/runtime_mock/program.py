@@ -5,8 +5,8 @@ SetRuntimeArgs. Cores are ``(x, y)`` tuples of the logical compute grid.
 
 Example::
 
-    program = tt_mock.Program()
-    cores = tt_mock.core_range((0, 0), (1, 1))
+    program = runtime_mock.Program()
+    cores = runtime_mock.core_range((0, 0), (1, 1))
     reader = program.add_kernel("reader.cpp", cores, "riscv_1", compile_args=[2, 2])
     program.add_circular_buffer(cores, index=0, data_format="Float16_b", page_size=2048, num_pages=2)
     for x, y in cores:
@@ -19,14 +19,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import _tt_mock
+from . import _runtime_mock
 
 Core = tuple[int, int]
 
 _ROLES = {
-    "riscv_0": _tt_mock.KernelRole.DataMovement0,
-    "riscv_1": _tt_mock.KernelRole.DataMovement1,
-    "compute": _tt_mock.KernelRole.Compute,
+    "riscv_0": _runtime_mock.KernelRole.DataMovement0,
+    "riscv_1": _runtime_mock.KernelRole.DataMovement1,
+    "compute": _runtime_mock.KernelRole.Compute,
 }
 
 _FIDELITY = {"LoFi": 0, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
@@ -49,14 +49,14 @@ def _cores(cores: Core | Iterable[Core]) -> list[Core]:
     return result
 
 
-def _logical(cores: Iterable[Core]) -> list[_tt_mock.LogicalCore]:
-    return [_tt_mock.LogicalCore(x, y) for x, y in cores]
+def _logical(cores: Iterable[Core]) -> list[_runtime_mock.LogicalCore]:
+    return [_runtime_mock.LogicalCore(x, y) for x, y in cores]
 
 
 def tensor_accessor_args(memory: str) -> list[int]:
     """The compile-time words TensorAccessorArgs(buffer).append_to adds for an interleaved buffer in
     ``memory`` ("DRAM" or "L1"): one ArgConfig word (hostdevcommon/tensor_accessor/arg_config.hpp)."""
-    return [_tt_mock.TENSOR_ACCESSOR_DRAM if memory == "DRAM" else 0]
+    return [_runtime_mock.TENSOR_ACCESSOR_DRAM if memory == "DRAM" else 0]
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class Kernel:
 
 @dataclass
 class _KernelEntry:
-    spec: _tt_mock.KernelSpec
+    spec: _runtime_mock.KernelSpec
     cores: list[Core]
     runtime_args: dict[Core, list[int]] = field(default_factory=dict)
     common_runtime_args: list[int] = field(default_factory=list)
@@ -79,8 +79,8 @@ class Program:
 
     def __init__(self) -> None:
         self._kernels: list[_KernelEntry] = []
-        self._circular_buffers: list[_tt_mock.CircularBufferSpec] = []
-        self._semaphores: list[_tt_mock.SemaphoreSpec] = []
+        self._circular_buffers: list[_runtime_mock.CircularBufferSpec] = []
+        self._semaphores: list[_runtime_mock.SemaphoreSpec] = []
 
     def add_kernel(
         self,
@@ -106,7 +106,7 @@ class Program:
             raise FileNotFoundError(f"kernel source {source} not found (looked at {path})")
         if role not in _ROLES:
             raise ValueError(f"role must be one of {sorted(_ROLES)}, not {role!r}")
-        spec = _tt_mock.KernelSpec()
+        spec = _runtime_mock.KernelSpec()
         spec.source_path = str(path)
         spec.role = _ROLES[role]
         spec.noc = (1 if role == "riscv_1" else 0) if noc is None else noc
@@ -115,7 +115,7 @@ class Program:
         spec.compile_args = list(compile_args)
         spec.defines = dict(defines or {})
         spec.named_compile_args = dict(named_compile_args or {})
-        options = _tt_mock.ComputeOptions()
+        options = _runtime_mock.ComputeOptions()
         options.math_fidelity = _FIDELITY[math_fidelity]
         options.fp32_dest_acc_en = fp32_dest_acc_en
         options.dst_full_sync_en = dst_full_sync_en
@@ -133,11 +133,13 @@ class Program:
         num_pages: int,
     ) -> None:
         """A CB of num_pages pages of page_size bytes at the same L1 address on every core."""
-        spec = _tt_mock.CircularBufferSpec()
+        spec = _runtime_mock.CircularBufferSpec()
         spec.cores = _logical(_cores(cores))
         spec.total_size = page_size * num_pages
         spec.indices = [
-            _tt_mock.CircularBufferIndex(index, getattr(_tt_mock.DataFormat, data_format), page_size)
+            _runtime_mock.CircularBufferIndex(
+                index, getattr(_runtime_mock.DataFormat, data_format), page_size
+            )
         ]
         self._circular_buffers.append(spec)
 
@@ -146,7 +148,7 @@ class Program:
         core_set = set(_cores(cores))
         taken = {s.id for s in self._semaphores if core_set & {(c.x, c.y) for c in s.cores}}
         semaphore_id = next(i for i in range(len(self._semaphores) + 1) if i not in taken)
-        spec = _tt_mock.SemaphoreSpec()
+        spec = _runtime_mock.SemaphoreSpec()
         spec.id = semaphore_id
         spec.cores = _logical(sorted(core_set))
         spec.initial_value = initial_value
@@ -165,15 +167,17 @@ class Program:
     def build_kernels(self, arch: str) -> None:
         """Builds (or finds in the kernel cache) every kernel as a run on an ``arch`` device would, so that
         the run starts without compiling; releases the GIL, so another thread can work meanwhile."""
-        _tt_mock.build_program_kernels(self.spec(), _tt_mock.parse_arch(arch))
+        _runtime_mock.build_program_kernels(self.spec(), _runtime_mock.parse_arch(arch))
 
-    def spec(self) -> _tt_mock.ProgramSpec:
+    def spec(self) -> _runtime_mock.ProgramSpec:
         """The program as the device runs it."""
-        program = _tt_mock.ProgramSpec()
+        program = _runtime_mock.ProgramSpec()
         kernels = []
         for entry in self._kernels:
             spec = entry.spec
-            spec.runtime_args = {_tt_mock.LogicalCore(x, y): a for (x, y), a in entry.runtime_args.items()}
+            spec.runtime_args = {
+                _runtime_mock.LogicalCore(x, y): a for (x, y), a in entry.runtime_args.items()
+            }
             spec.common_runtime_args = entry.common_runtime_args
             kernels.append(spec)
         program.kernels = kernels

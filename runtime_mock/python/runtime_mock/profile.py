@@ -1,13 +1,13 @@
 """The simulator's timing model, as seen from Python: profiling sessions, their summary and Chrome traces.
 
-    with tt_mock.profiling() as session:      # every Device.run on this thread, incl. host .so programs
+    with runtime_mock.profiling() as session:      # every Device.run on this thread, incl. host .so programs
         ...
-    print(tt_mock.profile.summary(session))
-    tt_mock.profile.write_chrome_trace(session, "trace.json")   # open in https://ui.perfetto.dev
+    print(runtime_mock.profile.summary(session))
+    runtime_mock.profile.write_chrome_trace(session, "trace.json")   # open in https://ui.perfetto.dev
 
 A profiled run executes exactly as an unprofiled one (same output bytes); its kernels also record what
 they do, and afterwards the device replays that record in modelled time (runtime_mock/src/timing_model.hpp,
-constants from ``tt_mock/arch/<arch>.json``). Cycles are device clock cycles; ``seconds`` divides by the
+constants from ``runtime_mock/arch/<arch>.json``). Cycles are device clock cycles; ``seconds`` divides by the
 arch's clock. Runs in one session are sequential on the device, so a session's time is their sum.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _tt_mock
+from . import _runtime_mock
 from .architecture import arch_facts
 
 RISCS = ("BRISC", "NCRISC", "TRISC")
@@ -73,7 +73,7 @@ class RiscProfile:
 class RunProfile:
     """The modelled timing of one Device.run."""
 
-    def __init__(self, native: _tt_mock.RunProfile) -> None:
+    def __init__(self, native: _runtime_mock.RunProfile) -> None:
         self._native = native
         self.arch: str = native.arch
         self.clock_ghz: float = native.clock_ghz
@@ -125,7 +125,7 @@ def profiling() -> Iterator[ProfilingSession]:
     """Profiles every Device.run on this thread (including those inside host programs) until the block
     ends; the session's ``runs`` are filled in when it does."""
     session = ProfilingSession()
-    native = _tt_mock.ProfilingSession()
+    native = _runtime_mock.ProfilingSession()
     try:
         yield session
     finally:

@@ -2,10 +2,10 @@
 // DST[idst] = A[itile0] op broadcast(B[itile1]), plus DST[idst] when add/sub_tiles_init set acc_to_dest.
 #pragma once
 
-#include "tt_mock_device/compute_io.h"
-#include "tt_mock_device/tile_math.h"
+#include "runtime_mock/kernel_abi/compute_io.h"
+#include "runtime_mock/kernel_abi/tile_math.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 template <BinaryOp op>
 inline void binary_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, Broadcast bcast,
@@ -26,4 +26,4 @@ inline void binary_init(bool acc_to_dest) {
     cs.unpack_transpose = 0;
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

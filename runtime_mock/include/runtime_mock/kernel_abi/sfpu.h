@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tt_mock_device/dst.h"
+#include "runtime_mock/kernel_abi/dst.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 template <typename F>
 inline void sfpu_apply(uint32_t idst, const char* call, CallSite site, F f) {
@@ -59,4 +59,4 @@ inline void sfpu_init() {
     ctx()->compute.unpack_transpose = 0;
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -14,7 +14,7 @@ lock and write nothing, so a read-only warm cache works.
 Example::
 
     if not cache_entry.intact(target):
-        with cache_entry.build_lock(target, "TT_METAL_MOCK_CACHE_DIR", KernelBuildError):
+        with cache_entry.build_lock(target, "RUNTIME_MOCK_CACHE_DIR", KernelBuildError):
             if not cache_entry.intact(target):
                 cache_entry.publish(build_into_a_temporary_file(), target)
 """

@@ -1,7 +1,7 @@
 // What a kernel thread records for the timing model while a profiled run executes.
 //
 // Recording is on when the runtime sets KernelContext::recording (a profiling session is active on the
-// host thread, or TT_METAL_MOCK_PROFILE=1). Each API call then appends one compact ProfileEvent to its own
+// host thread, or RUNTIME_MOCK_PROFILE=1). Each API call then appends one compact ProfileEvent to its own
 // thread's buffer through RuntimeFunctions::record (no locks); consecutive identical compute calls merge
 // into one event with a tile count. After the run, the runtime replays every thread's events in modelled
 // time (runtime_mock/src/timing_model.hpp); the functional result never depends on recording.
@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
-#include "tt_mock_device/kernel_context.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 enum class EventKind : uint8_t {
     Compute,        // name: API call; count: tiles; format: the input CB's DataFormat (kNoFormat if none)
@@ -71,4 +71,4 @@ inline void record_cb(EventKind kind, uint32_t cb, int64_t target) {
         c->fn->record(c, ProfileEvent{kind, kNoFormat, uint16_t(cb), 0, nullptr, target, 0, 0, 0});
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -10,10 +10,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tt_mock_device/tile_format.h"
-#include "tt_mock_device/tile_matmul.h"
+#include "runtime_mock/kernel_abi/tile_format.h"
+#include "runtime_mock/kernel_abi/tile_matmul.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 struct alignas(64) TileBuffer {
     float v[kTileElements];
@@ -85,4 +85,4 @@ inline void transpose_tile(float* __restrict out, const float* __restrict in) {
             out[c * kTileDim + r] = in[r * kTileDim + c];
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -2,7 +2,7 @@
 
 Example::
 
-    device = tt_mock.Device("blackhole")
+    device = runtime_mock.Device("blackhole")
     a = device.dram_buffer(np.ones((32, 32), np.float32), page_size=4096)
     out = device.dram_buffer(size=4096, page_size=4096)
     device.run(program)
@@ -16,25 +16,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _tt_mock
+from . import _runtime_mock
 from .profile import RunProfile
 from .program import Core, Program
 
 
 def set_default_arch(arch: str) -> None:
     """The arch of devices created without one, including a host program's CreateDevice / create_unit_mesh."""
-    _tt_mock.set_default_arch(_tt_mock.parse_arch(arch))
+    _runtime_mock.set_default_arch(_runtime_mock.parse_arch(arch))
 
 
 def wait_for_scrubber() -> None:
     """Returns once the memory of every destroyed device is zeroed: a background thread zeroes it after the
     device (a host program's, at the end of each call) is gone. Benchmarks call it between what they time,
     so that one measurement does not pay for the previous one's zeroing."""
-    _tt_mock.wait_for_scrubber()
+    _runtime_mock.wait_for_scrubber()
 
 
 def default_arch() -> str:
-    return _tt_mock.arch_spec(_tt_mock.default_arch()).name
+    return _runtime_mock.arch_spec(_runtime_mock.default_arch()).name
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,11 @@ class CoreCounters:
 class Buffer:
     """An interleaved buffer: page i in bank i % banks. Freed when the Buffer is garbage-collected."""
 
-    def __init__(self, device: Device, size: int, page_size: int, kind: _tt_mock.BufferKind) -> None:
+    def __init__(self, device: Device, size: int, page_size: int, kind: _runtime_mock.BufferKind) -> None:
         allocate = (
-            device._device.allocate_dram if kind == _tt_mock.BufferKind.Dram else device._device.allocate_l1
+            device._device.allocate_dram
+            if kind == _runtime_mock.BufferKind.Dram
+            else device._device.allocate_l1
         )
         self.device = device
         self.size = size
@@ -90,7 +92,9 @@ class Device:
     """One simulated chip; arch is "wormhole" or "blackhole" (default: :func:`default_arch`)."""
 
     def __init__(self, arch: str | None = None) -> None:
-        self._device = _tt_mock.Device(_tt_mock.parse_arch(arch) if arch else _tt_mock.default_arch())
+        self._device = _runtime_mock.Device(
+            _runtime_mock.parse_arch(arch) if arch else _runtime_mock.default_arch()
+        )
 
     @property
     def arch(self) -> str:
@@ -102,22 +106,22 @@ class Device:
         return (self._device.spec.grid_x, self._device.spec.grid_y)
 
     @property
-    def spec(self) -> _tt_mock.ArchSpec:
+    def spec(self) -> _runtime_mock.ArchSpec:
         return self._device.spec
 
     def dram_buffer(
         self, data: np.ndarray | None = None, *, page_size: int, size: int | None = None
     ) -> Buffer:
         """A DRAM buffer of `size` bytes (default: data's size), initialised from `data` if given."""
-        return self._buffer(data, page_size, size, _tt_mock.BufferKind.Dram)
+        return self._buffer(data, page_size, size, _runtime_mock.BufferKind.Dram)
 
     def l1_buffer(self, data: np.ndarray | None = None, *, page_size: int, size: int | None = None) -> Buffer:
         """An L1 buffer interleaved over the worker cores."""
-        return self._buffer(data, page_size, size, _tt_mock.BufferKind.L1)
+        return self._buffer(data, page_size, size, _runtime_mock.BufferKind.L1)
 
     def worker_noc_coord(self, core: Core) -> Core:
         """NOC coordinates of a logical worker core (what kernels pass to get_noc_addr)."""
-        noc = self._device.worker_noc_coord(_tt_mock.LogicalCore(*core))
+        noc = self._device.worker_noc_coord(_runtime_mock.LogicalCore(*core))
         return (noc.x, noc.y)
 
     def run(self, program: Program) -> None:
@@ -125,7 +129,7 @@ class Device:
         self._device.run(program.spec())
 
     def last_run_profile(self) -> RunProfile | None:
-        """The modelled timing of the last run if it was profiled (see tt_mock.profiling), else None."""
+        """The modelled timing of the last run if it was profiled (see runtime_mock.profiling), else None."""
         native = self._device.last_run_profile()
         return RunProfile(native) if native is not None else None
 
@@ -139,7 +143,7 @@ class Device:
         }
 
     def _buffer(
-        self, data: np.ndarray | None, page_size: int, size: int | None, kind: _tt_mock.BufferKind
+        self, data: np.ndarray | None, page_size: int, size: int | None, kind: _runtime_mock.BufferKind
     ) -> Buffer:
         if size is None:
             if data is None:

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-#include "tt_mock_device/circular_buffer.h"
+#include "runtime_mock/kernel_abi/circular_buffer.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 inline const uint32_t* arg_slot(int index, bool common, CallSite site) {
     KernelContext* c = ctx();
@@ -22,37 +22,37 @@ inline const uint32_t* arg_slot(int index, bool common, CallSite site) {
     return (common ? c->common_args : c->args) + index;
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
-static inline uintptr_t get_arg_addr(int arg_idx, tt_mock_device::CallSite site = {}) {
-    return reinterpret_cast<uintptr_t>(tt_mock_device::arg_slot(arg_idx, false, site));
+static inline uintptr_t get_arg_addr(int arg_idx, runtime_mock::kernel_abi::CallSite site = {}) {
+    return reinterpret_cast<uintptr_t>(runtime_mock::kernel_abi::arg_slot(arg_idx, false, site));
 }
 
-static inline uintptr_t get_common_arg_addr(int arg_idx, tt_mock_device::CallSite site = {}) {
-    return reinterpret_cast<uintptr_t>(tt_mock_device::arg_slot(arg_idx, true, site));
-}
-
-template <typename T>
-inline T get_arg_val(int arg_idx, tt_mock_device::CallSite site = {}) {
-    static_assert(sizeof(T) == 4, "runtime arguments are 32-bit words");
-    return *reinterpret_cast<const T*>(tt_mock_device::arg_slot(arg_idx, false, site));
+static inline uintptr_t get_common_arg_addr(int arg_idx, runtime_mock::kernel_abi::CallSite site = {}) {
+    return reinterpret_cast<uintptr_t>(runtime_mock::kernel_abi::arg_slot(arg_idx, true, site));
 }
 
 template <typename T>
-inline T get_common_arg_val(int arg_idx, tt_mock_device::CallSite site = {}) {
+inline T get_arg_val(int arg_idx, runtime_mock::kernel_abi::CallSite site = {}) {
     static_assert(sizeof(T) == 4, "runtime arguments are 32-bit words");
-    return *reinterpret_cast<const T*>(tt_mock_device::arg_slot(arg_idx, true, site));
+    return *reinterpret_cast<const T*>(runtime_mock::kernel_abi::arg_slot(arg_idx, false, site));
+}
+
+template <typename T>
+inline T get_common_arg_val(int arg_idx, runtime_mock::kernel_abi::CallSite site = {}) {
+    static_assert(sizeof(T) == 4, "runtime arguments are 32-bit words");
+    return *reinterpret_cast<const T*>(runtime_mock::kernel_abi::arg_slot(arg_idx, true, site));
 }
 
 inline uint8_t get_absolute_logical_x() {
-    return uint8_t(tt_mock_device::ctx()->core->logical_x);
+    return uint8_t(runtime_mock::kernel_abi::ctx()->core->logical_x);
 }
 inline uint8_t get_absolute_logical_y() {
-    return uint8_t(tt_mock_device::ctx()->core->logical_y);
+    return uint8_t(runtime_mock::kernel_abi::ctx()->core->logical_y);
 }
 inline uint8_t get_relative_logical_x() {
-    return uint8_t(tt_mock_device::ctx()->core->logical_x);
+    return uint8_t(runtime_mock::kernel_abi::ctx()->core->logical_x);
 }
 inline uint8_t get_relative_logical_y() {
-    return uint8_t(tt_mock_device::ctx()->core->logical_y);
+    return uint8_t(runtime_mock::kernel_abi::ctx()->core->logical_y);
 }

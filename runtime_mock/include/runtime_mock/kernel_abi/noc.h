@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 constexpr uint32_t kNocLocalBits = 36;
 constexpr uint32_t kNocNodeBits = 6;
@@ -79,4 +79,4 @@ constexpr uint64_t interleaved_page_noc_addr(bool is_dram, uint32_t page, uint64
     return noc_unicast_addr(worker_noc_x(bank % grid_x), worker_noc_y(bank / grid_x), local);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -1,19 +1,19 @@
-"""tt_mock: a CPU simulation of a Tenstorrent device, and SDK-style host programs running on it.
+"""runtime_mock: a CPU simulation of a Tenstorrent device, and SDK-style host programs running on it.
 
 Example::
 
     import numpy as np
-    import tt_mock
+    import runtime_mock
 
-    device = tt_mock.Device()                       # wormhole unless set_default_arch() says otherwise
+    device = runtime_mock.Device()                       # wormhole unless set_default_arch() says otherwise
     buffer = device.dram_buffer(np.arange(2048, dtype=np.uint16), page_size=2048)
     assert (buffer.read(np.uint16) == np.arange(2048)).all()
 
-    so = tt_mock.build_host_program(["main.cpp"])   # an SDK host program with tilelang_tt_run()
-    tt_mock.HostProgram(so).run("kernels/", [a, b, c])
+    so = runtime_mock.build_host_program(["main.cpp"])   # an SDK host program with tilelang_tt_run()
+    runtime_mock.HostProgram(so).run("kernels/", [a, b, c])
 
-Timing: ``with tt_mock.profiling() as session:`` models how long each run inside it takes on the device
-(``session.runs``, ``tt_mock.profile.summary(session)``, ``tt_mock.profile.write_chrome_trace``).
+Timing: ``with runtime_mock.profiling() as session:`` models how long each run inside it takes on the device
+(``session.runs``, ``runtime_mock.profile.summary(session)``, ``runtime_mock.profile.write_chrome_trace``).
 
 Device-side failures raise :class:`DeviceError` or one of its subclasses; a kernel that crashes
 (segfault, division by zero, failed assert, stack overflow, illegal instruction, a write past its core's
@@ -33,12 +33,12 @@ config.export_include_dirs()
 _flags = sys.getdlopenflags()
 sys.setdlopenflags(_flags | os.RTLD_GLOBAL)
 try:
-    from . import _tt_mock  # noqa: F401 - loaded first, with RTLD_GLOBAL
+    from . import _runtime_mock  # noqa: F401 - loaded first, with RTLD_GLOBAL
 finally:
     sys.setdlopenflags(_flags)
 
 from . import profile  # noqa: E402
-from ._tt_mock import (  # noqa: E402
+from ._runtime_mock import (  # noqa: E402
     ArgumentError,
     CircularBufferError,
     DeadlockError,

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "tt_mock_device/kernel_context.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 inline void matmul_tile(float* __restrict c, const float* __restrict a, const float* __restrict b, bool transpose_b) {
     constexpr uint32_t kDim = 32;
@@ -33,4 +33,4 @@ inline void matmul_bf16_tiles(float* c, const uint16_t* const* a, uint32_t rows,
     ctx()->fn->tile_matmul_bf16(c, a, rows, b, cols, transpose_b ? 1u : 0u);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

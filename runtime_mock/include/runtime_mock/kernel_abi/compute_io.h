@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-#include "tt_mock_device/dst.h"
+#include "runtime_mock/kernel_abi/dst.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 inline DataFormat checked_format(uint32_t cb, const char* call, CallSite site) {
     const DataFormat format = DataFormat(ctx()->core->cbs[cb].format);
@@ -40,4 +40,4 @@ inline void pack_dst(uint32_t idst, uint32_t cb, bool out_of_order, uint32_t ind
     record_compute(call, 1, cb);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tt_mock_device/data_format.h"
+#include "runtime_mock/kernel_abi/data_format.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 constexpr uint32_t kTileDim = 32;
 constexpr uint32_t kTileElements = 1024;
@@ -141,4 +141,4 @@ inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
     }
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

@@ -13,8 +13,8 @@
 #include <string>
 #include <type_traits>
 
-#include "tt_mock_device/kernel_context.h"
-#include "tt_mock_device/tile_format.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
+#include "runtime_mock/kernel_abi/tile_format.h"
 
 struct BF16 {
     uint16_t val;
@@ -55,7 +55,7 @@ struct SETW {
     SETW(char wa) : w(wa) {}
 };
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 inline PrintState& print_state() {
     return ctx()->print;
@@ -94,14 +94,14 @@ inline void print_float(double value) {
     print_formatted(print_state().fixed ? "%.*f" : "%.*g", print_state().precision, value);
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
 
 struct DebugPrinter {
     template <typename T>
     const DebugPrinter& operator<<(T value) const {
-        tt_mock_device::PrintState& state = tt_mock_device::print_state();
+        runtime_mock::kernel_abi::PrintState& state = runtime_mock::kernel_abi::print_state();
         if constexpr (std::is_same_v<T, ENDL>) {
-            tt_mock_device::flush_print_line();
+            runtime_mock::kernel_abi::flush_print_line();
         } else if constexpr (std::is_same_v<T, SETW>) {
             state.width = value.w;
         } else if constexpr (std::is_same_v<T, SETPRECISION>) {
@@ -117,25 +117,26 @@ struct DebugPrinter {
         } else if constexpr (std::is_same_v<T, DEC>) {
             state.base = 'd';
         } else if constexpr (std::is_same_v<T, BF16>) {
-            tt_mock_device::print_float(tt_mock_device::bf16_to_float(value.val));
+            runtime_mock::kernel_abi::print_float(runtime_mock::kernel_abi::bf16_to_float(value.val));
         } else if constexpr (std::is_same_v<T, F32>) {
-            tt_mock_device::print_float(value.val);
+            runtime_mock::kernel_abi::print_float(value.val);
         } else if constexpr (std::is_same_v<T, U32>) {
-            tt_mock_device::print_integer(value.val, false);
+            runtime_mock::kernel_abi::print_integer(value.val, false);
         } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
-            tt_mock_device::print_formatted("%s", value);
+            runtime_mock::kernel_abi::print_formatted("%s", value);
         } else if constexpr (std::is_same_v<T, char>) {
-            tt_mock_device::print_formatted("%c", value);
+            runtime_mock::kernel_abi::print_formatted("%c", value);
         } else if constexpr (std::is_floating_point_v<T>) {
-            tt_mock_device::print_float(value);
+            runtime_mock::kernel_abi::print_float(value);
         } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
             const long long v = value;
-            tt_mock_device::print_integer(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
+            runtime_mock::kernel_abi::print_integer(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v,
+                                                    v < 0);
         } else if constexpr (std::is_integral_v<T>) {
-            tt_mock_device::print_integer(value, false);
+            runtime_mock::kernel_abi::print_integer(value, false);
         } else {
             static_assert(std::is_pointer_v<T>, "DPRINT cannot print this type");
-            tt_mock_device::print_formatted("%p", static_cast<const void*>(value));
+            runtime_mock::kernel_abi::print_formatted("%p", static_cast<const void*>(value));
         }
         return *this;
     }

@@ -2,12 +2,12 @@
 
 A host program is ordinary TT-Metalium host C++ (mesh or single-device API). It is compiled against
 metal_shim's headers (declarations, as in the SDK) and leaves the host API's and the runtime's symbols to
-be resolved from the loaded ``tt_mock._tt_mock``, which holds their definitions.
+be resolved from the loaded ``runtime_mock._runtime_mock``, which holds their definitions.
 
 Example::
 
-    so = tt_mock.build_host_program(["main.cpp"], include_dirs=["common"], defines={"N": "4"})
-    program = tt_mock.HostProgram(so)
+    so = runtime_mock.build_host_program(["main.cpp"], include_dirs=["common"], defines={"N": "4"})
+    program = runtime_mock.HostProgram(so)
     status = program.main(["--seed", "3"])          # the program's main(argc, argv)
     program.run("kernels/", [a, b, c])              # tilelang_tt_run(kernel_dir, tensors, n, sizes, m)
 """
@@ -24,13 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _tt_mock, cache_entry, config
+from . import _runtime_mock, cache_entry, config
 
 
 def _compile_command(
     sources: Sequence[Path], include_dirs: Sequence[Path], defines: Mapping[str, str], std: str
 ) -> list[str]:
-    # -O1: host code only sets up the device (the host API and (un)tilize run in _tt_mock.so, built
+    # -O1: host code only sets up the device (the host API and (un)tilize run in _runtime_mock.so, built
     # optimised), and -O2 adds a fifth to the build (1.6 s against 1.3 s of CPU for a 1024^3 GEMM program).
     # No precompiled header: building one of the shim's headers takes 2.5 s and 80 MB and saves 0.45 s per
     # program, a loss in the fresh cache directory of a first call or a test.
@@ -71,9 +71,9 @@ def build_host_program(
     """Compiles host program sources into a shared object and returns its path.
 
     Without `out`, the object is cached under the host cache dir, keyed by the sources, everything they
-    include and the flags (see tt_mock.config), and verified before it is reused: a damaged cached object is
-    rebuilt (see tt_mock.cache_entry). An unusable cache directory raises KernelBuildError naming it and
-    TT_METAL_MOCK_CACHE_DIR. `std` defaults to C++20, as the SDK builds its examples.
+    include and the flags (see runtime_mock.config), and verified before it is reused: a damaged cached
+    object is rebuilt (see runtime_mock.cache_entry). An unusable cache directory raises KernelBuildError
+    naming it and RUNTIME_MOCK_CACHE_DIR. `std` defaults to C++20, as the SDK builds its examples.
     """
     source_paths = [Path(s).resolve() for s in sources]
     for source in source_paths:
@@ -88,7 +88,7 @@ def build_host_program(
     target = config.host_cache_dir() / f"{source_paths[0].stem}-{_dependency_hash(command)}.so"
     if cache_entry.intact(target):
         return target
-    with cache_entry.build_lock(target, config.CACHE_DIR_VARIABLE, _tt_mock.KernelBuildError):
+    with cache_entry.build_lock(target, config.CACHE_DIR_VARIABLE, _runtime_mock.KernelBuildError):
         if not cache_entry.intact(target):  # else another process built it while this one waited
             cache_entry.publish(_compile(command, target.parent), target)
     return target
@@ -113,12 +113,12 @@ class HostProgram:
         build_host_program rebuilds it) and raises KernelBuildError."""
         self.path = Path(so_path).resolve()
         try:
-            self._library = _tt_mock.HostLibrary(str(self.path))
+            self._library = _runtime_mock.HostLibrary(str(self.path))
         except RuntimeError as err:
             if not cache_entry.intact(self.path):
                 raise
             cache_entry.invalidate(self.path)
-            raise _tt_mock.KernelBuildError(
+            raise _runtime_mock.KernelBuildError(
                 f"{err}; the cached object is marked for rebuilding, build it again"
             ) from err
 
@@ -148,5 +148,5 @@ class HostProgram:
                 raise ValueError(f"tensor {i} must be a C-contiguous, writable numpy array")
         sys.stdout.flush()
         sys.stderr.flush()
-        chosen = None if arch is None else _tt_mock.parse_arch(arch)
+        chosen = None if arch is None else _runtime_mock.parse_arch(arch)
         self._library.run(str(Path(kernel_dir).resolve()), list(tensors), [int(v) for v in sizes], chosen)

@@ -1,13 +1,14 @@
-"""Every environment knob and file location the tt_mock package uses, in one place.
+"""Every environment knob and file location the runtime_mock package uses, in one place.
 
-- ``TT_METAL_MOCK_SHIM_INCLUDE``: metal_shim/include, the SDK's headers, and
-  ``TT_METAL_MOCK_KERNEL_ABI_INCLUDE``: runtime_mock/kernel_abi, the simulator's kernel ABI they forward to
+- ``RUNTIME_MOCK_SHIM_INCLUDE``: metal_shim/include, the SDK's headers, and
+  ``RUNTIME_MOCK_KERNEL_ABI_INCLUDE``: runtime_mock/include, which holds the simulator's kernel ABI they
+  forward to (``runtime_mock/kernel_abi/*.h``)
   (kernels and host programs compile against both). When unset, the package sets each to the copy it
   bundles (an installed wheel) or the one next to its own sources (the source tree or Bazel runfiles).
-- ``TT_METAL_MOCK_CACHE_DIR``: kernel build cache of the device (default ``~/.cache/tilelang_tt/kernels``);
-  host programs built by :func:`tt_mock.build_host_program` are cached in its ``host`` subdirectory.
-- ``TT_METAL_MOCK_CXX``: the C++ compiler (default ``g++``).
-- ``TT_METAL_MOCK_ARCH``: default arch of new devices (read by the runtime).
+- ``RUNTIME_MOCK_CACHE_DIR``: kernel build cache of the device (default ``~/.cache/tilelang_tt/kernels``);
+  host programs built by :func:`runtime_mock.build_host_program` are cached in its ``host`` subdirectory.
+- ``RUNTIME_MOCK_CXX``: the C++ compiler (default ``g++``).
+- ``RUNTIME_MOCK_ARCH``: default arch of new devices (read by the runtime).
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# An installed wheel (//:wheel) bundles metal_shim/include and runtime_mock/kernel_abi under this package
+# An installed wheel (//:wheel) bundles metal_shim/include and the kernel ABI under this package
 # directory, at their paths in the tree.
 BUNDLED_TREE = "headers"
 
 
 def _workspace() -> Path:
-    """The tree holding metal_shim/include and runtime_mock/kernel_abi: the copy bundled in this package
+    """The tree holding metal_shim/include and runtime_mock/include: the copy bundled in this package
     when it is installed from the wheel, else the tree this file is in (runfiles or source:
-    runtime_mock/python/tt_mock/config.py -> root).
+    runtime_mock/python/runtime_mock/config.py -> root).
 
     Symlinks are followed only if the unresolved tree lacks the headers (a package dir of symlinks).
     """
@@ -43,11 +44,11 @@ _WORKSPACE = _workspace()
 
 # The kernels' include roots: (variable, its path in the tree, a file that must be there).
 INCLUDE_ROOTS = (
-    ("TT_METAL_MOCK_SHIM_INCLUDE", Path("metal_shim/include"), Path("tt-metalium/host_api.hpp")),
+    ("RUNTIME_MOCK_SHIM_INCLUDE", Path("metal_shim/include"), Path("tt-metalium/host_api.hpp")),
     (
-        "TT_METAL_MOCK_KERNEL_ABI_INCLUDE",
-        Path("runtime_mock/kernel_abi"),
-        Path("tt_mock_device/kernel_context.h"),
+        "RUNTIME_MOCK_KERNEL_ABI_INCLUDE",
+        Path("runtime_mock/include"),
+        Path("runtime_mock/kernel_abi/kernel_context.h"),
     ),
 )
 
@@ -63,7 +64,7 @@ def shim_include_dir() -> Path:
 
 
 def kernel_abi_include_dir() -> Path:
-    """runtime_mock/kernel_abi: the simulator's kernel ABI, which the shim's headers include."""
+    """runtime_mock/include: the root of the simulator's kernel ABI, which the shim's headers include."""
     return _include_root(*INCLUDE_ROOTS[1][:2])
 
 
@@ -72,7 +73,7 @@ def include_dirs() -> list[Path]:
     return [_include_root(variable, tree_path) for variable, tree_path, _ in INCLUDE_ROOTS]
 
 
-CACHE_DIR_VARIABLE = "TT_METAL_MOCK_CACHE_DIR"
+CACHE_DIR_VARIABLE = "RUNTIME_MOCK_CACHE_DIR"
 
 
 def cache_dir() -> Path:
@@ -87,16 +88,16 @@ def host_cache_dir() -> Path:
 
 
 def compiler() -> str:
-    return os.environ.get("TT_METAL_MOCK_CXX", "g++")
+    return os.environ.get("RUNTIME_MOCK_CXX", "g++")
 
 
 def export_include_dirs() -> None:
-    """Sets TT_METAL_MOCK_SHIM_INCLUDE and TT_METAL_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT,
+    """Sets RUNTIME_MOCK_SHIM_INCLUDE and RUNTIME_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT,
     each unless the user did."""
     for variable, tree_path, marker in INCLUDE_ROOTS:
         if os.environ.get(variable):
             continue
         include = _include_root(variable, tree_path)
         if not (include / marker).is_file():
-            raise RuntimeError(f"tt_mock: {tree_path} not found at {include}; set {variable}")
+            raise RuntimeError(f"runtime_mock: {tree_path} not found at {include}; set {variable}")
         os.environ[variable] = str(include)

@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "tt_mock_device/kernel_context.h"
-#include "tt_mock_device/profile_event.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
+#include "runtime_mock/kernel_abi/profile_event.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 template <typename... Args>
 [[noreturn]] inline void failf(ErrorKind kind, const char* call, CallSite site, const char* format, Args... args) {
@@ -199,4 +199,4 @@ inline uint32_t cb_back_page(uint32_t cb, uint32_t index, const char* call, Call
     return b.wr_ptr + index * b.page_size;
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi

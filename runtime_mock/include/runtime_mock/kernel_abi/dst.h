@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tt_mock_device/circular_buffer.h"
-#include "tt_mock_device/tile_format.h"
+#include "runtime_mock/kernel_abi/circular_buffer.h"
+#include "runtime_mock/kernel_abi/tile_format.h"
 
-namespace tt_mock_device {
+namespace runtime_mock::kernel_abi {
 
 // The largest DST of any simulated arch (full-sync, 16-bit data); dst_capacity never exceeds it.
 constexpr uint32_t kMaxDstTiles = 16;
@@ -96,4 +96,4 @@ inline const float* dst_pack_tile(uint32_t index, const char* call, CallSite sit
     return cs.dst + index * kTileElements;
 }
 
-}  // namespace tt_mock_device
+}  // namespace runtime_mock::kernel_abi
