@@ -2,7 +2,7 @@
 
 namespace runtime_mock {
 
-using runtime_mock::kernel_abi::KernelContext;
+using kernel_abi::KernelContext;
 
 void cb_block(KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);

@@ -7,15 +7,15 @@
 
 #include <cstdint>
 
-#include "run_state.hpp"
+#include "scheduler.hpp"
 
 namespace runtime_mock {
 
 // Blocks until the CB has `pages` free (producer) or filled (consumer) pages; throws on deadlock or abort.
-void cb_block(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer,
-              const char* call, CallSite site);
+void cb_block(kernel_abi::KernelContext* ctx, uint32_t cb, uint32_t pages, bool producer, const char* call,
+              CallSite site);
 
 // Wakes the consumer (wake_producer=false) or the producer waiting on the CB, if one is.
-void cb_wake(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t cb, bool wake_producer);
+void cb_wake(kernel_abi::KernelContext* ctx, uint32_t cb, bool wake_producer);
 
 }  // namespace runtime_mock

@@ -11,7 +11,7 @@
 
 #include "config.hpp"
 #include "jit.hpp"
-#include "run_state.hpp"
+#include "scheduler.hpp"
 #include "runtime_mock/profile.hpp"
 #include "scrubber.hpp"
 #include "timing_model.hpp"
@@ -87,15 +87,6 @@ uint32_t role_index(KernelRole role) {
     return uint32_t(role);
 }
 
-uint32_t dst_capacity(const ArchSpec& arch, const ComputeOptions& options) {
-    uint32_t tiles = arch.dst_tiles_16bit;
-    if (options.fp32_dest_acc_en)
-        tiles /= 2;
-    if (!options.dst_full_sync_en)
-        tiles /= 2;
-    return tiles;
-}
-
 std::string core_name(LogicalCore core) {
     return "(" + std::to_string(core.x) + "," + std::to_string(core.y) + ")";
 }
@@ -132,12 +123,12 @@ void Device::Impl::run(const ProgramSpec& program) {
         if (it != cores.end())
             return it->second;
         auto created = std::make_unique<CoreRun>();
-        runtime_mock::kernel_abi::Core& c = created->core;
+        kernel_abi::Core& c = created->core;
         created->l1_index = logical.y * arch.grid_x + logical.x;
         c.logical_x = logical.x;
         c.logical_y = logical.y;
-        c.my_x[0] = c.my_x[1] = uint8_t(runtime_mock::kernel_abi::worker_noc_x(logical.x));
-        c.my_y[0] = c.my_y[1] = uint8_t(runtime_mock::kernel_abi::worker_noc_y(logical.y));
+        c.my_x[0] = c.my_x[1] = uint8_t(kernel_abi::worker_noc_x(logical.x));
+        c.my_y[0] = c.my_y[1] = uint8_t(kernel_abi::worker_noc_y(logical.y));
         c.grid_x = arch.grid_x;
         c.grid_y = arch.grid_y;
         c.num_dram_banks = arch.dram_banks;
@@ -166,7 +157,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             if (it != cb_top.end())
                 address = std::max(address, it->second);
         }
-        address = runtime_mock::kernel_abi::align_up(address, 32);
+        address = kernel_abi::align_up(address, 32);
         if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
             throw ArgumentError(what + " (" + std::to_string(cb.total_size) + " bytes at L1 " +
                                 std::to_string(address) +
@@ -181,7 +172,7 @@ void Device::Impl::run(const ProgramSpec& program) {
                     throw ArgumentError(what + " uses CB index " + std::to_string(index.index) + "; " + arch.name +
                                         " has " + std::to_string(arch.num_circular_buffers));
                 }
-                runtime_mock::kernel_abi::CircularBuffer& b = cr->core.cbs[index.index];
+                kernel_abi::CircularBuffer& b = cr->core.cbs[index.index];
                 if (b.configured) {
                     throw ArgumentError("CB index " + std::to_string(index.index) + " is configured twice on core " +
                                         core_name(core));
@@ -202,9 +193,9 @@ void Device::Impl::run(const ProgramSpec& program) {
     }
 
     for (const SemaphoreSpec& sem : program.semaphores) {
-        if (sem.id >= runtime_mock::kernel_abi::kMaxSemaphores) {
+        if (sem.id >= kernel_abi::kMaxSemaphores) {
             throw ArgumentError("semaphore id " + std::to_string(sem.id) + " is over the limit of " +
-                                std::to_string(runtime_mock::kernel_abi::kMaxSemaphores));
+                                std::to_string(kernel_abi::kMaxSemaphores));
         }
         for (LogicalCore core : sem.cores) {
             CoreRun* cr = core_run(core, "semaphore " + std::to_string(sem.id));
@@ -213,11 +204,9 @@ void Device::Impl::run(const ProgramSpec& program) {
                                     core_name(core));
             }
             cr->core.semaphore_mask |= 1u << sem.id;
-            uint8_t* word =
-                l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * runtime_mock::kernel_abi::kSemaphoreStride;
+            uint8_t* word = l1.core_memory(cr->l1_index) + kL1SemaphoreBase + sem.id * kernel_abi::kSemaphoreStride;
             std::memcpy(word, &sem.initial_value, 4);
-            semaphore_values[semaphore_key(cr->l1_index,
-                                           kL1SemaphoreBase + sem.id * runtime_mock::kernel_abi::kSemaphoreStride)] =
+            semaphore_values[semaphore_key(cr->l1_index, kL1SemaphoreBase + sem.id * kernel_abi::kSemaphoreStride)] =
                 sem.initial_value;
         }
     }
@@ -244,7 +233,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             auto args_it = kernel.runtime_args.find(core);
             const std::vector<uint32_t> no_args;
             const std::vector<uint32_t>& args = args_it == kernel.runtime_args.end() ? no_args : args_it->second;
-            if (args.size() + kernel.common_runtime_args.size() > runtime_mock::kernel_abi::kMaxRuntimeArgs) {
+            if (args.size() + kernel.common_runtime_args.size() > kernel_abi::kMaxRuntimeArgs) {
                 throw ArgumentError("kernel " + kernel.source_path + " on core " + core_name(core) + " has " +
                                     std::to_string(args.size() + kernel.common_runtime_args.size()) +
                                     " runtime args (unique + common); the limit is 341");
@@ -263,11 +252,11 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.source_path = kernel.source_path;
             t.entry = loaded.entry;
             t.resume = loaded.resume;
-            t.ctx.abi_layout = runtime_mock::kernel_abi::kKernelAbiLayout;
+            t.ctx.abi_layout = kernel_abi::kKernelAbiLayout;
             t.ctx.fn = &run.functions;
             t.ctx.thread = &t;
             t.ctx.core = &cr->core;
-            t.ctx.role = runtime_mock::kernel_abi::Role(role_index(kernel.role));
+            t.ctx.role = kernel_abi::Role(role_index(kernel.role));
             t.ctx.noc_index = kernel.noc;
             t.ctx.args = reinterpret_cast<const uint32_t*>(memory + args_offset);
             t.ctx.num_args = uint32_t(args.size());
@@ -276,10 +265,9 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.ctx.recording = recording ? 1 : 0;
             t.math_fidelity = uint32_t(kernel.compute.math_fidelity);
             if (kernel.role == KernelRole::Compute) {
-                const uint32_t capacity = dst_capacity(arch, kernel.compute);
-                t.dst = std::make_unique<float[]>(capacity * runtime_mock::kernel_abi::kTileElements);
-                t.ctx.compute.dst = t.dst.get();
-                t.ctx.compute.dst_capacity = capacity;
+                t.dst = allocate_dst(arch, kernel.compute);
+                t.ctx.compute.dst = t.dst.tiles.get();
+                t.ctx.compute.dst_capacity = t.dst.capacity;
                 t.ctx.compute.fp32_dest_acc = kernel.compute.fp32_dest_acc_en;
             }
             cr->threads.push_back(&t);
@@ -374,11 +362,11 @@ void Device::read_interleaved(BufferKind kind, uint64_t address, uint32_t page_s
 }
 
 LogicalCore Device::worker_noc_coord(LogicalCore logical) const {
-    return {runtime_mock::kernel_abi::worker_noc_x(logical.x), runtime_mock::kernel_abi::worker_noc_y(logical.y)};
+    return {kernel_abi::worker_noc_x(logical.x), kernel_abi::worker_noc_y(logical.y)};
 }
 
 LogicalCore Device::dram_bank_noc_coord(uint32_t bank) const {
-    return {runtime_mock::kernel_abi::dram_bank_noc_x(bank), runtime_mock::kernel_abi::dram_bank_noc_y(bank)};
+    return {kernel_abi::dram_bank_noc_x(bank), kernel_abi::dram_bank_noc_y(bank)};
 }
 
 void Device::run(const ProgramSpec& program) {

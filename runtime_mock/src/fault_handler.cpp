@@ -194,8 +194,8 @@ void GuardedThread::enter(FaultGuard* guard) {
     g_guards[slot_].guard.store(guard, std::memory_order_release);
 }
 
-std::optional<Fault> FaultGuard::run(void (*entry)(runtime_mock::kernel_abi::KernelContext*),
-                                     runtime_mock::kernel_abi::KernelContext* context, const KernelCode& code) {
+std::optional<Fault> FaultGuard::run(void (*entry)(kernel_abi::KernelContext*), kernel_abi::KernelContext* context,
+                                     const KernelCode& code) {
     code_ = code;
     stop_.store(false);  // a stop request for the previous kernel that arrived after it returned
     // sigsetjmp saves the signal mask, so the jump also unblocks the signal being handled.

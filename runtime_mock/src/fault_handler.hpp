@@ -100,8 +100,8 @@ public:
     // Calls entry(context) for the kernel loaded as `code`; returns the fault that ended it, or nullopt
     // when it returned. Exceptions thrown by the kernel pass through. On the kernel's own stack, with
     // this guard entered in its thread's GuardedThread.
-    std::optional<Fault> run(void (*entry)(runtime_mock::kernel_abi::KernelContext*),
-                             runtime_mock::kernel_abi::KernelContext* context, const KernelCode& code);
+    std::optional<Fault> run(void (*entry)(kernel_abi::KernelContext*), kernel_abi::KernelContext* context,
+                             const KernelCode& code);
 
     // From another thread while the kernel is inside run(): when it is the one running on its worker
     // thread, records where it is (interrupted_pc, bumps interrupts), and with `stop` also ends it once it

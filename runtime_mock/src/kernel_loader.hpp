@@ -9,7 +9,7 @@
 
 namespace runtime_mock {
 
-using KernelEntry = void (*)(runtime_mock::kernel_abi::KernelContext*);
+using KernelEntry = void (*)(kernel_abi::KernelContext*);
 
 struct LoadedKernel {
     KernelEntry entry = nullptr;   // runtime_mock_kernel_entry

@@ -30,7 +30,7 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes)
     : slot_bytes_(slot_bytes(l1_bytes)),
       num_cores_(num_cores),
       l1_bytes_(l1_bytes),
-      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, runtime_mock::kernel_abi::kL1Alignment, true) {
+      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, kernel_abi::kL1Alignment, true) {
     base_ = low_address_space::reuse(pool_bytes(), layout());
     if (base_ != nullptr)
         return;

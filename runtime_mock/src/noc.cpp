@@ -20,7 +20,7 @@ namespace {
 void check_running(KernelThread& thread) {
     if (thread.run->aborted.load())
         throw Aborted{};
-    runtime_mock::kernel_abi::note_progress(&thread.ctx);
+    kernel_abi::note_progress(&thread.ctx);
 }
 
 // The L1 offset a local address designates: an offset below the L1 size, or a pointer into any core's L1.
@@ -41,7 +41,7 @@ uint32_t l1_offset(KernelThread& thread, uint64_t addr, uint32_t size, const cha
                   "L1 access [" + hex(offset) + ", " + hex(offset + size) + ") is outside the core's " +
                       std::to_string(l1.l1_bytes()) + "-byte L1");
     }
-    if (offset % runtime_mock::kernel_abi::kL1Alignment != 0) {
+    if (offset % kernel_abi::kL1Alignment != 0) {
         noc_error(thread, call, site, "L1 address " + hex(offset) + " is not 16-byte aligned");
     }
     return uint32_t(offset);
@@ -91,25 +91,17 @@ struct Endpoint {
 // A 4-byte write to a semaphore word sets that semaphore (noc_semaphore_set_remote / _multicast).
 bool sets_semaphore(uint32_t offset, uint32_t size) {
     return size == 4 && offset >= kL1SemaphoreBase &&
-           offset <
-               kL1SemaphoreBase + runtime_mock::kernel_abi::kMaxSemaphores * runtime_mock::kernel_abi::kSemaphoreStride;
+           offset < kL1SemaphoreBase + kernel_abi::kMaxSemaphores * kernel_abi::kSemaphoreStride;
 }
 
-void record_transfer(runtime_mock::kernel_abi::KernelContext* ctx, runtime_mock::kernel_abi::EventKind kind,
-                     uint32_t size, int64_t from, int64_t to, const uint8_t* data, uint32_t offset) {
+void record_transfer(kernel_abi::KernelContext* ctx, kernel_abi::EventKind kind, uint32_t size, int64_t from,
+                     int64_t to, const uint8_t* data, uint32_t offset) {
     if (!ctx->recording)
         return;
-    runtime_mock::kernel_abi::ProfileEvent event{kind,
-                                                 runtime_mock::kernel_abi::kNoFormat,
-                                                 runtime_mock::kernel_abi::kNoCb,
-                                                 size,
-                                                 nullptr,
-                                                 from,
-                                                 uint64_t(to),
-                                                 0,
-                                                 0};
-    if (kind == runtime_mock::kernel_abi::EventKind::NocWrite && to < kDramNode && sets_semaphore(offset, size)) {
-        event.format = runtime_mock::kernel_abi::kSemaphoreWrite;
+    kernel_abi::ProfileEvent event{kind, kernel_abi::kNoFormat, kernel_abi::kNoCb, size, nullptr, from, uint64_t(to), 0,
+                                   0};
+    if (kind == kernel_abi::EventKind::NocWrite && to < kDramNode && sets_semaphore(offset, size)) {
+        event.format = kernel_abi::kSemaphoreWrite;
         std::memcpy(&event.value, data, 4);
         event.offset = offset;
     }
@@ -119,11 +111,11 @@ void record_transfer(runtime_mock::kernel_abi::KernelContext* ctx, runtime_mock:
 Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dram_read, const char* call,
                  CallSite site) {
     const RunState& run = *thread.run;
-    const uint32_t x = runtime_mock::kernel_abi::noc_x(noc_addr), y = runtime_mock::kernel_abi::noc_y(noc_addr);
-    const uint64_t local = runtime_mock::kernel_abi::noc_local(noc_addr);
-    if (x == runtime_mock::kernel_abi::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
+    const uint32_t x = kernel_abi::noc_x(noc_addr), y = kernel_abi::noc_y(noc_addr);
+    const uint64_t local = kernel_abi::noc_local(noc_addr);
+    if (x == kernel_abi::dram_bank_noc_x(0) && y < run.arch->dram_banks) {
         check_buffer_access(thread, true, y, local, size, call, site);
-        const uint32_t alignment = dram_read ? run.arch->dram_alignment : runtime_mock::kernel_abi::kL1Alignment;
+        const uint32_t alignment = dram_read ? run.arch->dram_alignment : kernel_abi::kL1Alignment;
         if (local % alignment != 0) {
             noc_error(thread, call, site,
                       "DRAM address " + hex(local) + " is not " + std::to_string(alignment) + "-byte aligned");
@@ -171,15 +163,14 @@ uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char
     return thread.run->l1->core_memory(thread.core->l1_index) + offset;
 }
 
-void noc_read(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
+void noc_read(kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const char* call = "noc_async_read";
     const Endpoint from = resolve(thread, src, size, true, call, site);
     uint8_t* to = local_l1(thread, dst, size, call, site);
     copy_from(*thread.run, from, to, size);
-    record_transfer(ctx, runtime_mock::kernel_abi::EventKind::NocRead, size, from.node(), thread.core->l1_index,
-                    nullptr, 0);
+    record_transfer(ctx, kernel_abi::EventKind::NocRead, size, from.node(), thread.core->l1_index, nullptr, 0);
     thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->counters.tiles_read++;
@@ -187,15 +178,14 @@ void noc_read(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t src, uint32
     wake_semaphore_waiters(*thread.run, to, size);
 }
 
-void noc_write(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
+void noc_write(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const char* call = "noc_async_write";
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
     copy_to(*thread.run, from, to, size);
-    record_transfer(ctx, runtime_mock::kernel_abi::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from,
-                    to.offset);
+    record_transfer(ctx, kernel_abi::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from, to.offset);
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
     ctx->counters.tiles_written++;
@@ -204,17 +194,17 @@ void noc_write(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint6
         wake_semaphore_waiters(*thread.run, to.l1, size);
 }
 
-void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
-                         uint32_t num_dests, uint32_t flags, const char* call, CallSite site) {
+void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, uint32_t num_dests,
+                         uint32_t flags, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const RunState& run = *thread.run;
-    const bool loopback = flags & runtime_mock::kernel_abi::kMulticastLoopback;
+    const bool loopback = flags & kernel_abi::kMulticastLoopback;
     const uint8_t* from = local_l1(thread, src, size, call, site);
-    const uint32_t x0 = std::min(runtime_mock::kernel_abi::noc_x_start(dst), runtime_mock::kernel_abi::noc_x(dst));
-    const uint32_t x1 = std::max(runtime_mock::kernel_abi::noc_x_start(dst), runtime_mock::kernel_abi::noc_x(dst));
-    const uint32_t y0 = std::min(runtime_mock::kernel_abi::noc_y_start(dst), runtime_mock::kernel_abi::noc_y(dst));
-    const uint32_t y1 = std::max(runtime_mock::kernel_abi::noc_y_start(dst), runtime_mock::kernel_abi::noc_y(dst));
+    const uint32_t x0 = std::min(kernel_abi::noc_x_start(dst), kernel_abi::noc_x(dst));
+    const uint32_t x1 = std::max(kernel_abi::noc_x_start(dst), kernel_abi::noc_x(dst));
+    const uint32_t y0 = std::min(kernel_abi::noc_y_start(dst), kernel_abi::noc_y(dst));
+    const uint32_t y1 = std::max(kernel_abi::noc_y_start(dst), kernel_abi::noc_y(dst));
     if (x0 < 1 || x1 > run.arch->grid_x || y0 < 1 || y1 > run.arch->grid_y) {
         noc_error(thread, call, site,
                   "multicast rectangle (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) +
@@ -230,7 +220,7 @@ void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t 
                       std::to_string(expected) + " destinations" +
                       (self_inside ? (loopback ? " (including the sender)" : " (excluding the sender)") : ""));
     }
-    const uint32_t offset = l1_offset(thread, runtime_mock::kernel_abi::noc_local(dst), size, call, site);
+    const uint32_t offset = l1_offset(thread, kernel_abi::noc_local(dst), size, call, site);
     for (uint32_t y = y0; y <= y1; y++) {
         for (uint32_t x = x0; x <= x1; x++) {
             if (x == my_x && y == my_y && !loopback)
@@ -243,19 +233,18 @@ void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t 
         }
     }
     if (ctx->recording) {
-        runtime_mock::kernel_abi::ProfileEvent event{
-            runtime_mock::kernel_abi::EventKind::NocMulticast,
-            uint8_t((loopback ? runtime_mock::kernel_abi::kLoopback : 0) |
-                    (flags & runtime_mock::kernel_abi::kMulticastLinked ? runtime_mock::kernel_abi::kLinked : 0)),
-            uint16_t(num_dests),
-            size,
-            nullptr,
-            int64_t(thread.core->l1_index),
-            uint64_t(x0) | uint64_t(y0) << 8 | uint64_t(x1) << 16 | uint64_t(y1) << 24,
-            0,
-            0};
+        kernel_abi::ProfileEvent event{kernel_abi::EventKind::NocMulticast,
+                                       uint8_t((loopback ? kernel_abi::kLoopback : 0) |
+                                               (flags & kernel_abi::kMulticastLinked ? kernel_abi::kLinked : 0)),
+                                       uint16_t(num_dests),
+                                       size,
+                                       nullptr,
+                                       int64_t(thread.core->l1_index),
+                                       uint64_t(x0) | uint64_t(y0) << 8 | uint64_t(x1) << 16 | uint64_t(y1) << 24,
+                                       0,
+                                       0};
         if (sets_semaphore(offset, size)) {
-            event.format |= runtime_mock::kernel_abi::kSemaphoreWrite;
+            event.format |= kernel_abi::kSemaphoreWrite;
             std::memcpy(&event.value, from, 4);
             event.offset = offset;
         }
@@ -267,7 +256,7 @@ void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t 
     ctx->counters.noc_bytes_written += uint64_t(size) * num_dests;
 }
 
-void noc_barrier(runtime_mock::kernel_abi::KernelContext* ctx, bool reads, bool writes) {
+void noc_barrier(kernel_abi::KernelContext* ctx, bool reads, bool writes) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     if (reads)
@@ -276,16 +265,15 @@ void noc_barrier(runtime_mock::kernel_abi::KernelContext* ctx, bool reads, bool 
         thread.pending_writes.clear();
     if (ctx->recording) {
         ctx->fn->record(
-            ctx, runtime_mock::kernel_abi::ProfileEvent{
-                     runtime_mock::kernel_abi::EventKind::NocBarrier, runtime_mock::kernel_abi::kNoFormat,
-                     runtime_mock::kernel_abi::kNoCb, (reads ? 1u : 0u) | (writes ? 2u : 0u), nullptr, 0, 0, 0, 0});
+            ctx, kernel_abi::ProfileEvent{kernel_abi::EventKind::NocBarrier, kernel_abi::kNoFormat, kernel_abi::kNoCb,
+                                          (reads ? 1u : 0u) | (writes ? 2u : 0u), nullptr, 0, 0, 0, 0});
     }
     ctx->pending_reads = uint32_t(thread.pending_reads.size());
     ctx->pending_writes = uint32_t(thread.pending_writes.size());
 }
 
-void check_pending(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads,
-                   const char* call, CallSite site) {
+void check_pending(kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
+                   CallSite site) {
     KernelThread& thread = thread_of(ctx);
     for (const PendingTransfer& pending : reads ? thread.pending_reads : thread.pending_writes) {
         if (!overlaps(addr, size, pending.address, pending.size))
@@ -300,15 +288,14 @@ void check_pending(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, 
     }
 }
 
-void check_l1(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call,
-              CallSite site) {
+void check_l1(kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     local_l1(thread, addr, size, call, site);
 }
 
-void check_page(runtime_mock::kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
-                uint32_t aligned_page_size, const char* call, CallSite site) {
+void check_page(kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page, uint32_t aligned_page_size,
+                const char* call, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const RunState& run = *thread.run;
@@ -340,7 +327,7 @@ void check_page(runtime_mock::kernel_abi::KernelContext* ctx, bool is_dram, uint
     }
 }
 
-void semaphore_inc(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {
+void semaphore_inc(kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site) {
     KernelThread& thread = thread_of(ctx);
     check_running(thread);
     const Endpoint target = resolve(thread, addr, 4, false, "noc_semaphore_inc", site);
@@ -348,10 +335,9 @@ void semaphore_inc(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t addr, 
         noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
     if (ctx->recording) {
-        ctx->fn->record(ctx, runtime_mock::kernel_abi::ProfileEvent{runtime_mock::kernel_abi::EventKind::SemaphoreInc,
-                                                                    runtime_mock::kernel_abi::kNoFormat,
-                                                                    runtime_mock::kernel_abi::kNoCb, 4, nullptr,
-                                                                    int64_t(target.core), 0, increment, target.offset});
+        ctx->fn->record(
+            ctx, kernel_abi::ProfileEvent{kernel_abi::EventKind::SemaphoreInc, kernel_abi::kNoFormat, kernel_abi::kNoCb,
+                                          4, nullptr, int64_t(target.core), 0, increment, target.offset});
     }
     wake_semaphore_waiters(*thread.run, target.l1, 4);
 }

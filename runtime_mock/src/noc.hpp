@@ -14,22 +14,21 @@
 
 #include <cstdint>
 
-#include "run_state.hpp"
+#include "scheduler.hpp"
 
 namespace runtime_mock {
 
-void noc_read(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
-void noc_write(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
-void noc_write_multicast(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size,
-                         uint32_t num_dests, uint32_t flags, const char* call, CallSite site);
-void noc_barrier(runtime_mock::kernel_abi::KernelContext* ctx, bool reads, bool writes);
-void check_pending(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads,
-                   const char* call, CallSite site);
-void check_l1(runtime_mock::kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call,
-              CallSite site);
-void check_page(runtime_mock::kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page,
-                uint32_t aligned_page_size, const char* call, CallSite site);
-void semaphore_inc(runtime_mock::kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
+void noc_read(kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32_t size, CallSite site);
+void noc_write(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, CallSite site);
+void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint32_t size, uint32_t num_dests,
+                         uint32_t flags, const char* call, CallSite site);
+void noc_barrier(kernel_abi::KernelContext* ctx, bool reads, bool writes);
+void check_pending(kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, bool reads, const char* call,
+                   CallSite site);
+void check_l1(kernel_abi::KernelContext* ctx, uint32_t addr, uint32_t size, const char* call, CallSite site);
+void check_page(kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uint32_t page, uint32_t aligned_page_size,
+                const char* call, CallSite site);
+void semaphore_inc(kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
 
 // Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).
 uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site);

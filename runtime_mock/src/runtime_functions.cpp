@@ -7,7 +7,7 @@
 
 #include "circular_buffer.hpp"
 #include "noc.hpp"
-#include "run_state.hpp"
+#include "scheduler.hpp"
 #include "semaphore.hpp"
 #include "tile_matmul.hpp"
 
@@ -15,7 +15,7 @@ namespace runtime_mock {
 
 namespace {
 
-using runtime_mock::kernel_abi::KernelContext;
+using kernel_abi::KernelContext;
 
 void fail(KernelContext* ctx, ErrorKind kind, const char* call, const char* message, CallSite site) {
     throw KernelFault{kind, describe(thread_of(ctx), call, site) + ": " + message};
@@ -34,10 +34,10 @@ void warn(KernelContext* ctx, const char* call, const char* message, CallSite si
 }
 
 // Appends to the thread's timing record; consecutive identical compute calls merge into one event.
-void record(KernelContext* ctx, const runtime_mock::kernel_abi::ProfileEvent& event) {
-    std::vector<runtime_mock::kernel_abi::ProfileEvent>& events = thread_of(ctx).events;
-    if (event.kind == runtime_mock::kernel_abi::EventKind::Compute && !events.empty()) {
-        runtime_mock::kernel_abi::ProfileEvent& last = events.back();
+void record(KernelContext* ctx, const kernel_abi::ProfileEvent& event) {
+    std::vector<kernel_abi::ProfileEvent>& events = thread_of(ctx).events;
+    if (event.kind == kernel_abi::EventKind::Compute && !events.empty()) {
+        kernel_abi::ProfileEvent& last = events.back();
         if (last.kind == event.kind && last.format == event.format &&
             (last.name == event.name || std::strcmp(last.name, event.name) == 0)) {
             last.count += event.count;
@@ -58,8 +58,8 @@ void print(KernelContext* ctx, const char* text, size_t length) {
 
 }  // namespace
 
-runtime_mock::kernel_abi::RuntimeFunctions runtime_functions() {
-    runtime_mock::kernel_abi::RuntimeFunctions f{};
+kernel_abi::RuntimeFunctions runtime_functions() {
+    kernel_abi::RuntimeFunctions f{};
     f.fail = fail;
     f.warn = warn;
     f.cb_block = cb_block;

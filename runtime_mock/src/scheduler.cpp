@@ -1,6 +1,6 @@
 // Kernel threads of a run: starting them, blocking and waking them, deadlock detection, the no-progress
 // watchdog, kernel faults, stopping threads after an abort, and turning the first error into a
-// DeviceError. See run_state.hpp for the model.
+// DeviceError. See scheduler.hpp for the model.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -11,35 +11,10 @@
 
 #include "cpu_placement.hpp"
 #include "kernel_workers.hpp"
-#include "run_state.hpp"
+#include "scheduler.hpp"
 #include "runtime_mock/kernel_abi/circular_buffer.h"
 
 namespace runtime_mock {
-
-KernelThread& thread_of(runtime_mock::kernel_abi::KernelContext* ctx) {
-    return *static_cast<KernelThread*>(ctx->thread);
-}
-
-const char* role_name(KernelRole role) {
-    switch (role) {
-        case KernelRole::DataMovement0:
-            return "RISCV_0 (BRISC)";
-        case KernelRole::DataMovement1:
-            return "RISCV_1 (NCRISC)";
-        case KernelRole::Compute:
-            return "compute (TRISC)";
-    }
-    return "?";
-}
-
-std::string describe(const KernelThread& thread, const char* call, CallSite site) {
-    std::ostringstream out;
-    out << "core (" << thread.core->core.logical_x << "," << thread.core->core.logical_y << ") "
-        << role_name(thread.role) << " [" << thread.source_path << "]: " << call;
-    if (site.file != nullptr && *site.file != '\0')
-        out << " at " << site.file << ":" << site.line;
-    return out.str();
-}
 
 void abort_run_locked(RunState& run, ErrorKind kind, const std::string& message) {
     if (run.error.empty()) {
@@ -60,10 +35,10 @@ bool is_satisfied(const KernelThread& thread, const BlockedOn& what) {
             return true;
         case BlockedOn::Kind::CbFree: {
             const auto& b = thread.core->core.cbs[what.cb];
-            return b.num_pages - runtime_mock::kernel_abi::cb_pages_filled(b) >= what.pages;
+            return b.num_pages - kernel_abi::cb_pages_filled(b) >= what.pages;
         }
         case BlockedOn::Kind::CbFilled:
-            return runtime_mock::kernel_abi::cb_pages_filled(thread.core->core.cbs[what.cb]) >= what.pages;
+            return kernel_abi::cb_pages_filled(thread.core->core.cbs[what.cb]) >= what.pages;
         case BlockedOn::Kind::Semaphore: {
             const uint32_t value = __atomic_load_n(what.semaphore, __ATOMIC_SEQ_CST);
             return what.at_least ? value >= what.value : value == what.value;
@@ -81,13 +56,13 @@ std::string blocked_description(const KernelThread& thread, const BlockedOn& wha
         case BlockedOn::Kind::CbFree: {
             const auto& b = thread.core->core.cbs[what.cb];
             out << "waits for " << what.pages << " free pages of CB " << what.cb << " (" << b.num_pages << " pages, "
-                << b.num_pages - runtime_mock::kernel_abi::cb_pages_filled(b) << " free)";
+                << b.num_pages - kernel_abi::cb_pages_filled(b) << " free)";
             break;
         }
         case BlockedOn::Kind::CbFilled: {
             const auto& b = thread.core->core.cbs[what.cb];
             out << "waits for " << what.pages << " filled pages of CB " << what.cb << " ("
-                << runtime_mock::kernel_abi::cb_pages_filled(b) << " available)";
+                << kernel_abi::cb_pages_filled(b) << " available)";
             break;
         }
         case BlockedOn::Kind::Semaphore:
@@ -108,7 +83,7 @@ uint32_t blocked_count(uint64_t blocking) {
 }
 
 // Every live thread is blocked and none of them can proceed, seen in one consistent state (see
-// run_state.hpp); then `report` lists the blocked threads.
+// scheduler.hpp); then `report` lists the blocked threads.
 bool deadlocked(RunState& run, std::string& report) {
     const uint64_t before = run.blocking.load();
     const size_t live = run.live.load();
@@ -245,7 +220,7 @@ void thread_main(KernelThread& thread, KernelJob& job) {
             kind = ErrorKind::Fault;
             error = fault_report(thread, *fault);
         } else if (!fault && thread.role == KernelRole::Compute &&
-                   thread.ctx.compute.dst_state != runtime_mock::kernel_abi::DstState::Free) {
+                   thread.ctx.compute.dst_state != kernel_abi::DstState::Free) {
             kind = ErrorKind::Dst;
             error = describe(thread, "kernel end", CallSite{"", 0}) + ": the kernel finished with DST " +
                     "still acquired; every tile_regs_acquire needs tile_regs_commit, tile_regs_wait and "

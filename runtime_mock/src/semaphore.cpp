@@ -7,7 +7,7 @@
 
 namespace runtime_mock {
 
-using runtime_mock::kernel_abi::KernelContext;
+using kernel_abi::KernelContext;
 
 void semaphore_wait(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least, CallSite site) {
     KernelThread& thread = thread_of(ctx);
@@ -40,12 +40,11 @@ void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, 
         throw Aborted{};
     uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
-    runtime_mock::kernel_abi::note_progress(ctx);
+    kernel_abi::note_progress(ctx);
     if (ctx->recording) {
         const uint32_t offset = uint32_t(p - thread.run->l1->core_memory(thread.core->l1_index));
-        ctx->fn->record(ctx, runtime_mock::kernel_abi::ProfileEvent{
-                                 runtime_mock::kernel_abi::EventKind::SemaphoreSet, runtime_mock::kernel_abi::kNoFormat,
-                                 runtime_mock::kernel_abi::kNoCb, 0, nullptr, 0, 0, value, offset});
+        ctx->fn->record(ctx, kernel_abi::ProfileEvent{kernel_abi::EventKind::SemaphoreSet, kernel_abi::kNoFormat,
+                                                      kernel_abi::kNoCb, 0, nullptr, 0, 0, value, offset});
     }
     wake_semaphore_waiters(*thread.run, p, 4);
 }

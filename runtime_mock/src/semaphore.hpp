@@ -9,17 +9,16 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "run_state.hpp"
+#include "scheduler.hpp"
 
 namespace runtime_mock {
 
 // Blocks until *addr == value (or >= value when at_least); throws on deadlock or abort.
-void semaphore_wait(runtime_mock::kernel_abi::KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
-                    bool at_least, CallSite site);
+void semaphore_wait(kernel_abi::KernelContext* ctx, volatile uint32_t* addr, uint32_t value, bool at_least,
+                    CallSite site);
 
 // Sets a semaphore of the calling core and wakes its waiters.
-void semaphore_set(runtime_mock::kernel_abi::KernelContext* ctx, volatile uint32_t* addr, uint32_t value,
-                   CallSite site);
+void semaphore_set(kernel_abi::KernelContext* ctx, volatile uint32_t* addr, uint32_t value, CallSite site);
 
 // Wakes the threads blocked on a semaphore word inside [begin, begin + size) (called after every L1 write
 // by a NOC or semaphore operation); the others sleep on.

@@ -17,8 +17,8 @@ namespace runtime_mock {
 
 namespace {
 
-using runtime_mock::kernel_abi::EventKind;
-using runtime_mock::kernel_abi::ProfileEvent;
+using kernel_abi::EventKind;
+using kernel_abi::ProfileEvent;
 
 constexpr uint64_t kNever = UINT64_MAX;
 
@@ -142,7 +142,7 @@ public:
             risc.profile->present = true;
             riscs_.push_back(std::move(risc));
         }
-        cbs_.resize(run.cores.size() * runtime_mock::kernel_abi::kMaxCircularBuffers);
+        cbs_.resize(run.cores.size() * kernel_abi::kMaxCircularBuffers);
         ports_.assign(size_t(arch_.grid_x) * arch_.grid_y * 2, 0);
         banks_.assign(arch_.dram_banks, 0);
         bank_bytes_per_cycle_ = timing_.dram_bandwidth_gb_s / timing_.clock_ghz / arch_.dram_banks;
@@ -372,14 +372,14 @@ private:
     // ---- circular buffers ---------------------------------------------------------------------------
 
     CbTimeline& cb(const Risc& risc, uint32_t index) {
-        return cbs_[size_t(risc.core) * runtime_mock::kernel_abi::kMaxCircularBuffers + index];
+        return cbs_[size_t(risc.core) * kernel_abi::kMaxCircularBuffers + index];
     }
 
     enum class CbCall { WaitFront, ReserveBack, PushBack };
 
     // "cb_wait_front cb 3" and the like, named once per run.
     uint32_t cb_name(CbCall call, uint32_t index) {
-        uint32_t& id = cb_names_[size_t(call) * runtime_mock::kernel_abi::kMaxCircularBuffers + index];
+        uint32_t& id = cb_names_[size_t(call) * kernel_abi::kMaxCircularBuffers + index];
         if (id == 0) {
             static const char* const calls[] = {"cb_wait_front cb ", "cb_reserve_back cb ", "cb_push_back cb "};
             id = name(std::string(calls[size_t(call)]) + std::to_string(index)) + 1;
@@ -496,7 +496,7 @@ private:
              SpanCategory::NocTransfer);
         uint64_t& done = read ? risc.reads_done : risc.writes_done;
         done = std::max(done, timing.second);
-        if (!read && (e.format & runtime_mock::kernel_abi::kSemaphoreWrite)) {
+        if (!read && (e.format & kernel_abi::kSemaphoreWrite)) {
             const FlowSource source = api_span(risc, issue, "noc_semaphore_set_remote");
             add_semaphore_write(semaphore_key(uint32_t(remote), e.offset), timing.second, false, e.value, source);
         }
@@ -509,7 +509,7 @@ private:
         const uint64_t issue = risc.clock;
         busy(risc, timing_.noc_issue_cycles);
         const uint32_t destinations = e.cb;
-        const bool linked = e.format & runtime_mock::kernel_abi::kLinked;
+        const bool linked = e.format & kernel_abi::kLinked;
         const uint64_t own_cycles =
             cycles_for(e.count, linked ? timing_.linked_multicast_bytes_per_cycle : timing_.multicast_bytes_per_cycle);
         const auto [start, arrival] = claim(issue, {{&port(self, noc), own_cycles}});
@@ -518,12 +518,12 @@ private:
         span(risc, TraceTrack(uint32_t(TraceTrack::Noc0) + (noc & 1)), start, own_cycles, name("multicast"),
              SpanCategory::NocTransfer);
         risc.writes_done = std::max(risc.writes_done, completion);
-        if (!(e.format & runtime_mock::kernel_abi::kSemaphoreWrite))
+        if (!(e.format & kernel_abi::kSemaphoreWrite))
             return;
         const FlowSource source = api_span(risc, issue, "noc_semaphore_set_multicast");
         const uint32_t x0 = e.detail & 0xff, y0 = (e.detail >> 8) & 0xff;
         const uint32_t x1 = (e.detail >> 16) & 0xff, y1 = (e.detail >> 24) & 0xff;
-        const bool loopback = e.format & runtime_mock::kernel_abi::kLoopback;
+        const bool loopback = e.format & kernel_abi::kLoopback;
         for (uint32_t y = y0; y <= y1; y++) {
             for (uint32_t x = x0; x <= x1; x++) {
                 const uint32_t core = (y - 1) * arch_.grid_x + (x - 1);
@@ -733,8 +733,7 @@ private:
     std::unordered_map<const char*, const OpCost*> op_costs_;
     std::unordered_map<std::string, uint32_t> names_;
     std::unordered_map<const char*, uint32_t> name_pointers_;
-    std::vector<uint32_t> cb_names_ =
-        std::vector<uint32_t>(3 * runtime_mock::kernel_abi::kMaxCircularBuffers);  // id + 1
+    std::vector<uint32_t> cb_names_ = std::vector<uint32_t>(3 * kernel_abi::kMaxCircularBuffers);  // id + 1
 };
 
 }  // namespace

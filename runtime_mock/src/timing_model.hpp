@@ -32,7 +32,7 @@
 #include <map>
 #include <memory>
 
-#include "run_state.hpp"
+#include "scheduler.hpp"
 #include "runtime_mock/profile.hpp"
 
 namespace runtime_mock {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/run_state.hpp"
+#include "../src/scheduler.hpp"
 #include "../src/tile_matmul.hpp"
 #include "test_support.hpp"
 #include "runtime_mock/kernel_abi/tile_matmul.h"

@@ -1,5 +1,5 @@
-// The state of one Device::run: the cores taking part, one KernelThread per (core, role), and the
-// synchronisation that ties them together.
+// The scheduler: the state of one Device::run (the cores taking part, core.hpp; one KernelThread per
+// (core, role)) and the synchronisation that ties them together.
 //
 // A kernel thread is a fiber (kernel_workers.hpp): the three of a core share one lane (an OS thread), and
 // the cores are dealt to as many lanes as the host has CPUs.
@@ -35,19 +35,15 @@
 #include <utility>
 #include <vector>
 
+#include "core.hpp"
 #include "dram.hpp"
-#include "fault_handler.hpp"
-#include "kernel_loader.hpp"
-#include "kernel_workers.hpp"
 #include "l1.hpp"
 #include "runtime_mock/device.hpp"
 #include "runtime_mock/kernel_abi/kernel_context.h"
-#include "runtime_mock/kernel_abi/profile_event.h"
 
 namespace runtime_mock {
 
-using runtime_mock::kernel_abi::CallSite;
-using runtime_mock::kernel_abi::ErrorKind;
+using kernel_abi::ErrorKind;
 
 // Thrown through a kernel to report misuse; the message already names core, role and call site.
 struct KernelFault {
@@ -58,63 +54,11 @@ struct KernelFault {
 // Thrown through a kernel when the run is aborted by another thread's error.
 struct Aborted {};
 
-struct BlockedOn {
-    enum class Kind { None, CbFree, CbFilled, Semaphore } kind = Kind::None;
-    uint32_t cb = 0;
-    uint32_t pages = 0;
-    volatile uint32_t* semaphore = nullptr;
-    uint32_t value = 0;
-    bool at_least = false;
-    const char* call = "";
-    CallSite site{"", 0};
-};
-
-struct PendingTransfer {
-    uint32_t address;
-    uint32_t size;
-    CallSite site;
-};
-
-struct RunState;
-struct CoreRun;
-
-struct KernelThread {
-    runtime_mock::kernel_abi::KernelContext ctx{};
-    RunState* run = nullptr;
-    CoreRun* core = nullptr;
-    KernelRole role = KernelRole::DataMovement0;
-    std::string source_path;
-    KernelEntry entry = nullptr;
-    KernelEntry resume = nullptr;  // the kernel object's resume hook (kernel_resume.h)
-    KernelCode code;               // where `entry`'s object is loaded, for fault reports
-    KernelJob* job = nullptr;      // its fiber, set (under the run mutex) when it starts, kept for the run
-    FaultGuard* guard = nullptr;   // its job's, set (under the run mutex) while the kernel can be interrupted
-    std::mutex park;               // guards `blocked`
-    BlockedOn blocked;
-    std::atomic<bool> on_semaphore{false};     // blocked on a semaphore (woken by L1 writes to it)
-    std::atomic<uintptr_t> semaphore_word{0};  // the word it waits on, set before on_semaphore
-    std::atomic<bool> finished{false};         // set under the run mutex
-    std::vector<PendingTransfer> pending_reads, pending_writes;
-    std::unique_ptr<float[]> dst;
-    uint32_t math_fidelity = 4;                                  // the compute kernel's (MathFidelity value)
-    std::vector<runtime_mock::kernel_abi::ProfileEvent> events;  // the timing record, while ctx.recording
-};
-
-struct CoreRun {
-    runtime_mock::kernel_abi::Core core{};
-    uint32_t l1_index = 0;  // slot in the L1 pool
-    size_t position = 0;    // index in RunState::cores (which host CPU its kernels share, cpu_placement.hpp)
-    // The thread blocked on each side of each CB: [cb][0 = consumer, 1 = producer].
-    std::atomic<KernelThread*> cb_waiters[runtime_mock::kernel_abi::kMaxCircularBuffers][2] = {};
-    // Its kernels: the only ones that can wait on a semaphore in its L1 (a kernel waits on its own core's).
-    std::vector<KernelThread*> threads;
-};
-
 struct RunState {
     const ArchSpec* arch = nullptr;
     L1* l1 = nullptr;
     Dram* dram = nullptr;
-    runtime_mock::kernel_abi::RuntimeFunctions functions{};
+    kernel_abi::RuntimeFunctions functions{};
     std::vector<std::unique_ptr<CoreRun>> cores;
     std::vector<CoreRun*> core_at_l1_slot;  // by slot of the L1 pool; nullptr for a core not in the run
     std::vector<std::unique_ptr<KernelThread>> threads;
@@ -132,11 +76,6 @@ struct RunState {
     std::mutex warnings_mutex;
     std::set<std::pair<std::string, int>> warned_sites;  // (file, line) of every warning printed this run
 };
-
-KernelThread& thread_of(runtime_mock::kernel_abi::KernelContext* ctx);
-const char* role_name(KernelRole role);
-// "core (x,y) <role> [<kernel file>]: <call> at <file>:<line>"
-std::string describe(const KernelThread& thread, const char* call, CallSite site);
 
 // Records the first error and aborts the run (the mutex must be held).
 void abort_run_locked(RunState& run, ErrorKind kind, const std::string& message);
@@ -166,7 +105,7 @@ void block_registered(KernelThread& thread, const BlockedOn& what, Register ente
 }
 
 // The RuntimeFunctions table given to kernels.
-runtime_mock::kernel_abi::RuntimeFunctions runtime_functions();
+kernel_abi::RuntimeFunctions runtime_functions();
 
 // Starts every kernel thread, waits for all of them (watching for stalls), and throws the run's first
 // error as the matching DeviceError subclass. If threads never return (spinning after an abort), the
