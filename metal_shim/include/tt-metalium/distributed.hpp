@@ -8,6 +8,7 @@
 #include <tt-metalium/mesh_coord.hpp>
 #include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/mesh_workload.hpp>
+#include <tt-metalium/host_buffer_memory.hpp>
 #include <tt_stl/assert.hpp>
 
 #include <memory>
@@ -38,7 +39,7 @@ void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
     (void)mesh_cq;
     (void)blocking;
     Buffer& source = host_detail::backing_buffer(mesh_buffer, "EnqueueReadMeshBuffer");
-    dst.resize(source.size() / sizeof(DType));
+    tt::tt_metal::host_detail::resize_host_vector(dst, source.size() / sizeof(DType));
     source.read(dst.data(), dst.size() * sizeof(DType));
 }
 
@@ -56,7 +57,7 @@ void ReadShard(MeshCommandQueue& mesh_cq, std::vector<DType>& dst, const std::sh
     (void)mesh_cq;
     (void)blocking;
     Buffer* buffer = mesh_buffer->get_device_buffer(coord);
-    dst.resize(buffer->size() / sizeof(DType));
+    tt::tt_metal::host_detail::resize_host_vector(dst, buffer->size() / sizeof(DType));
     buffer->read(dst.data(), dst.size() * sizeof(DType));
 }
 

@@ -18,6 +18,7 @@
 #include <tt-metalium/program.hpp>
 #include <tt-metalium/runtime_args_data.hpp>
 #include <tt-metalium/tt_backend_api_types.hpp>
+#include <tt-metalium/host_buffer_memory.hpp>
 #include <tt_stl/assert.hpp>
 #include <tt_stl/span.hpp>
 
@@ -108,7 +109,7 @@ void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, std::vector<DT
     (void)cq;
     (void)blocking;
     Buffer& source = host_detail::buffer_of(buffer);
-    dst.resize(source.size() / sizeof(DType));
+    tt::tt_metal::host_detail::resize_host_vector(dst, source.size() / sizeof(DType));
     source.read(dst.data(), dst.size() * sizeof(DType));
 }
 

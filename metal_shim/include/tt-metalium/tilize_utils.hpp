@@ -10,6 +10,7 @@
 #pragma once
 
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/host_buffer_memory.hpp>
 #include <tt_stl/assert.hpp>
 #include <tt_stl/span.hpp>
 
@@ -89,9 +90,12 @@ std::vector<T> convert(tt::stl::Span<const T> input, uint32_t m, uint32_t n, boo
     // Every datum of the output is overwritten. Datums that are plain bytes start zeroed (a memset in the
     // runtime library's instantiations, at -O2), which writes the output once instead of reading the input a
     // second time; others start as a copy, cheaper than value-initialising them one datum at a time at -O1.
-    std::vector<T> output = std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>
-                                ? std::vector<T>(input.size())
-                                : std::vector<T>(input.begin(), input.end());
+    std::vector<T> output;
+    if constexpr (std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>) {
+        tt::tt_metal::host_detail::resize_host_vector(output, input.size());
+    } else {
+        output.assign(input.begin(), input.end());
+    }
     if (faces) {
         convert_runs<kFace>(input.data(), output.data(), input.size(), m, n, true, to_tiles);
     } else {

@@ -5,6 +5,7 @@
 #include <tt-metalium/buffer.hpp>
 #include <tt-metalium/device.hpp>
 #include <tt-metalium/program.hpp>
+#include <tt-metalium/host_buffer_memory.hpp>
 #include <tt_stl/assert.hpp>
 
 #include <memory>
@@ -25,7 +26,7 @@ void WriteToBuffer(const std::shared_ptr<Buffer>& buffer, const std::vector<DTyp
 // Resizes host_buffer to the buffer's size and reads the buffer into it.
 template <typename DType>
 void ReadFromBuffer(Buffer& buffer, std::vector<DType>& host_buffer) {
-    host_buffer.resize(buffer.size() / sizeof(DType));
+    tt::tt_metal::host_detail::resize_host_vector(host_buffer, buffer.size() / sizeof(DType));
     buffer.read(host_buffer.data(), host_buffer.size() * sizeof(DType));
 }
 
