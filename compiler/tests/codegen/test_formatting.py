@@ -65,6 +65,7 @@ def convolution():
 PROGRAMS = {
     "gemm": lambda: tilelang_tt.compile(gemm(M=1024, N=1024, K=1024, bM=32, bN=32), out_idx=[-1]),
     "gemm_block_partition": lambda: tilelang_tt.compile(gemm(), out_idx=[-1], partition="block"),
+    "gemm_multicast": lambda: tilelang_tt.compile(gemm(M=1024, N=1024, K=1024, bM=128, bN=128), out_idx=[-1]),
     "edge_gemm": lambda: tilelang_tt.compile(gemm(M=100, N=72, K=40, bM=64, bN=64), out_idx=[-1]),
     "batched_gemm": lambda: tilelang_tt.compile(batched_gemm(), out_idx=[-1]),
     "softmax": lambda: tilelang_tt.compile(softmax(), out_idx=[-1]),
@@ -81,6 +82,28 @@ def test_clang_format_leaves_the_artifacts_unchanged(program):
         assert formatted[name] == sources[name], (
             f"{program}/{name} is not in the repository's clang-format style"
         )
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_rendered_sources_need_no_clang_format_process(program, monkeypatch):
+    """The renderers' own layout is the style: no source reaches format_sources' clang-format fallback."""
+    import tilelang_tt.codegen as codegen
+
+    rendered = {}
+
+    def keep(sources):
+        rendered.update(sources)
+        return format_sources(sources)
+
+    monkeypatch.setattr(codegen, "format_sources", keep)
+    PROGRAMS[program]()
+    assert set(SOURCES) <= set(rendered), f"{program}: codegen rendered {sorted(rendered)}"
+    long = {
+        name: [line for line in rendered[name].splitlines() if len(line) > COLUMN_LIMIT] for name in SOURCES
+    }
+    assert not any(long.values()), (
+        f"{program}: lines over {COLUMN_LIMIT} columns send it to clang-format: {long}"
+    )
 
 
 def test_style_is_the_repository_clang_format():

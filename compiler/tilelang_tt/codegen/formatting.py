@@ -49,6 +49,43 @@ def wrap_comment(text: str, indent: str = "") -> list[str]:
     return lines + [(prefix + rest).rstrip()]
 
 
+def packed_call(head: str, args: list[str], tail: str, indent: str = "") -> list[str]:
+    """``head(args)tail`` at ``indent`` as clang-format breaks a call or declaration that does not fit on
+    one line: the arguments packed greedily, continuation lines aligned after the parenthesis. The lines
+    come without ``indent`` (the renderer adds it)."""
+    lines, current = [], f"{head}("
+    pad = " " * len(current)
+    for i, arg in enumerate(args):
+        piece = arg + ("," if i + 1 < len(args) else tail)
+        joined = current + ("" if current.endswith("(") else " ") + piece
+        if len(indent + joined) > COLUMN_LIMIT and not current.endswith("("):
+            lines.append(current)
+            current = pad + piece
+        else:
+            current = joined
+    return lines + [current]
+
+
+def assigned_call(target: str, callee: str, args: list[str], indent: str = "") -> list[str]:
+    """``target = callee(args);`` at ``indent`` as clang-format lays it out: on one line if it fits, else
+    with the arguments packed (``packed_call``), breaking after the ``=`` unless that takes more lines."""
+    beside = packed_call(f"{target} = {callee}", args, ");", indent)
+    below = [f"{target} ="] + [INDENT + line for line in packed_call(callee, args, ");", indent + INDENT)]
+    return below if len(below) <= len(beside) else beside
+
+
+def annotated_list(head: str, items: list[tuple[str, str]], tail: str, indent: str = "") -> list[str]:
+    """``head{item, ...}tail`` at ``indent``: on one line if it fits, else one ``item,  // note`` per line
+    between ``head{`` and ``}tail`` (the trailing comments keep clang-format from packing the items into
+    columns; they align two spaces after the longest item, as clang-format aligns them). The renderer
+    indents the items one level, for the line ending in ``{``."""
+    one_line = f"{head}{{{', '.join(item for item, _ in items)}}}{tail}"
+    if len(indent + one_line) <= COLUMN_LIMIT:
+        return [one_line]
+    width = max(len(item) for item, _ in items) + 1
+    return [f"{head}{{", *(f"{item + ',':<{width}}  // {note}" for item, note in items), f"}}{tail}"]
+
+
 def too_long(text: str) -> bool:
     return any(len(line) > COLUMN_LIMIT for line in text.splitlines())
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .. import multicast
-from .formatting import INDENT, wrap_comment
+from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
 from .host_sizes import HostSizes, core_fields
 
 ELEMENT_TYPE = {"bfloat16": "uint16_t", "float16": "uint16_t", "float32": "float"}
@@ -50,8 +50,8 @@ def _slices(t: dict) -> tuple[int, int, int, int, int]:
     return slices, shape[-2], shape[-1], t["view"][0] // slices, t["view"][1]
 
 
-def _slice_sizes(t: dict, sizes: HostSizes) -> str:
-    """``_slices`` of the tensor as the names of host sizes, comma-separated."""
+def _slice_sizes(t: dict, sizes: HostSizes) -> list[str]:
+    """``_slices`` of the tensor as the names of host sizes."""
     n = _ident(t["name"])
     what = (
         "slices",
@@ -61,10 +61,10 @@ def _slice_sizes(t: dict, sizes: HostSizes) -> str:
         "tile view columns",
     )
     names = ("slices", "slice_rows", "slice_cols", "padded_rows", "padded_cols")
-    return ", ".join(
+    return [
         sizes.size(f"{n}_{name}", value, f"{meaning} of {t['name']}")
         for name, meaning, value in zip(names, what, _slices(t), strict=True)
-    )
+    ]
 
 
 def _is_padded(t: dict) -> bool:
@@ -208,9 +208,21 @@ def _multicast_helpers() -> list[str]:
         *(f"uint32_t {field};" for field in multicast.FIELDS),
         "};",
         "",
-        "Multicast multicast_args(distributed::MeshDevice& device, CoreCoord core, CoreCoord sender, "
-        "CoreCoord first, CoreCoord last, uint32_t receivers, bool noc1, uint32_t ready_semaphore, "
-        "uint32_t valid_semaphore) {",
+        *packed_call(
+            "Multicast multicast_args",
+            [
+                "distributed::MeshDevice& device",
+                "CoreCoord core",
+                "CoreCoord sender",
+                "CoreCoord first",
+                "CoreCoord last",
+                "uint32_t receivers",
+                "bool noc1",
+                "uint32_t ready_semaphore",
+                "uint32_t valid_semaphore",
+            ],
+            ") {",
+        ),
         "const CoreCoord sender_noc = device.worker_core_from_logical_core(sender);",
         "CoreCoord start = device.worker_core_from_logical_core(first);",
         "CoreCoord end = device.worker_core_from_logical_core(last);",
@@ -218,9 +230,13 @@ def _multicast_helpers() -> list[str]:
         "std::swap(start, end);",
         "}",
         "const uint32_t is_sender = core == sender ? 1 : 0;",
-        "return {is_sender, static_cast<uint32_t>(sender_noc.x), static_cast<uint32_t>(sender_noc.y),",
-        "static_cast<uint32_t>(start.x), static_cast<uint32_t>(start.y), static_cast<uint32_t>(end.x),",
-        "static_cast<uint32_t>(end.y), receivers, ready_semaphore, valid_semaphore};",
+        "return {",
+        "is_sender,",
+        *(f"static_cast<uint32_t>({c}.{xy})," for c in ("sender_noc", "start", "end") for xy in "xy"),
+        "receivers,",
+        "ready_semaphore,",
+        "valid_semaphore,",
+        "};",
         "}",
         "",
     ]
@@ -228,11 +244,15 @@ def _multicast_helpers() -> list[str]:
 
 def _multicast_setup(reader: dict) -> list[str]:
     """The semaphores of each multicast direction the reader uses (created on every core)."""
-    lines = wrap_comment(
-        "Multicast: the mcast_cores_x by mcast_cores_y cores step through their blocks in lockstep "
-        '(tt.plan.json "lockstep_grid"). Receivers count themselves ready on the sender\'s ready '
-        "semaphore; the sender flags the data valid on their valid semaphore."
-    )
+    lines = [
+        line.removeprefix(INDENT)
+        for line in wrap_comment(
+            "Multicast: the mcast_cores_x by mcast_cores_y cores step through their blocks in lockstep "
+            '(tt.plan.json "lockstep_grid"). Receivers count themselves ready on the sender\'s ready '
+            "semaphore; the sender flags the data valid on their valid semaphore.",
+            INDENT,
+        )
+    ]
     for d in reader["multicast"]:
         lines += [
             f"const uint32_t {d}_{w}_semaphore = CreateSemaphore(program, cores, 0);"
@@ -257,12 +277,14 @@ def _multicast_per_core(plan: dict, reader: dict, sizes: HostSizes) -> list[str]
     lines = []
     for d in reader["multicast"]:
         sender, first, last, receivers = shapes[d]
-        lines.append(
-            f"const Multicast {d}_mcast = multicast_args(*mesh_device, core, {sender}, {first}, {last}, "
-            f"{receivers}, {noc1}, {d}_ready_semaphore, {d}_valid_semaphore);"
-        )
+        args = ["*mesh_device", "core", sender, first, last, receivers, noc1]
+        args += [f"{d}_ready_semaphore", f"{d}_valid_semaphore"]
+        lines += assigned_call(f"const Multicast {d}_mcast", "multicast_args", args, PER_CORE_INDENT)
     return lines
 
+
+# The per-core loop's body (runtime arguments) sits in the run function's loop: two levels deep.
+PER_CORE_INDENT = INDENT * 2
 
 WORK_FIELDS = {
     "work_start": "w.start",
@@ -299,20 +321,23 @@ def _register_kernel_sizes(kernels: dict, sizes: HostSizes) -> None:
 
 
 def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
+    """The kernel's runtime arguments on core ``w``: host values, each noted with the kernel's name for it
+    when they do not fit on one line."""
     role = kernel["role"]
-    fixed = []
+    values = []
     for a in kernel["runtime_args"]:
         if a["kind"] == "shape":
-            fixed.append(size_names[(role, a["name"])])
+            values.append(size_names[(role, a["name"])])
         elif a["kind"] == "addr":
-            fixed.append(f"{_ident(a['tensor'])}_addr")
+            values.append(f"{_ident(a['tensor'])}_addr")
         elif a["kind"] == "multicast":
             direction, field = a["name"].split("_", 1)
-            fixed.append(f"{direction}_mcast.{field}")
+            values.append(f"{direction}_mcast.{field}")
         else:
-            fixed.append(WORK_FIELDS[a["kind"]])
+            values.append(WORK_FIELDS[a["kind"]])
+    named = list(zip(values, (a["name"] for a in kernel["runtime_args"]), strict=True))
     return [
-        f"std::vector<uint32_t> {role}_args{{{', '.join(fixed)}}};",
+        *annotated_list(f"std::vector<uint32_t> {role}_args", named, ";", PER_CORE_INDENT),
         f"SetRuntimeArgs(program, {role}_kernel, core, {role}_args);",
     ]
 
@@ -584,7 +609,12 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
         rows, cols = _view_sizes(t, sizes)
         if _is_padded(t):
             L += [
-                f"const std::vector<{ty}> {n}_view = pad_to_tile_view({n}_host, {_slice_sizes(t, sizes)});",
+                *assigned_call(
+                    f"const std::vector<{ty}> {n}_view",
+                    "pad_to_tile_view",
+                    [f"{n}_host", *_slice_sizes(t, sizes)],
+                    INDENT,
+                ),
                 f"const std::vector<{ty}> {n}_tiles = tilize_nfaces({n}_view, {rows}, {cols});",
             ]
         else:  # tilized straight from the caller's data: no row-major copy
@@ -618,7 +648,9 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
         else:
             destination = host
         if _is_padded(t):
-            L.append(f"crop_tile_view({n}_rows, {destination}, {_slice_sizes(t, sizes)});")
+            L += packed_call(
+                "crop_tile_view", [f"{n}_rows", destination, *_slice_sizes(t, sizes)], ");", INDENT
+            )
         else:
             L.append(f"std::memcpy({destination}, {n}_rows.data(), {n}_rows.size() * sizeof({ty}));")
         if _is_permuted(t):

@@ -139,8 +139,8 @@ def _arguments(e) -> tuple[str, list]:
 def _fitted(emit, args: list, names: list[str], line, target: str = "") -> None:
     """Emit ``target = line(rendered args);`` (``line(...);`` without a target); while that is longer
     than the column limit, bind the longest argument that is not a plain name or number to a
-    ``const auto`` temporary (emitted first) and use its name. An assignment still too long breaks after
-    its ``=``, as clang-format does."""
+    ``const auto`` temporary (emitted first) and use its name. An assignment still too long, the
+    temporaries' included, breaks after its ``=``, as clang-format does."""
     texts = [expr(a) for a in args]
     movable = [i for i, a in enumerate(args) if not isinstance(a, tvm.ir.Var | tirx.IntImm | tirx.FloatImm)]
     prefix = f"{target} = " if target else ""
@@ -148,7 +148,11 @@ def _fitted(emit, args: list, names: list[str], line, target: str = "") -> None:
         i = max(movable, key=lambda j: len(texts[j]))
         movable.remove(i)
         name = emit.fresh(names[i])
-        emit(f"const auto {name} = {texts[i]};")
+        if emit.too_long(f"const auto {name} = {texts[i]};"):
+            emit(f"const auto {name} =")
+            emit(INDENT + f"{texts[i]};")
+        else:
+            emit(f"const auto {name} = {texts[i]};")
         texts[i] = name
     if target and emit.too_long(prefix + line(texts)):
         emit(f"{target} =")
