@@ -65,10 +65,8 @@ void KernelJob::run(void* argument) {
 }
 
 void KernelJob::park(bool poll) {
-    {
-        std::lock_guard<std::mutex> lock(lane_->mutex);
-        poll_ = poll;
-    }
+    // The job runs on its lane's thread, which marks it parked under the mutex once this suspends.
+    poll_ = poll;
     fiber_->suspend();
 }
 
@@ -205,16 +203,15 @@ struct LanePool {
     // Resumes the lane's ready jobs until all have ended; returns the last one, not yet marked returned.
     static const KernelJob* run_batch(Lane& lane, GuardedThread& guarded, KernelBatch& batch) {
         size_t remaining = lane.batch_jobs.size();
+        // One critical section per switch: the job that stopped is filed and the next one taken together.
+        std::unique_lock<std::mutex> lock(lane.mutex);
         while (true) {
-            KernelJob* job;
-            {
-                std::unique_lock<std::mutex> lock(lane.mutex);
-                job = &lane.next_ready(lock);
-            }
+            KernelJob* job = &lane.next_ready(lock);
+            lock.unlock();
             guarded.enter(&job->guard());
             job->fiber_->resume();
             guarded.enter(nullptr);
-            std::lock_guard<std::mutex> lock(lane.mutex);
+            lock.lock();
             if (job->fiber_->finished()) {
                 job->state_ = KernelJob::State::Finished;
                 job->fiber_.reset();  // its stack goes back to the pool

@@ -75,6 +75,8 @@ private:
     // Under the lane's mutex:
     State state_ = State::Ready;
     bool wake_pending_ = false;
+    // Set by the job as it parks (on its lane's thread, before the lane marks it parked under the mutex);
+    // read under the mutex while it is parked.
     bool poll_ = false;
 };
 
