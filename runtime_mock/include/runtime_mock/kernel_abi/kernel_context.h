@@ -8,8 +8,9 @@
 // RuntimeFunctions table. Runtime functions report misuse by throwing a C++ exception that unwinds the
 // kernel back to the runtime, so kernels are built with exceptions enabled.
 //
-// This header is compiled both into kernels (C++17) and into the runtime; the runtime hashes the shim
-// headers into every kernel's cache key, so both sides always agree on the layout below.
+// This header is compiled both into kernels (C++17) and into the runtime; the runtime hashes both include
+// roots (the shim's and this ABI's) into every kernel's cache key, so both sides always agree on the layout
+// below.
 #pragma once
 
 #include <atomic>
