@@ -27,6 +27,7 @@ import sys
 
 from . import config
 
+config.warn_of_former_variables()
 config.export_include_dirs()
 
 # Host programs and kernels resolve the runtime's symbols from this extension: load it globally.

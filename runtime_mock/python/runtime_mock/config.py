@@ -91,6 +91,23 @@ def compiler() -> str:
     return os.environ.get("RUNTIME_MOCK_CXX", "g++")
 
 
+# The simulator's variables were TT_METAL_MOCK_* until it took one name (runtime_mock) throughout.
+FORMER_PREFIX, PREFIX = "TT_METAL_MOCK_", "RUNTIME_MOCK_"
+
+
+def warn_of_former_variables() -> None:
+    """A warning for each variable still set under the former prefix, which nothing reads any more: a
+    renamed setting must not be dropped without a word."""
+    import warnings
+
+    for variable in sorted(v for v in os.environ if v.startswith(FORMER_PREFIX)):
+        renamed = PREFIX + variable[len(FORMER_PREFIX) :]
+        warnings.warn(
+            f"{variable} is no longer read: the simulator's variables are {PREFIX}*; set {renamed}",
+            stacklevel=3,
+        )
+
+
 def export_include_dirs() -> None:
     """Sets RUNTIME_MOCK_SHIM_INCLUDE and RUNTIME_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT,
     each unless the user did."""

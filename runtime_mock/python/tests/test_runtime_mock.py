@@ -143,3 +143,11 @@ def test_default_arch_reaches_host_programs(copy_host, capfd):
         assert copy_host.main([str(KERNELS)]) == 0
     finally:
         runtime_mock.set_default_arch("wormhole")
+
+
+def test_a_variable_under_the_former_prefix_is_named_with_its_new_name(monkeypatch):
+    monkeypatch.setenv("TT_METAL_MOCK_WATCHDOG_SECONDS", "3")
+    with pytest.warns(
+        UserWarning, match="TT_METAL_MOCK_WATCHDOG_SECONDS is no longer read.*RUNTIME_MOCK_WATCHDOG_SECONDS"
+    ):
+        runtime_mock.config.warn_of_former_variables()
