@@ -74,19 +74,9 @@ PROGRAMS = {
 
 
 @pytest.mark.parametrize("program", sorted(PROGRAMS))
-def test_clang_format_leaves_the_artifacts_unchanged(program):
-    kernel = PROGRAMS[program]()
-    sources = {name: kernel.artifacts[name] for name in SOURCES}
-    formatted = clang_format(sources)
-    for name in SOURCES:
-        assert formatted[name] == sources[name], (
-            f"{program}/{name} is not in the repository's clang-format style"
-        )
-
-
-@pytest.mark.parametrize("program", sorted(PROGRAMS))
-def test_rendered_sources_need_no_clang_format_process(program, monkeypatch):
-    """The renderers' own layout is the style: no source reaches format_sources' clang-format fallback."""
+def test_artifacts_are_in_the_style_as_rendered(program, monkeypatch):
+    """The renderers' own layout is the style: no rendered source reaches format_sources' clang-format
+    fallback (no line over the limit), and clang-format leaves the artifacts unchanged."""
     import tilelang_tt.codegen as codegen
 
     rendered = {}
@@ -96,7 +86,7 @@ def test_rendered_sources_need_no_clang_format_process(program, monkeypatch):
         return format_sources(sources)
 
     monkeypatch.setattr(codegen, "format_sources", keep)
-    PROGRAMS[program]()
+    kernel = PROGRAMS[program]()
     assert set(SOURCES) <= set(rendered), f"{program}: codegen rendered {sorted(rendered)}"
     long = {
         name: [line for line in rendered[name].splitlines() if len(line) > COLUMN_LIMIT] for name in SOURCES
@@ -104,6 +94,12 @@ def test_rendered_sources_need_no_clang_format_process(program, monkeypatch):
     assert not any(long.values()), (
         f"{program}: lines over {COLUMN_LIMIT} columns send it to clang-format: {long}"
     )
+    sources = {name: kernel.artifacts[name] for name in SOURCES}
+    formatted = clang_format(sources)
+    for name in SOURCES:
+        assert formatted[name] == sources[name], (
+            f"{program}/{name} is not in the repository's clang-format style"
+        )
 
 
 def test_style_is_the_repository_clang_format():
