@@ -62,7 +62,10 @@ size_t thread_count() {
 }
 
 // Bytes mapped between 1 GiB and 4 GiB, where devices keep their L1.
+// Bytes mapped in [1 GiB, 4 GiB) once the scrubber is idle: it unmaps retired L1 pools beyond the two it
+// keeps as it finishes zeroing them, so before that the figure depends on its timing.
 uint64_t low_mapped_bytes() {
+    wait_for_scrubber();
     std::ifstream maps("/proc/self/maps");
     uint64_t total = 0;
     std::string line;
