@@ -39,6 +39,20 @@ def test_mcast_matmul_checks_its_result(arch, capfd):
     assert status == 0 and "matmul_mcast_2d: pass" in out, out
 
 
+@pytest.mark.parametrize("lanes", [None, "130"], ids=["default_lanes", "130_lanes"])
+@pytest.mark.parametrize("arch", calibrate.ARCHS)
+def test_mcast_matmul_at_full_size(arch, lanes, capfd, monkeypatch):
+    """The published shape (calibrate.BIG_MATMUL), on as many lanes as CPUs and on one lane per Blackhole
+    core: with more lanes than CPUs the host preempts kernels at any instruction, which is how a 4-byte
+    semaphore multicast stored twice by memmove once deadlocked this program (runtime_mock/src/noc_store.hpp)."""
+    if lanes:
+        monkeypatch.setenv("RUNTIME_MOCK_LANES", lanes)
+    params, _ = calibrate.BIG_MATMUL[arch]
+    status = calibrate.run_program("matmul_mcast_2d", params, arch)
+    out = capfd.readouterr().out
+    assert status == 0 and "matmul_mcast_2d (65536 sampled elements): pass" in out, out
+
+
 def test_unknown_parameter_is_an_error_naming_it():
     with pytest.raises(RuntimeError, match="argument 'colour=red' is not name=value with a known name"):
         calibrate.run_program("sfpu_chain", {"colour": "red"}, "wormhole")

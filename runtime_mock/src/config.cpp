@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cpu_placement.hpp"
 #include "runtime_mock/device.hpp"
 
 namespace runtime_mock::config {
@@ -68,6 +69,17 @@ double watchdog_seconds() {
 
 double l1_wait_seconds() {
     return seconds("RUNTIME_MOCK_L1_WAIT_SECONDS", 30.0);
+}
+
+size_t lanes() {
+    const std::optional<std::string> value = env("RUNTIME_MOCK_LANES");
+    if (!value)
+        return usable_cpu_count();
+    char* end = nullptr;
+    const unsigned long parsed = std::strtoul(value->c_str(), &end, 10);
+    if (end == value->c_str() || *end != '\0' || parsed == 0 || parsed > 4096 || value->front() == '-')
+        throw ArgumentError("RUNTIME_MOCK_LANES='" + *value + "' is not a lane count from 1 to 4096");
+    return parsed;
 }
 
 bool profile_every_run() {

@@ -8,10 +8,14 @@
 //   RUNTIME_MOCK_CXX               compiler for kernels (default g++)
 //   RUNTIME_MOCK_WATCHDOG_SECONDS  how long no kernel may make progress before a run fails (default 5)
 //   RUNTIME_MOCK_PROFILE           1: every run records and replays the timing model (profile.hpp)
+//   RUNTIME_MOCK_LANES             how many OS threads ("lanes") run a program's kernels (default one per CPU
+//                                   this process may use; more than the CPUs makes the host preempt kernels
+//                                   at any instruction, as a many-CPU machine interleaves them)
 //   RUNTIME_MOCK_L1_WAIT_SECONDS   how long a new device waits for L1 address space below 4 GiB that other
 //                                   devices of the process hold (default 30)
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +30,8 @@ std::string kernel_cache_dir();
 std::string kernel_compiler();
 double watchdog_seconds();
 double l1_wait_seconds();
+// The lane count a run uses at most (a run never has more lanes than cores with kernels).
+size_t lanes();
 bool profile_every_run();
 
 }  // namespace runtime_mock::config

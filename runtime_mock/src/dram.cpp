@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "noc_store.hpp"
+
 #include "per_process.hpp"
 #include "runtime_mock/device.hpp"
 #include "scrubber.hpp"
@@ -119,28 +121,29 @@ uint8_t* Dram::new_chunk() {
     return static_cast<uint8_t*>(fresh);
 }
 
+template <typename Copy>
+void Dram::for_each_piece(uint32_t bank, uint64_t address, size_t bytes, Copy copy) const {
+    for (size_t done = 0; done < bytes;) {
+        const uint64_t offset = address % kChunkBytes;
+        const size_t n = std::min<uint64_t>(bytes - done, kChunkBytes - offset);
+        copy(chunks_[bank][address / kChunkBytes].memory + offset, done, n);
+        address += n;
+        done += n;
+    }
+}
+
 void Dram::write(uint32_t bank, uint64_t address, const void* data, size_t bytes) {
     const uint8_t* src = static_cast<const uint8_t*>(data);
-    while (bytes > 0) {
-        const uint64_t offset = address % kChunkBytes;
-        const size_t n = std::min<uint64_t>(bytes, kChunkBytes - offset);
-        std::memcpy(chunks_[bank][address / kChunkBytes].memory + offset, src, n);
-        address += n;
-        src += n;
-        bytes -= n;
-    }
+    for_each_piece(bank, address, bytes, [&](uint8_t* memory, size_t at, size_t n) { std::memcpy(memory, src + at, n); });
 }
 
 void Dram::read(uint32_t bank, uint64_t address, void* data, size_t bytes) const {
     uint8_t* dst = static_cast<uint8_t*>(data);
-    while (bytes > 0) {
-        const uint64_t offset = address % kChunkBytes;
-        const size_t n = std::min<uint64_t>(bytes, kChunkBytes - offset);
-        std::memcpy(dst, chunks_[bank][address / kChunkBytes].memory + offset, n);
-        address += n;
-        dst += n;
-        bytes -= n;
-    }
+    for_each_piece(bank, address, bytes, [&](const uint8_t* memory, size_t at, size_t n) { std::memcpy(dst + at, memory, n); });
+}
+
+void Dram::read_into_l1(uint32_t bank, uint64_t address, uint8_t* l1, size_t bytes) const {
+    for_each_piece(bank, address, bytes, [&](const uint8_t* memory, size_t at, size_t n) { store_once(l1 + at, memory, n); });
 }
 
 }  // namespace runtime_mock

@@ -31,6 +31,8 @@ public:
     // Copies between host memory and a bank; the range must lie in an allocated buffer.
     void write(uint32_t bank, uint64_t address, const void* data, size_t bytes);
     void read(uint32_t bank, uint64_t address, void* data, size_t bytes) const;
+    // read() for the NOC: into a core's L1, storing each byte once (noc_store.hpp).
+    void read_into_l1(uint32_t bank, uint64_t address, uint8_t* l1, size_t bytes) const;
     // Kernel threads that never returned may still write this DRAM: no later device gets its chunks.
     void never_recycle() { recyclable_ = false; }
 
@@ -50,6 +52,10 @@ private:
     };
     // A zeroed chunk from an earlier device when the pool has one, else a fresh mapping.
     static uint8_t* new_chunk();
+    // Calls copy(bank memory, offset into the caller's range, bytes) for each chunk [address, address + bytes)
+    // spans, in order.
+    template <typename Copy>
+    void for_each_piece(uint32_t bank, uint64_t address, size_t bytes, Copy copy) const;
 
     BankAllocator allocator_;
     std::vector<std::vector<Chunk>> chunks_;  // [bank][chunk]

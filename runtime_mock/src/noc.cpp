@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "l1.hpp"
+#include "noc_store.hpp"
 #include "semaphore.hpp"
 #include "timing_model.hpp"
 #include "runtime_mock/kernel_abi/noc.h"
@@ -135,17 +136,18 @@ Endpoint resolve(KernelThread& thread, uint64_t noc_addr, uint32_t size, bool dr
     return Endpoint{run.l1->core_memory(core) + offset, 0, 0, core, offset};
 }
 
+// NOC stores into L1 land once per byte (noc_store.hpp): a kernel may be polling the word.
 void copy_from(const RunState& run, const Endpoint& from, uint8_t* to, uint32_t size) {
     if (from.l1) {
-        std::memmove(to, from.l1, size);
+        store_once(to, from.l1, size);
     } else {
-        run.dram->read(from.bank, from.dram_address, to, size);
+        run.dram->read_into_l1(from.bank, from.dram_address, to, size);
     }
 }
 
 void copy_to(const RunState& run, const uint8_t* from, const Endpoint& to, uint32_t size) {
     if (to.l1) {
-        std::memmove(to.l1, from, size);
+        store_once(to.l1, from, size);
     } else {
         run.dram->write(to.bank, to.dram_address, from, size);
     }
@@ -228,7 +230,7 @@ void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t 
             const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
             check_buffer_access(thread, false, core, offset, size, call, site);
             uint8_t* to = run.l1->core_memory(core) + offset;
-            std::memmove(to, from, size);
+            store_once(to, from, size);
             wake_semaphore_waiters(*thread.run, to, size);
         }
     }

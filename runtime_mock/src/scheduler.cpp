@@ -9,7 +9,7 @@
 #include <optional>
 #include <sstream>
 
-#include "cpu_placement.hpp"
+#include "config.hpp"
 #include "kernel_workers.hpp"
 #include "scheduler.hpp"
 #include "runtime_mock/kernel_abi/circular_buffer.h"
@@ -348,7 +348,7 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     std::map<size_t, size_t> core_order;  // core position -> its rank among the cores that run kernels
     for (auto& thread : run.threads)
         core_order.emplace(thread->core->position, core_order.size());
-    const size_t lanes = std::max<size_t>(1, std::min(usable_cpu_count(), core_order.size()));
+    const size_t lanes = std::max<size_t>(1, std::min(config::lanes(), core_order.size()));
     std::vector<KernelJob::Body> jobs;
     std::vector<size_t> lane_of;
     for (auto& thread : run.threads) {
