@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "hostdevcommon/tensor_accessor/arg_config.hpp"
 #include "runtime_mock/arch.hpp"
 #include "runtime_mock/device.hpp"
+#include "runtime_mock/kernel_abi/tensor_accessor_word.h"
 #include "runtime_mock/profile.hpp"
 #include "runtime_mock/program_spec.hpp"
 
@@ -144,7 +144,7 @@ void bind_arch(py::module_& m) {
         .def_property_readonly("clock_ghz", [](const runtime_mock::ArchSpec& s) { return s.timing->clock_ghz; });
     m.def("arch_spec", &runtime_mock::arch_spec, py::return_value_policy::reference);
     // The TensorAccessorArgs compile-time word of an interleaved DRAM buffer (L1: 0).
-    m.attr("TENSOR_ACCESSOR_DRAM") = uint32_t(tensor_accessor::ArgConfig::IsDram);
+    m.attr("TENSOR_ACCESSOR_DRAM") = uint32_t(runtime_mock::kernel_abi::accessor_word::kIsDram);
     m.def("build_program_kernels", &runtime_mock::build_program_kernels, py::arg("program"), py::arg("arch"),
           py::call_guard<py::gil_scoped_release>());
     m.def("wait_for_scrubber", &runtime_mock::wait_for_scrubber, py::call_guard<py::gil_scoped_release>());

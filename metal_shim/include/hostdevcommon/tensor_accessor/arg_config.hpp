@@ -1,22 +1,23 @@
-// The flags of a TensorAccessorArgs compile-time word, shared by the host API that writes it
-// (TensorAccessorArgs(buffer).append_to) and the kernels that read it (TensorAccessorArgs<offset>), at the
-// SDK's path. The mock device supports interleaved buffers: one word per accessor, IsDram set for a DRAM
-// buffer and clear for one interleaved over the workers' L1; Sharded is a compile error in a kernel.
+// The flags of a TensorAccessorArgs compile-time word at the SDK's path and names; their values are the
+// runtime's (runtime_mock/kernel_abi/tensor_accessor_word.h), which the simulator's own program builder
+// writes too.
 #pragma once
 
 #include <cstdint>
+
+#include "runtime_mock/kernel_abi/tensor_accessor_word.h"
 
 namespace tensor_accessor {
 
 enum class ArgConfig : uint8_t {
     None = 0,
-    Sharded = 1 << 0,
-    IsDram = 1 << 1,
-    RuntimeRank = 1 << 2,
-    RuntimeNumBanks = 1 << 3,
-    RuntimeTensorShape = 1 << 4,
-    RuntimeShardShape = 1 << 5,
-    RuntimeBankCoords = 1 << 6,
+    Sharded = runtime_mock::kernel_abi::accessor_word::kSharded,
+    IsDram = runtime_mock::kernel_abi::accessor_word::kIsDram,
+    RuntimeRank = runtime_mock::kernel_abi::accessor_word::kRuntimeRank,
+    RuntimeNumBanks = runtime_mock::kernel_abi::accessor_word::kRuntimeNumBanks,
+    RuntimeTensorShape = runtime_mock::kernel_abi::accessor_word::kRuntimeTensorShape,
+    RuntimeShardShape = runtime_mock::kernel_abi::accessor_word::kRuntimeShardShape,
+    RuntimeBankCoords = runtime_mock::kernel_abi::accessor_word::kRuntimeBankCoords,
 };
 
 }  // namespace tensor_accessor
