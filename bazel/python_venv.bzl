@@ -11,53 +11,15 @@ re-runs the affected tests. The rule re-runs when the lock file or PYTHON_BIN ch
 `bazel sync --only=<name>`; plain `bazel sync` fails offline (it fetches every default repo).
 """
 
+load(":venv.bzl", "base_interpreter", "make_venv", "run")
+
 _ENV_PYTHON = "PYTHON_BIN"  # optional base interpreter (name on PATH or absolute path)
 
-def _run(rctx, argv, what, timeout = 600):
-    result = rctx.execute(argv, timeout = timeout, quiet = True)
-    if result.return_code != 0:
-        fail("python_venv: %s failed (exit %d)\ncommand: %s\nstdout:\n%s\nstderr:\n%s" % (
-            what,
-            result.return_code,
-            " ".join([str(a) for a in argv]),
-            result.stdout,
-            result.stderr,
-        ))
-    return result.stdout
-
-def _base_interpreter(rctx):
-    name = rctx.os.environ.get(_ENV_PYTHON, rctx.attr.python)
-    path = rctx.path(name) if name.startswith("/") else rctx.which(name)
-    if path == None or not path.exists:
-        fail("python_venv: no Python interpreter '%s'; install Python 3.11 or set %s" % (name, _ENV_PYTHON))
-
-    # pyenv and similar put shims on PATH: make the venv from the real interpreter.
-    return _run(rctx, [path, "-c", "import sys; print(sys.executable)"], "locating python").strip()
-
 def _impl(rctx):
-    lock = rctx.path(rctx.attr.requirements)
-    base = _base_interpreter(rctx)
-    key = _run(rctx, [base, "-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read() + sys.version.encode()).hexdigest()[:12])", lock], "hashing the lock file").strip()
-    venv = "venv-" + key
+    base = base_interpreter(rctx, rctx.attr.python, _ENV_PYTHON)
+    python = make_venv(rctx, base, rctx.path(rctx.attr.requirements), timeout = rctx.attr.timeout)
 
-    rctx.report_progress("creating %s with %s" % (venv, base))
-    _run(rctx, [base, "-m", "venv", venv], "python -m venv")
-    python = rctx.path(venv + "/bin/python3")
-    rctx.report_progress("pip install --require-hashes -r %s" % rctx.attr.requirements.name)
-    _run(rctx, [
-        python,
-        "-m",
-        "pip",
-        "install",
-        "--no-input",
-        "--disable-pip-version-check",
-        "--require-hashes",
-        "--only-binary=:all:",
-        "-r",
-        lock,
-    ], "pip install", timeout = rctx.attr.timeout)
-
-    paths = _run(rctx, [python, "-c", "; ".join([
+    paths = run(rctx, [python, "-c", "; ".join([
         "import sysconfig, pybind11",
         "print(sysconfig.get_paths()['include'])",
         "print(pybind11.get_include())",

@@ -44,7 +44,8 @@ def test_mcast_matmul_checks_its_result(arch, capfd):
 def test_mcast_matmul_at_full_size(arch, lanes, capfd, monkeypatch):
     """The published shape (calibrate.BIG_MATMUL), on as many lanes as CPUs and on one lane per Blackhole
     core: with more lanes than CPUs the host preempts kernels at any instruction, which is how a 4-byte
-    semaphore multicast stored twice by memmove once deadlocked this program (runtime_mock/src/noc_store.hpp)."""
+    semaphore multicast stored twice by memmove once deadlocked this program
+    (runtime_mock/src/noc_store.hpp)."""
     if lanes:
         monkeypatch.setenv("RUNTIME_MOCK_LANES", lanes)
     params, _ = calibrate.BIG_MATMUL[arch]

@@ -6,7 +6,7 @@ import sys
 import pytest
 import tilelang_tt
 from tilelang_tt import config
-from tilelang_tt.version import METALIUM_SDK_COMMIT, describe, module_version
+from tilelang_tt.version import METALIUM_SDK_RELEASE, describe, module_version
 
 
 def test_the_version_is_module_bazels(tmp_path):
@@ -36,4 +36,4 @@ def test_cli_prints_the_version_and_the_sdk_commit():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == describe()
-    assert tilelang_tt.__version__ in describe() and METALIUM_SDK_COMMIT in describe()
+    assert tilelang_tt.__version__ in describe() and METALIUM_SDK_RELEASE in describe()

@@ -13,10 +13,10 @@ import math
 # FPU binary ops over two CB tiles, by how the second operand is broadcast: (call, its init).
 FPU_BINARY = {
     op: {
-        "none": (f"{op}_tiles", f"{op}_tiles_init"),
-        "row": (f"{op}_tiles_bcast_rows", f"{op}_bcast_rows_init_short"),
-        "col": (f"{op}_tiles_bcast_cols", f"{op}_bcast_cols_init_short"),
-        "scalar": (f"{op}_tiles_bcast_scalar", f"{op}_bcast_scalar_init_short"),
+        "none": (f"{op}_tiles", f"{op}_init"),
+        "row": (f"{op}_tiles_bcast_rows", f"{op}_bcast_rows_init"),
+        "col": (f"{op}_tiles_bcast_cols", f"{op}_bcast_cols_init"),
+        "scalar": (f"{op}_tiles_bcast_scalar", f"{op}_bcast_scalar_init"),
     }
     for op in ("add", "sub", "mul")
 }
@@ -104,25 +104,23 @@ REDUCE = {
 }
 
 _EXACT = {
-    "compute_kernel_api/eltwise_binary.h": [
-        f"{op}_tiles{s}" for op in ("add", "sub", "mul") for s in ("", "_init")
-    ],
-    "compute_kernel_api/bcast.h": [
+    "api/compute/eltwise_binary.h": [name for op in ("add", "sub", "mul") for name in FPU_BINARY[op]["none"]],
+    "api/compute/bcast.h": [
         name
         for op in ("add", "sub", "mul")
         for kind in ("row", "col", "scalar")
         for name in FPU_BINARY[op][kind]
     ]
     + ["unary_bcast_init", "unary_bcast"],
-    "compute_kernel_api/eltwise_binary_sfpu.h": [
+    "api/compute/eltwise_binary_sfpu.h": [
         n + s
         for n in ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile")
         for s in ("", "_init")
     ],
-    "compute_kernel_api/binary_max_min.h": [
+    "api/compute/binary_max_min.h": [
         n + s for n in ("binary_max_tile", "binary_min_tile") for s in ("", "_init")
     ],
-    "compute_kernel_api/eltwise_unary/binop_with_scalar.h": [
+    "api/compute/eltwise_unary/binop_with_scalar.h": [
         "binop_with_scalar_tile_init",
         "add_unary_tile",
         "sub_unary_tile",
@@ -130,14 +128,14 @@ _EXACT = {
         "rsub_unary_tile",
         "div_unary_tile",
     ],
-    "compute_kernel_api/eltwise_unary/fill.h": ["fill_tile", "fill_tile_init"],
-    "compute_kernel_api/eltwise_unary/exp.h": ["exp_tile", "exp_tile_init"],
-    "compute_kernel_api/eltwise_unary/sqrt.h": ["sqrt_tile", "sqrt_tile_init"],
-    "compute_kernel_api/eltwise_unary/rsqrt.h": ["rsqrt_tile", "rsqrt_tile_init"],
-    "compute_kernel_api/eltwise_unary/recip.h": ["recip_tile", "recip_tile_init"],
-    "compute_kernel_api/eltwise_unary/relu.h": ["relu_tile", "relu_tile_init"],
-    "compute_kernel_api/eltwise_unary/negative.h": ["negative_tile", "negative_tile_init"],
-    "compute_kernel_api.h": [
+    "api/compute/eltwise_unary/fill.h": ["fill_tile", "fill_tile_init"],
+    "api/compute/eltwise_unary/exp.h": ["exp_tile", "exp_tile_init"],
+    "api/compute/eltwise_unary/sqrt.h": ["sqrt_tile", "sqrt_tile_init"],
+    "api/compute/eltwise_unary/rsqrt.h": ["rsqrt_tile", "rsqrt_tile_init"],
+    "api/compute/eltwise_unary/recip.h": ["recip_tile", "recip_tile_init"],
+    "api/compute/eltwise_unary/relu.h": ["relu_tile", "relu_tile_init"],
+    "api/compute/eltwise_unary/negative.h": ["negative_tile", "negative_tile_init"],
+    "api/compute/compute_kernel_api.h": [
         "exp2_tile",
         "exp2_tile_init",
         "log_tile",
@@ -149,14 +147,14 @@ _EXACT = {
         "abs_tile",
         "abs_tile_init",
     ],
-    "compute_kernel_api/reduce.h": ["reduce_init", "reduce_tile", "reduce_uninit"],
-    "compute_kernel_api/eltwise_unary/comp.h": [
+    "api/compute/reduce.h": ["reduce_init", "reduce_tile", "reduce_uninit"],
+    "api/compute/eltwise_unary/comp.h": [
         n + s for n in list(COMPARE_ZERO.values()) + list(COMPARE_SCALAR.values()) for s in ("", "_init")
     ],
-    "compute_kernel_api/eltwise_unary/where.h": ["where_tile", "where_tile_init"],
-    "compute_kernel_api/compute_kernel_hw_startup.h": ["compute_kernel_hw_startup"],
-    "compute_kernel_api/pack.h": ["pack_tile"],
-    "compute_kernel_api/tilize.h": ["tilize_init", "tilize_block", "tilize_uninit"],
+    "api/compute/eltwise_unary/where.h": ["where_tile", "where_tile_init"],
+    "api/compute/compute_kernel_hw_startup.h": ["compute_kernel_hw_startup"],
+    "api/compute/pack.h": ["pack_tile"],
+    "api/compute/tilize.h": ["tilize_init", "tilize_block", "tilize_uninit"],
 }
 # Header of each call (template arguments stripped: ``reduce_tile<...>`` → ``reduce_tile``).
 HEADERS = {call: header for header, calls in _EXACT.items() for call in calls}

@@ -1,4 +1,4 @@
-"""The package's version, and the TT-Metalium SDK state whose API metal_shim follows.
+"""The package's version, and the TT-Metalium SDK release whose API generated code and metal_shim follow.
 
 The version's one home is the ``version`` of ``module(...)`` in the tree's MODULE.bazel. The wheel (//:wheel)
 carries a copy of that file inside the package, so the same lookup serves the source tree, Bazel's runfiles
@@ -15,11 +15,10 @@ import re
 
 from . import config
 
-# metal_shim implements the TT-Metalium API of tenstorrent/tt-metal `main` at this commit
-# (2026-02-02, "Exabox CPU only Mock Tests (#36980)"): kernels and host programs written for that SDK
-# compile unchanged against the shim.
+# The released tt-metal that generated kernels target and metal_shim follows: its one home is the tree's
+# SDK_RELEASE file (the ttnn wheel on PyPI of that version carries it; tools/sdk_check pins the wheel). To
+# move to the next release, see the README's "Hardware mode".
 METALIUM_SDK_REPOSITORY = "tenstorrent/tt-metal"
-METALIUM_SDK_COMMIT = "9231910642"
 
 
 def module_version(path: str) -> str:
@@ -34,10 +33,10 @@ def module_version(path: str) -> str:
 
 
 __version__ = module_version(config.tree_file("MODULE.bazel"))
+with open(config.tree_file("SDK_RELEASE")) as _release:
+    METALIUM_SDK_RELEASE = _release.read().strip()
 
 
 def describe() -> str:
-    """One line: the version and the SDK commit the shim follows (``python -m tilelang_tt --version``)."""
-    return (
-        f"tilelang_tt {__version__} (TT-Metalium API of {METALIUM_SDK_REPOSITORY} at {METALIUM_SDK_COMMIT})"
-    )
+    """One line: the version and the SDK release the code targets (``python -m tilelang_tt --version``)."""
+    return f"tilelang_tt {__version__} (TT-Metalium API of {METALIUM_SDK_REPOSITORY} {METALIUM_SDK_RELEASE})"

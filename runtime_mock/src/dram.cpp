@@ -134,16 +134,19 @@ void Dram::for_each_piece(uint32_t bank, uint64_t address, size_t bytes, Copy co
 
 void Dram::write(uint32_t bank, uint64_t address, const void* data, size_t bytes) {
     const uint8_t* src = static_cast<const uint8_t*>(data);
-    for_each_piece(bank, address, bytes, [&](uint8_t* memory, size_t at, size_t n) { std::memcpy(memory, src + at, n); });
+    for_each_piece(bank, address, bytes,
+                   [&](uint8_t* memory, size_t at, size_t n) { std::memcpy(memory, src + at, n); });
 }
 
 void Dram::read(uint32_t bank, uint64_t address, void* data, size_t bytes) const {
     uint8_t* dst = static_cast<uint8_t*>(data);
-    for_each_piece(bank, address, bytes, [&](const uint8_t* memory, size_t at, size_t n) { std::memcpy(dst + at, memory, n); });
+    for_each_piece(bank, address, bytes,
+                   [&](const uint8_t* memory, size_t at, size_t n) { std::memcpy(dst + at, memory, n); });
 }
 
 void Dram::read_into_l1(uint32_t bank, uint64_t address, uint8_t* l1, size_t bytes) const {
-    for_each_piece(bank, address, bytes, [&](const uint8_t* memory, size_t at, size_t n) { store_once(l1 + at, memory, n); });
+    for_each_piece(bank, address, bytes,
+                   [&](const uint8_t* memory, size_t at, size_t n) { store_once(l1 + at, memory, n); });
 }
 
 }  // namespace runtime_mock

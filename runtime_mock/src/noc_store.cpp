@@ -19,7 +19,7 @@ void store_word(uint8_t* to, const uint8_t* from) {
 
 // Loop distribution would turn the block loop back into a memcpy call, which is what this avoids.
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) void store_once(uint8_t* to, const uint8_t* from,
-                                                                             size_t size) {
+                                                                              size_t size) {
     if (to < from + size && from < to + size) {
         std::memmove(to, from, size);
         return;

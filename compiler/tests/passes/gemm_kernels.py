@@ -189,7 +189,8 @@ def compute_init():
     cb_in1 = T.int32()
     cb_out0 = T.int32()
     T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
-    T.call_extern("void", "mm_init", cb_in0, cb_in1, cb_out0, 0)
+    T.call_extern("void", "compute_kernel_hw_startup<SrcOrder::Reverse>", cb_in0, cb_in1, cb_out0)
+    T.call_extern("void", "matmul_init", cb_in0, cb_in1, 0)
 
 
 # ---- the compute kernel of 2x2-tile blocks: one matmul_block per k step (passes/matmul_form.py) ---------
@@ -239,7 +240,8 @@ def compute_block_init_2x2():
     cb_in1 = T.int32()
     cb_out0 = T.int32()
     T.tt.comment("Configure the unpacker, math engine and packer for tile matmul")
-    T.call_extern("void", "mm_block_init", cb_in0, cb_in1, cb_out0, 0, 2, 2, 1)
+    T.call_extern("void", "compute_kernel_hw_startup<SrcOrder::Reverse>", cb_in0, cb_in1, cb_out0)
+    T.call_extern("void", "matmul_block_init", cb_in0, cb_in1, 0, 2, 2, 1)
 
 
 # ---- kernels -----------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from tvm import tirx
 def test_dst_resident_accumulation_acquires_once_per_block():
     calls = extern_calls(lower(gemm(), "InsertDSTManagementTT")["gemm_compute"])
     assert calls == [
-        "mm_block_init",
+        "compute_kernel_hw_startup<SrcOrder::Reverse>",
+        "matmul_block_init",
         "tile_regs_acquire",
         "cb_wait_front",
         "cb_wait_front",
@@ -44,7 +45,7 @@ def test_subblocked_accumulation_spills_and_reloads():
     calls = extern_calls(
         lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
     )
-    assert {"copy_tile_to_dst_init_short", "copy_tile", "mm_block_init_short"} <= set(calls)
+    assert {"copy_init", "copy_tile", "matmul_block_init"} <= set(calls)
 
 
 def test_single_k_step_needs_no_spill():

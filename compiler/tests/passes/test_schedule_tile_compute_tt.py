@@ -88,9 +88,9 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "cb_reserve_back", cb_S, 2)
         T.call_extern("void", "tile_regs_acquire")
         for tile in range(2):
-            T.call_extern("void", "copy_tile_to_dst_init_short", cb_A_s)
+            T.call_extern("void", "copy_init", cb_A_s)
             T.call_extern("void", "copy_tile", cb_A_s, tile, tile * 2)
-            T.call_extern("void", "unary_bcast_init<BroadcastType::COL>", cb_m, cb_S)
+            T.call_extern("void", "unary_bcast_init<BroadcastType::COL>", cb_m)
             T.call_extern("void", "unary_bcast<BroadcastType::COL>", cb_m, tile // 2, tile * 2 + 1)
             T.call_extern("void", "sub_binary_tile_init")
             T.call_extern("void", "sub_binary_tile", tile * 2, tile * 2 + 1, tile * 2)
@@ -108,7 +108,7 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
         T.call_extern("void", "tile_regs_acquire")
         for tile in range(2):
-            T.call_extern("void", "copy_tile_to_dst_init_short", cb_S)
+            T.call_extern("void", "copy_init", cb_S)
             T.call_extern("void", "copy_tile", cb_S, tile, tile)
         T.call_extern("void", "tile_regs_commit")
         T.call_extern("void", "tile_regs_wait")
@@ -170,7 +170,7 @@ def im2col_gather_scheduled():
         T.call_extern("void", "cb_reserve_back", cb_cols_out, 2)
         T.call_extern("void", "tile_regs_acquire")
         for tile in range(2):
-            T.call_extern("void", "copy_tile_to_dst_init_short", cb_cols)
+            T.call_extern("void", "copy_init", cb_cols)
             T.call_extern("void", "copy_tile", cb_cols, tile, tile)
         T.call_extern("void", "tile_regs_commit")
         T.call_extern("void", "tile_regs_wait")

@@ -28,21 +28,21 @@ from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
 INCLUDES = {
     "reader": ["<cstdint>", '"api/dataflow/dataflow_api.h"'],
     "writer": ["<cstdint>", '"api/dataflow/dataflow_api.h"'],
-    "compute": ["<cstdint>"],
+    # Runtime arguments, CB waits, DST acquire/release, pack and the hardware start-up: tt-metal 0.81's
+    # operation headers no longer bring these in.
+    "compute": ["<cstdint>", '"api/compute/common.h"'],
 }
 # Compute API header of each call a compute kernel may make (data-movement kernels get the whole
 # dataflow API from one header).
 COMPUTE_HEADERS = {
-    "mm_init": "compute_kernel_api/matmul.h",
-    "mm_init_short": "compute_kernel_api/matmul.h",
-    "matmul_tiles": "compute_kernel_api/matmul.h",
-    "mm_block_init": "compute_kernel_api/matmul.h",
-    "mm_block_init_short": "compute_kernel_api/matmul.h",
-    "matmul_block": "compute_kernel_api/matmul.h",
-    "copy_tile": "compute_kernel_api/tile_move_copy.h",
-    "copy_tile_to_dst_init_short": "compute_kernel_api/tile_move_copy.h",
-    "transpose_wh_init_short": "compute_kernel_api/transpose_wh.h",
-    "transpose_wh_tile": "compute_kernel_api/transpose_wh.h",
+    "matmul_init": "api/compute/matmul.h",
+    "matmul_tiles": "api/compute/matmul.h",
+    "matmul_block_init": "api/compute/matmul.h",
+    "matmul_block": "api/compute/matmul.h",
+    "copy_tile": "api/compute/tile_move_copy.h",
+    "copy_init": "api/compute/tile_move_copy.h",
+    "transpose_init": "api/compute/transpose.h",
+    "transpose_tile": "api/compute/transpose.h",
     **tile_ops.HEADERS,
 }
 
@@ -281,7 +281,8 @@ def includes(func, role: str) -> list[str]:
         (tvm.ir.Call, lambda c: calls.add(c.args[0].value) if ops.is_extern(tirx.Evaluate(c)) else None),
     )
     names = {c.split("<")[0] for c in calls}
-    return INCLUDES[role] + sorted({f'"{COMPUTE_HEADERS[c]}"' for c in names if c in COMPUTE_HEADERS})
+    headers = {f'"{COMPUTE_HEADERS[c]}"' for c in names if c in COMPUTE_HEADERS}
+    return INCLUDES[role] + sorted(headers - set(INCLUDES[role]))
 
 
 def used_names(func) -> set[str]:
@@ -359,7 +360,7 @@ def _prelude(func, role: str) -> list[str]:
     """Macros the SDK's headers need before they are included: reduce.h names REDUCE_OP and REDUCE_DIM in
     default template arguments (the SDK's host defines them per kernel); every reduce call here spells its
     own, so any value does."""
-    if role != "compute" or '"compute_kernel_api/reduce.h"' not in includes(func, role):
+    if role != "compute" or '"api/compute/reduce.h"' not in includes(func, role):
         return []
     return ["#define REDUCE_OP PoolType::SUM", "#define REDUCE_DIM ReduceDim::REDUCE_ROW", ""]
 

@@ -11,13 +11,13 @@ Output guarantees
     cb_pop_front, then tile_regs_commit / tile_regs_wait / cb_reserve_back / pack_tile… / cb_push_back /
     tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of
     its own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
-    (copy_tile_to_dst_init_short, copy_tile, then the matmul's short init) and, except on the last step,
+    (copy_init, copy_tile, then the matmul's init) and, except on the last step,
     packed back to it; the last step packs to the output CB. An accumulator with ``k_group`` f > 1
     (LowerSharedToCB) takes its inputs f steps at a time: a ``k_group`` loop replaces the step loop (none
     when one group covers K), and each DST pass runs the f steps' matmuls (``k_step``) before spilling. The
     matmul order over K is unchanged, so the sums are bit-identical. Accumulation starts from zero (DST is
     cleared by acquire) and runs in fp32 when the accumulator is float32. With transpose_A each step first
-    transposes A's tiles (transpose_wh_tile through DST) into the intermediate CB in (m, k) order and
+    transposes A's tiles (transpose_tile through DST) into the intermediate CB in (m, k) order and
     multiplies from there. When the kernel's matmuls differ in what their init configures, each
     accumulator's code starts with its short init. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
     (n * Kt + kt when transpose_B), DST h * w_sub + w; in a group, step s adds s * Mt * Kt and s * Kt * Nt.
@@ -89,7 +89,7 @@ class _Lowering:
         def one(m, k):
             return seq([
                 extern("tile_regs_acquire"),
-                extern("transpose_wh_tile", cb_var(a), simplify(k * mt + m), 0),
+                extern("transpose_tile", cb_var(a), simplify(k * mt + m), 0),
                 extern("tile_regs_commit"),
                 extern("tile_regs_wait"),
                 extern("pack_tile", 0, cb_var(at)),
@@ -97,7 +97,7 @@ class _Lowering:
             ])  # fmt: skip
 
         return [
-            extern("transpose_wh_init_short", cb_var(a)),
+            extern("transpose_init", cb_var(a)),
             extern("cb_reserve_back", cb_var(at), mt * kt),
             loop("mt", mt, lambda m: loop("kt", kt, lambda k: one(m, k))),
             extern("cb_push_back", cb_var(at), mt * kt),
@@ -231,7 +231,7 @@ class _Lowering:
             if spill is not None:
                 reload = seq(
                     [
-                        extern("copy_tile_to_dst_init_short", cb_var(spill)),
+                        extern("copy_init", cb_var(spill)),
                         extern("cb_wait_front", cb_var(spill), n_sub),
                         loop("i", n_sub, lambda i: extern("copy_tile", cb_var(spill), i, i)),
                         extern("cb_pop_front", cb_var(spill), n_sub),

@@ -5,8 +5,8 @@ A DST pass multiplies an rt × ct subblock of the accumulator (the whole accumul
 When the B tiles that one K step multiplies into a subblock row lie next to each other in B's CB — always,
 unless B is transposed and spans more than one K tile — one ``matmul_block`` per K tile does the whole
 subblock, as the SDK's fast matmul kernels do: the unpacker reads each A and B tile once per block instead of
-once per product, and the engines are configured for that block shape by ``mm_block_init``. Otherwise each
-output tile is one ``matmul_tiles`` per K tile, after ``mm_init``.
+once per product, and the engines are configured for that block shape by ``matmul_block_init``. Otherwise each
+output tile is one ``matmul_tiles`` per K tile, after ``matmul_init``.
 
 Input: a ``tt.mm.mma`` call and its ``Accumulator`` record. Output: the block shape, or the init call.
 """
@@ -52,21 +52,18 @@ def init_key(mma, acc) -> tuple:
     return (f.cb_a, f.cb_b, f.trans_b, matmul_block_of(mma, acc))
 
 
-def matmul_init(mma, acc, cb_a, cb_b, cb_out=None):
-    """The call that configures unpacker and math engine for this mma: the full init when ``cb_out`` is
-    given (it also configures the packer), else the short re-init after other engine configurations."""
+def matmul_init(mma, acc, cb_a, cb_b):
+    """The call that configures unpacker and math engine for this mma (``matmul_block_init`` for a
+    block product, else ``matmul_init``); the packer is configured once per kernel, by
+    ``matmul_hw_startup`` when a matmul is the kernel's first operation."""
     f = ops.fields(mma)
     block = matmul_block_of(mma, acc)
-    out = [] if cb_out is None else [cb_out]
     if block is None:
-        return ops.extern("mm_init" if out else "mm_init_short", cb_a, cb_b, *out, f.trans_b)
-    return ops.extern(
-        "mm_block_init" if out else "mm_block_init_short",
-        cb_a,
-        cb_b,
-        *out,
-        f.trans_b,
-        block.ct_dim,
-        block.rt_dim,
-        block.kt_dim,
-    )
+        return ops.extern("matmul_init", cb_a, cb_b, f.trans_b)
+    return ops.extern("matmul_block_init", cb_a, cb_b, f.trans_b, block.ct_dim, block.rt_dim, block.kt_dim)
+
+
+def matmul_hw_startup(cb_a, cb_b, cb_out):
+    """The kernel's one hardware start-up for a matmul first: in0 to SrcB, in1 to SrcA (SrcOrder::Reverse),
+    and the packer for ``cb_out``."""
+    return ops.extern("compute_kernel_hw_startup<SrcOrder::Reverse>", cb_a, cb_b, cb_out)

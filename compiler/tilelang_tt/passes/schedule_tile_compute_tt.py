@@ -34,7 +34,7 @@ Output guarantees
 Example
     before: T.tt.tile.eltwise(25, T.exp(T.tt.tile.operand(24, "none")), l)
     after:  cb_reserve_back(cb_S, 8); for chunk in range(2): tile_regs_acquire(); for s in range(4):
-            copy_tile_to_dst_init_short(cb_S); copy_tile(cb_S, chunk * 4 + s, s); exp_tile_init(); exp_tile(s)
+            copy_init(cb_S); copy_tile(cb_S, chunk * 4 + s, s); exp_tile_init(); exp_tile(s)
             ...; tile_regs_commit(); tile_regs_wait(); for s: pack_tile(s, cb_S2); tile_regs_release()
             cb_pop_front(cb_S, 8); cb_push_back(cb_S, 8); cb_wait_front(cb_S, 8)
 Test
@@ -210,10 +210,10 @@ class _Expr:
         cb = self.s.cb_var(ops.fields(operand).cb)
         bcast = ops.fields(operand).broadcast
         if bcast == "none":
-            return [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, slot)]
+            return [extern("copy_init", cb), extern("copy_tile", cb, t, slot)]
         kind = f"BroadcastType::{bcast.upper()}"
         return [
-            extern(f"unary_bcast_init<{kind}>", cb, self.s.cb_var(self.dst.cb)),
+            extern(f"unary_bcast_init<{kind}>", cb),
             extern(f"unary_bcast<{kind}>", cb, self.tile_index(operand, t), slot),
         ]
 
@@ -396,7 +396,7 @@ class _Scheduler:
         return self.produce(
             dst,
             1,
-            lambda t, s: [extern("copy_tile_to_dst_init_short", cb), extern("copy_tile", cb, t, s)],
+            lambda t, s: [extern("copy_init", cb), extern("copy_tile", cb, t, s)],
             loc,
             [src],
         )
@@ -509,13 +509,9 @@ class _Scheduler:
             m, n = simplify(tirx.floordiv(t, nt)), simplify(tirx.floormod(t, nt))
             k = tirx.Var("kt", "int32")
             b_index = simplify(n * kt + k) if tb else simplify(k * nt + n)
-            out = (
-                [extern("copy_tile_to_dst_init_short", ccv), extern("copy_tile", ccv, t, s)]
-                if accumulate
-                else []
-            )
+            out = [extern("copy_init", ccv), extern("copy_tile", ccv, t, s)] if accumulate else []
             return out + [
-                extern("mm_init_short", ca, cb, tb),
+                extern("matmul_init", ca, cb, tb),
                 tirx.For(
                     k,
                     0,
@@ -547,7 +543,7 @@ class _Scheduler:
                 scratch,
                 1,
                 lambda t, s: [
-                    extern("copy_tile_to_dst_init_short", cs0),
+                    extern("copy_init", cs0),
                     extern("copy_tile", cs0, t, s),
                     extern(f"{spec.prepare}_tile_init"),
                     extern(f"{spec.prepare}_tile", s),
@@ -583,7 +579,7 @@ class _Scheduler:
             if combine:
                 api = SFPU_BINARY[spec.combine]
                 body += [
-                    extern("copy_tile_to_dst_init_short", cd),
+                    extern("copy_init", cd),
                     extern("copy_tile", cd, t, s + 1),
                     extern(f"{api}_init"),
                     extern(api, s, s + 1, s),
@@ -602,7 +598,7 @@ class _Scheduler:
 
         def per_tile(t, s):  # output tile (r, c) is source tile (c, r), transposed within the tile
             index = simplify(tirx.floormod(t, dst_cols) * src_cols + tirx.floordiv(t, dst_cols))
-            return [extern("transpose_wh_init_short", cs), extern("transpose_wh_tile", cs, index, s)]
+            return [extern("transpose_init", cs), extern("transpose_tile", cs, index, s)]
 
         return self.produce(dst, 1, per_tile, loc, [src])
 

@@ -1,14 +1,13 @@
-// Element-wise binary tile operations on the FPU (the SDK's compute_kernel_api/eltwise_binary.h).
-//
-// add/sub/mul_tiles: DST[idst] = A[itile0] op B[itile1] (tile indices relative to each CB's read
-// pointer); add/sub_tiles_init(..., acc_to_dest=true) makes add/sub accumulate onto DST[idst].
-// binary_dest_reuse_tiles takes one operand from DST instead of a CB (DEST_TO_SRCA: DST op CB,
-// DEST_TO_SRCB: CB op DST).
+// compute_kernel_api/eltwise_binary.h: where tt-metal kept this header until it moved to api/compute/eltwise_binary.h
+// (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's own forwarding headers did while it
+// moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-#include "runtime_mock/kernel_abi/binary.h"
+#include "api/compute/eltwise_binary.h"
 
+// Names tt-metal 0.81 dropped: the common init (compute_kernel_hw_startup now), the _tiles_init spellings
+// (add_init, ...), and binary_dest_reuse_tiles, which takes one operand from DST instead of a CB
+// (DEST_TO_SRCA: DST op CB, DEST_TO_SRCB: CB op DST).
 namespace ckernel {
 
 ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
@@ -17,15 +16,6 @@ ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint
     (void)ocb;
     (void)call_line;
     runtime_mock::kernel_abi::binary_init(false);
-}
-
-template <bool full_init, EltwiseBinaryType eltwise_binary_type>
-ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
-                            uint32_t call_line = __builtin_LINE()) {
-    (void)icb0;
-    (void)icb1;
-    (void)call_line;
-    runtime_mock::kernel_abi::binary_init(acc_to_dest && eltwise_binary_type != EltwiseBinaryType::ELWMUL);
 }
 
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
@@ -40,24 +30,6 @@ ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
 ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
                          uint32_t call_line = __builtin_LINE()) {
     binary_tiles_init<true, EltwiseBinaryType::ELWSUB>(icb0, icb1, acc_to_dest, call_line);
-}
-
-ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    runtime_mock::kernel_abi::CallSite site = {}) {
-    using namespace runtime_mock::kernel_abi;
-    binary_tiles<BinaryOp::Add>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "add_tiles", site);
-}
-
-ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    runtime_mock::kernel_abi::CallSite site = {}) {
-    using namespace runtime_mock::kernel_abi;
-    binary_tiles<BinaryOp::Sub>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "sub_tiles", site);
-}
-
-ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
-                    runtime_mock::kernel_abi::CallSite site = {}) {
-    using namespace runtime_mock::kernel_abi;
-    binary_tiles<BinaryOp::Mul>(icb0, icb1, itile0, itile1, idst, Broadcast::None, "mul_tiles", site);
 }
 
 template <EltwiseBinaryType eltwise_binary_type = EltwiseBinaryType::ELWADD,

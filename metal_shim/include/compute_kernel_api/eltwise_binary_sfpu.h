@@ -1,63 +1,6 @@
-// Element-wise binary operations between two DST tiles on the SFPU (the SDK's
-// compute_kernel_api/eltwise_binary_sfpu.h): DST[odst] = DST[idst0] op DST[idst1], in fp32.
+// compute_kernel_api/eltwise_binary_sfpu.h: where tt-metal kept this header until it moved to
+// api/compute/eltwise_binary_sfpu.h (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's own
+// forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include <cmath>
-
-#include "compute_kernel_api/common.h"
-#include "runtime_mock/kernel_abi/sfpu.h"
-
-namespace ckernel {
-
-ALWI void add_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-ALWI void sub_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-ALWI void mul_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-ALWI void div_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-ALWI void rsub_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-ALWI void power_binary_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-
-ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "add_binary_tile", site,
-                                                [](float a, float b) { return a + b; });
-}
-
-ALWI void sub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "sub_binary_tile", site,
-                                                [](float a, float b) { return a - b; });
-}
-
-ALWI void mul_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "mul_binary_tile", site,
-                                                [](float a, float b) { return a * b; });
-}
-
-ALWI void div_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "div_binary_tile", site,
-                                                [](float a, float b) { return a / b; });
-}
-
-ALWI void rsub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst,
-                           runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "rsub_binary_tile", site,
-                                                [](float a, float b) { return b - a; });
-}
-
-ALWI void power_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst,
-                            runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply_binary(idst0, idst1, odst, "power_binary_tile", site,
-                                                [](float a, float b) { return std::pow(a, b); });
-}
-
-}  // namespace ckernel
+#include "api/compute/eltwise_binary_sfpu.h"

@@ -1,32 +1,17 @@
-// Packing DST tiles into circular buffers (the SDK's compute_kernel_api/pack.h).
-//
-// pack_tile writes the next sequential reserved page of the CB (reset by cb_push_back) unless
-// out_of_order_output, in which case it writes page output_tile_index after the write pointer.
+// compute_kernel_api/pack.h: where tt-metal kept this header until it moved to api/compute/pack.h (the release this
+// shim follows, SDK_RELEASE). It forwards there, as the SDK's own forwarding headers did while it moved them, so
+// kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common_globals.h"
-#include "runtime_mock/kernel_abi/compute_io.h"
+#include "api/compute/pack.h"
 
+// Dropped by tt-metal 0.81 (pack_block there).
 namespace ckernel {
-
-template <bool out_of_order_output = false>
-ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_index = 0,
-                    runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::pack_dst(ifrom_dst, icb, out_of_order_output, output_tile_index, "pack_tile", site);
-}
 
 ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles,
                           runtime_mock::kernel_abi::CallSite site = {}) {
     for (uint32_t i = 0; i < ntiles; i++)
         runtime_mock::kernel_abi::pack_dst(ifrom_dst + i, icb, false, 0, "pack_tile_block", site);
-}
-
-ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {
-    (void)new_cb_id;
-}
-ALWI void pack_reconfig_data_format(const uint32_t old_cb_id, const uint32_t new_cb_id) {
-    (void)old_cb_id;
-    (void)new_cb_id;
 }
 
 }  // namespace ckernel

@@ -1,41 +1,6 @@
-// Unpacker data-format reconfiguration (the SDK's compute_kernel_api/reconfig_data_format.h). The mock
-// unpacker reads each CB's own format on every call, so these only validate the CB indices.
+// compute_kernel_api/reconfig_data_format.h: where tt-metal kept this header until it moved to
+// api/compute/reconfig_data_format.h (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's own
+// forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-
-namespace ckernel {
-
-ALWI void reconfig_data_format(uint32_t srca_new, uint32_t srcb_new, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::circular_buffer(srca_new, "reconfig_data_format", site);
-    runtime_mock::kernel_abi::circular_buffer(srcb_new, "reconfig_data_format", site);
-}
-
-ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t srcb_old, uint32_t srcb_new,
-                               runtime_mock::kernel_abi::CallSite site = {}) {
-    (void)srca_old;
-    (void)srcb_old;
-    reconfig_data_format(srca_new, srcb_new, site);
-}
-
-ALWI void reconfig_data_format_srca(uint32_t srca_new, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::circular_buffer(srca_new, "reconfig_data_format_srca", site);
-}
-
-ALWI void reconfig_data_format_srca(uint32_t srca_old, uint32_t srca_new,
-                                    runtime_mock::kernel_abi::CallSite site = {}) {
-    (void)srca_old;
-    reconfig_data_format_srca(srca_new, site);
-}
-
-ALWI void reconfig_data_format_srcb(uint32_t srcb_new, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::circular_buffer(srcb_new, "reconfig_data_format_srcb", site);
-}
-
-ALWI void reconfig_data_format_srcb(uint32_t srcb_old, uint32_t srcb_new,
-                                    runtime_mock::kernel_abi::CallSite site = {}) {
-    (void)srcb_old;
-    reconfig_data_format_srcb(srcb_new, site);
-}
-
-}  // namespace ckernel
+#include "api/compute/reconfig_data_format.h"

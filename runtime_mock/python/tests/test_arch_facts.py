@@ -67,7 +67,12 @@ def test_every_compute_call_of_the_shim_has_a_cost(name):
     costed = set(compute["op_cycles_per_tile"]) | set(compute["sfpu_op_class"])
     costed |= set(compute["fidelity_op_cycles_per_tile"])
     include = runtime_mock.config.shim_include_dir()
-    headers = [include / "compute_kernel_api.h", *sorted((include / "compute_kernel_api").rglob("*.h"))]
+    # The release's headers (api/compute) and the former paths' (compute_kernel_api), which keep old names.
+    headers = [
+        include / "compute_kernel_api.h",
+        *sorted((include / "api" / "compute").rglob("*.h")),
+        *sorted((include / "compute_kernel_api").rglob("*.h")),
+    ]
     calls = {
         call
         for header in headers

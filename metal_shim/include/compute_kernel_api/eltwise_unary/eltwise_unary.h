@@ -1,22 +1,6 @@
-// Set-up for unary (SFPU) kernels (the SDK's compute_kernel_api/eltwise_unary/eltwise_unary.h).
+// compute_kernel_api/eltwise_unary/eltwise_unary.h: where tt-metal kept this header until it moved to
+// api/compute/eltwise_unary/eltwise_unary.h (the release this shim follows, SDK_RELEASE). It forwards there, as the
+// SDK's own forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-#include <cstring>
-
-#include "runtime_mock/kernel_abi/sfpu.h"
-
-namespace ckernel {
-
-ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
-    (void)icb;
-    (void)ocb;
-    (void)call_line;
-    runtime_mock::kernel_abi::sfpu_init();
-}
-
-ALWI void init_sfpu(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
-    unary_op_init_common(icb, ocb, call_line);
-}
-
-}  // namespace ckernel
+#include "api/compute/eltwise_unary/eltwise_unary.h"

@@ -1,26 +1,6 @@
-// GELU: the tanh approximation when fast_and_approx, else the erf form (the SDK's
-// compute_kernel_api/eltwise_unary/gelu.h), applied in place to DST[idst] in fp32.
+// compute_kernel_api/eltwise_unary/gelu.h: where tt-metal kept this header until it moved to
+// api/compute/eltwise_unary/gelu.h (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's own
+// forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-#include <cstring>
-
-#include "runtime_mock/kernel_abi/sfpu.h"
-
-namespace ckernel {
-
-template <bool fast_and_approx = true>
-ALWI void gelu_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-
-template <bool fast_and_approx = true>
-ALWI void gelu_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply(idst, "gelu_tile", site, [](float x) {
-        if (fast_and_approx)
-            return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
-        return 0.5f * x * (1.0f + std::erf(x * 0.7071067812f));
-    });
-}
-
-}  // namespace ckernel
+#include "api/compute/eltwise_unary/gelu.h"

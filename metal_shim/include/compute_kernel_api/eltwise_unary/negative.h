@@ -1,19 +1,6 @@
-// -x (the SDK's compute_kernel_api/eltwise_unary/negative.h), applied in place to DST[idst] in fp32.
+// compute_kernel_api/eltwise_unary/negative.h: where tt-metal kept this header until it moved to
+// api/compute/eltwise_unary/negative.h (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's
+// own forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-#include <cstring>
-
-#include "runtime_mock/kernel_abi/sfpu.h"
-
-namespace ckernel {
-
-ALWI void negative_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-
-ALWI void negative_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
-    runtime_mock::kernel_abi::sfpu_apply(idst, "negative_tile", site, [](float x) { return -x; });
-}
-
-}  // namespace ckernel
+#include "api/compute/eltwise_unary/negative.h"

@@ -1,23 +1,6 @@
-// 1 / x (the SDK's compute_kernel_api/eltwise_unary/recip.h), applied in place to DST[idst] in fp32.
+// compute_kernel_api/eltwise_unary/recip.h: where tt-metal kept this header until it moved to
+// api/compute/eltwise_unary/recip.h (the release this shim follows, SDK_RELEASE). It forwards there, as the SDK's own
+// forwarding headers did while it moved them, so kernels written for the older API still compile.
 #pragma once
 
-#include "compute_kernel_api/common.h"
-#include <cstring>
-
-#include "runtime_mock/kernel_abi/sfpu.h"
-
-namespace ckernel {
-
-template <bool legacy_compat = true>
-ALWI void recip_tile_init() {
-    runtime_mock::kernel_abi::sfpu_init();
-}
-
-template <bool legacy_compat = true>
-ALWI void recip_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC,
-                     runtime_mock::kernel_abi::CallSite site = {}) {
-    (void)vector_mode;
-    runtime_mock::kernel_abi::sfpu_apply(idst, "recip_tile", site, [](float x) { return 1.0f / x; });
-}
-
-}  // namespace ckernel
+#include "api/compute/eltwise_unary/recip.h"
