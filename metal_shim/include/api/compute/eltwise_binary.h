@@ -18,7 +18,8 @@ ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = fal
     runtime_mock::kernel_abi::binary_init(acc_to_dest && eltwise_binary_type != EltwiseBinaryType::ELWMUL);
 }
 
-// The inits of tt-metal 0.81 (compute_kernel_hw_startup must have run at the start of the kernel).
+// The inits of tt-metal 0.81 (compute_kernel_hw_startup must have run at the start of the kernel). mul_init's
+// acc_to_dest defaults to true there and, as on Wormhole and Blackhole, does not change mul_tiles.
 ALWI void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
     binary_tiles_init<true, EltwiseBinaryType::ELWADD>(icb0, icb1, acc_to_dest, call_line);
 }
@@ -27,7 +28,7 @@ ALWI void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint3
     binary_tiles_init<true, EltwiseBinaryType::ELWSUB>(icb0, icb1, acc_to_dest, call_line);
 }
 
-ALWI void mul_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+ALWI void mul_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = true, uint32_t call_line = __builtin_LINE()) {
     binary_tiles_init<true, EltwiseBinaryType::ELWMUL>(icb0, icb1, acc_to_dest, call_line);
 }
 

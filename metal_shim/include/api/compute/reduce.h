@@ -29,7 +29,6 @@ ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, uint32_t 
     runtime_mock::kernel_abi::ctx()->compute.unpack_transpose = 0;
 }
 
-template <bool enforce_fp32_accumulation = false>
 ALWI void reduce_uninit(uint32_t icb = 0) {
     (void)icb;
 }

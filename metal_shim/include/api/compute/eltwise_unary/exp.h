@@ -8,15 +8,22 @@
 
 namespace ckernel {
 
-template <bool approx = false, bool fast_and_approx = true, uint32_t scale = 0x3F800000>
+// Whether the SDK's fast approximation clamps inputs below about -88.5; the mock computes exactly either way.
+enum class InputClamping : uint8_t {
+    ClampToNegative = 1,
+    None = 0,
+};
+
+template <bool approx = false, uint32_t scale = 0x3F800000,
+          InputClamping input_clamping = InputClamping::ClampToNegative>
 ALWI void exp_tile_init() {
     runtime_mock::kernel_abi::sfpu_init();
 }
 
 // With scale_en, x is first multiplied by `scale` (bfloat16 bits).
-template <bool approx = false, bool fast_and_approx = true, bool scale_en = false, bool skip_positive_check = false,
+template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
           int iterations = 8>
-ALWI void exp_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC, uint16_t scale = 0x3F80,
+ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = 0x3F80,
                    runtime_mock::kernel_abi::CallSite site = {}) {
     (void)vector_mode;
     const float s = scale_en ? runtime_mock::kernel_abi::bf16_to_float(scale) : 1.0f;

@@ -46,7 +46,7 @@ ALWI void leaky_relu_tile_init() {
 }
 
 // x if x >= 0 else slope * x, with slope given as fp32 bits.
-ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope, runtime_mock::kernel_abi::CallSite site = {}) {
+ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0, runtime_mock::kernel_abi::CallSite site = {}) {
     float s;
     std::memcpy(&s, &slope, 4);
     runtime_mock::kernel_abi::sfpu_apply(idst, "leaky_relu_tile", site, [s](float x) { return x >= 0.0f ? x : s * x; });

@@ -8,12 +8,13 @@
 
 namespace ckernel {
 
-template <bool legacy_compat = false>
+enum class RsqrtMode { Default, Fast };
+
 ALWI void rsqrt_tile_init() {
     runtime_mock::kernel_abi::sfpu_init();
 }
 
-template <bool legacy_compat = false, bool FAST_APPROX = false>
+template <RsqrtMode mode = RsqrtMode::Default>
 ALWI void rsqrt_tile(uint32_t idst, runtime_mock::kernel_abi::CallSite site = {}) {
     runtime_mock::kernel_abi::sfpu_apply(idst, "rsqrt_tile", site, [](float x) { return 1.0f / std::sqrt(x); });
 }
