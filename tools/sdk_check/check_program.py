@@ -1,9 +1,9 @@
 """Builds one generated program with the real TT-Metalium runtime of the pinned release on a mock cluster.
 
-    check_program.py DIR --arch wormhole|blackhole [--keep-cache]
+    check_program.py DIR [DIR ...] --arch wormhole|blackhole [--keep-cache]
 
 Runs under the interpreter of @sdk_venv (Python 3.12 with the ttnn wheel; bazel/sdk_venv.bzl), never under
-the project's. DIR holds tt.plan.json and the kernels it names. The program is described from the plan as
+the project's. Each DIR holds tt.plan.json and the kernels it names. Its program is described from the plan as
 the runtime's own ProgramDescriptor (circular buffers, kernels, compile-time and runtime arguments, core
 ranges, compute configuration; tensors allocated in DRAM as the plan places them) and launched with
 ttnn.generic_op on a device opened through TT_METAL_MOCK_CLUSTER_DESC_PATH (a Wormhole n150 or Blackhole p150
@@ -12,11 +12,11 @@ descriptor next to this file). With no card the runtime dispatches nothing, but 
 generated files and its own per-RISC compile commands, which the stand-in compiler (riscv_gxx_standin.py)
 replays with the host g++ in -m32 -fsyntax-only mode.
 
-Output: "OK <program>" or "FAIL <program>: <the runtime's message>", then one line per RISC with what its
-compiles gave: ok, error, or "not checked" where the compile needs the SFPI toolchain's own headers
-(sfpi.h, lltt.h), which cannot be had here.
-Exit status: 0 the runtime accepted the program and no compile failed; 1 it raised (TT_THROW / TT_FATAL) or
-a compile failed; 2 the plan asks for something this driver cannot describe.
+Output per program: "OK <program>" or "FAIL <program>: <the runtime's message>", one line per RISC with
+what its compiles gave (ok, error, or "not checked" where the compile needs the SFPI toolchain's own
+headers, sfpi.h and lltt.h, which cannot be had here), and "== status N": 0 the runtime accepted the
+program and no compile failed; 1 it raised (TT_THROW / TT_FATAL) or a compile failed; 2 the plan asks for
+something this driver cannot describe. The exit status is the largest of them.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ CLUSTERS = {"wormhole": HERE / "wormhole_n150.yaml", "blackhole": HERE / "blackh
 # Float16_b for those CBs.
 DTYPES = {"float16": "bfloat16"}
 ELEMENT_BYTES = {"float32": 4, "uint32": 4, "int32": 4, "uint8": 1}
+# Ends each program's block of output, with its exit status.
+STATUS_LINE = "== status"
 
 
 class PlanError(Exception):
@@ -43,20 +45,17 @@ class PlanError(Exception):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dir", type=Path)
+    parser.add_argument("dirs", type=Path, nargs="+")
     parser.add_argument("--arch", choices=sorted(CLUSTERS), required=True)
     parser.add_argument("--keep-cache", action="store_true", help="keep the runtime's build folder")
     args = parser.parse_args()
-    plan = json.loads((args.dir / "tt.plan.json").read_text())
 
     cache = Path(tempfile.mkdtemp(prefix="sdk-check-"))
-    log = cache / "compiler.jsonl"
     os.environ.update(
         # The runtime crashes (SIGSEGV) without a home folder, as under `bazel test`.
         HOME=os.environ.get("HOME") or str(cache),
         TT_METAL_MOCK_CLUSTER_DESC_PATH=str(CLUSTERS[args.arch]),
         TT_METAL_CACHE=str(cache),
-        SDK_CHECK_COMPILER_LOG=str(log),
         # TRISC firmware and compute kernels include the SFPI toolchain's headers: those compiles are
         # recorded as not checked instead of failing the build.
         SDK_CHECK_SFPI_MISSING="skip",
@@ -66,29 +65,47 @@ def main() -> int:
     os.chdir(cache)  # the runtime writes generated/ into the working directory
     import ttnn  # noqa: PLC0415 — only after the environment above is set
 
-    status = 0
+    worst = 0
     device = None
     try:
-        device = ttnn.open_device(device_id=0)
-        descriptor, tensors = describe(ttnn, device, plan, args.dir.resolve())
-        ttnn.generic_op(tensors, descriptor)
-        ttnn.synchronize_device(device)
-        print(f"OK {plan['program']} ({args.arch})")
-    except PlanError as e:
-        print(f"FAIL {plan['program']}: the plan cannot be described to the runtime: {e}")
-        status = 2
-    except RuntimeError as e:  # TT_THROW / TT_FATAL
-        print(f"FAIL {plan['program']} ({args.arch}): {without_backtrace(str(e))}")
-        status = 1
+        for number, folder in enumerate(args.dirs):
+            # Opening the device JIT-builds its firmware (most of a program's check): one device serves
+            # every program, and a new one follows a failure.
+            device = device or ttnn.open_device(device_id=0)
+            status = check(ttnn, device, folder.resolve(), args.arch, cache / f"compiler-{number}.jsonl")
+            if status != 0:
+                ttnn.close_device(device)
+                device = None
+            print(f"{STATUS_LINE} {status}", flush=True)
+            worst = max(worst, status)
     finally:
-        for line in compile_summary(log):
-            print(line)
         if device is not None:
             ttnn.close_device(device)
         if args.keep_cache:
             print(f"build folder kept: {cache}")
         else:
             shutil.rmtree(cache, ignore_errors=True)
+    return worst
+
+
+def check(ttnn, device, folder: Path, arch: str, log: Path) -> int:
+    """Builds one program on the open device; prints its result and its compiles; returns its exit status."""
+    plan = json.loads((folder / "tt.plan.json").read_text())
+    os.environ["SDK_CHECK_COMPILER_LOG"] = str(log)  # read by the stand-in compiler, one process per compile
+    status = 0
+    try:
+        descriptor, tensors = describe(ttnn, device, plan, folder)
+        ttnn.generic_op(tensors, descriptor)
+        ttnn.synchronize_device(device)
+        print(f"OK {plan['program']} ({arch})")
+    except PlanError as e:
+        print(f"FAIL {plan['program']}: the plan cannot be described to the runtime: {e}")
+        status = 2
+    except RuntimeError as e:  # TT_THROW / TT_FATAL
+        print(f"FAIL {plan['program']} ({arch}): {without_backtrace(str(e))}")
+        status = 1
+    for line in compile_summary(log):
+        print(line)
     return status
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DRIVER = Path(__file__).resolve().parent / "check_program.py"
+STATUS_LINE = "== status"  # check_program.py's end of a program's output
 TARGET_ARCH = {"wormhole": "wormhole", "blackhole": "blackhole"}
 
 
@@ -58,15 +59,28 @@ def plan_arch(folder: Path) -> str:
     return TARGET_ARCH[target]
 
 
-def check(folder: Path, arch: str, sdk_python: Path, timeout: float = 300) -> Result:
-    """Runs check_program.py on one program folder with the SDK venv's interpreter."""
+def check_all(folders: list[Path], arch: str, sdk_python: Path, timeout: float = 900) -> list[Result]:
+    """Runs check_program.py on program folders of one arch (one runtime process, one device)."""
     run = subprocess.run(
-        [str(sdk_python), str(DRIVER), str(folder), "--arch", arch],
+        [str(sdk_python), str(DRIVER), *map(str, folders), "--arch", arch],
         capture_output=True,
         text=True,
         timeout=timeout,
     )
-    return Result(folder, arch, run.returncode, (run.stdout + run.stderr).strip())
+    blocks = run.stdout.split(STATUS_LINE)
+    results = []
+    for folder, block, after in zip(folders, blocks, blocks[1:], strict=False):
+        status = int(after.split("\n", 1)[0])
+        results.append(Result(folder, arch, status, block.strip()))
+    if len(results) < len(folders):  # the runtime itself failed: every program left gets its output
+        output = (blocks[-1] + run.stderr).strip() or f"check_program.py exited with status {run.returncode}"
+        results += [Result(f, arch, run.returncode or 1, output) for f in folders[len(results) :]]
+    return results
+
+
+def check(folder: Path, arch: str, sdk_python: Path) -> Result:
+    """check_all for one program folder."""
+    return check_all([folder], arch, sdk_python)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,11 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sdk-python", type=Path, required=True, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     base = Path(os.environ.get("BUILD_WORKING_DIRECTORY", "."))
+    folders = [
+        f for given in args.dirs for f in program_folders(given if given.is_absolute() else base / given)
+    ]
+    by_arch: dict[str, list[Path]] = {}
+    for folder in folders:
+        by_arch.setdefault(args.arch or plan_arch(folder), []).append(folder)
     results = []
-    for given in args.dirs:
-        for folder in program_folders(given if given.is_absolute() else base / given):
-            result = check(folder, args.arch or plan_arch(folder), args.sdk_python.absolute())
-            print(f"{'PASS' if result.passed else 'FAIL'} {folder} ({result.arch})")
+    for arch, arch_folders in by_arch.items():
+        for result in check_all(arch_folders, arch, args.sdk_python.absolute()):
+            print(f"{'PASS' if result.passed else 'FAIL'} {result.folder} ({result.arch})")
             print("\n".join("    " + line for line in result.output.splitlines()))
             results.append(result)
     passed = sum(r.passed for r in results)
