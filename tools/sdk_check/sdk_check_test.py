@@ -182,24 +182,31 @@ def simulate(folder: Path, arch: str) -> None:
     program.run(folder, tensors, arch, host_sizes.values(plan))
 
 
-def test_the_unmodified_program_runs_on_both_sides(generated, tmp_path):
-    folder = mistake_folder(generated, tmp_path)
-    simulate(folder, "wormhole")
-    result = sdk_check.check(folder, "wormhole", SDK_PYTHON)
-    assert result.passed, result.output
+def test_the_unmodified_program_runs_on_the_simulator(generated, tmp_path):
+    """The twin of the seeded mistakes (the release's side: test_example_passes_the_release_runtime)."""
+    simulate(mistake_folder(generated, tmp_path), "wormhole")
+
+
+@pytest.fixture(scope="module")
+def seeded(generated, tmp_path_factory) -> dict[str, sdk_check.Result]:
+    """Each mistake seeded into its own copy of gemm, all checked by one runtime process."""
+    folders = {}
+    for name, (make, _, _) in MISTAKES.items():
+        folders[name] = mistake_folder(generated, tmp_path_factory.mktemp(name))
+        make(folders[name])
+    results = sdk_check.check_all(list(folders.values()), "wormhole", SDK_PYTHON)
+    return dict(zip(folders, results, strict=True))
 
 
 @pytest.mark.parametrize("name", sorted(MISTAKES))
-def test_seeded_mistake_is_rejected_by_the_release_runtime_and_the_simulator(generated, tmp_path, name):
-    make, release_says, simulator_says = MISTAKES[name]
-    folder = mistake_folder(generated, tmp_path)
-    make(folder)
-    result = sdk_check.check(folder, "wormhole", SDK_PYTHON)
+def test_seeded_mistake_is_rejected_by_the_release_runtime_and_the_simulator(seeded, name):
+    _, release_says, simulator_says = MISTAKES[name]
+    result = seeded[name]
     assert not result.passed and release_says in result.output, (
         f"{name}: expected the release's runtime to say '{release_says}':\n{result.output}"
     )
     with pytest.raises(RuntimeError, match=re.escape(simulator_says)):  # DeviceError and build errors
-        simulate(folder, "wormhole")
+        simulate(result.folder, "wormhole")
 
 
 def test_lock_file_pins_the_sdk_release():
