@@ -67,9 +67,12 @@ def check_all(folders: list[Path], arch: str, sdk_python: Path, timeout: float =
         text=True,
         timeout=timeout,
     )
-    blocks = run.stdout.split(STATUS_LINE)
+    # "<output of program 0>== status N0\n<output of program 1>== status N1\n...": after the first, each
+    # piece starts with the status of the program before it.
+    pieces = run.stdout.split(STATUS_LINE)
+    blocks = [pieces[0]] + [piece.split("\n", 1)[1] if "\n" in piece else "" for piece in pieces[1:]]
     results = []
-    for folder, block, after in zip(folders, blocks, blocks[1:], strict=False):
+    for folder, block, after in zip(folders, blocks, pieces[1:], strict=False):
         status = int(after.split("\n", 1)[0])
         results.append(Result(folder, arch, status, block.strip()))
     if len(results) < len(folders):  # the runtime itself failed: every program left gets its output
