@@ -84,7 +84,7 @@ CASES = {
     "scalar_code": r"a store to C_f outside T.Parallel is scalar code \(a value carried",
     "strided_global": "a start plus one T.Parallel variable per dimension",
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
-    "unsupported_function": "T.erf in an element-wise statement is not supported on Tenstorrent yet",
+    "unsupported_function": "T.erf is not supported on Tenstorrent yet: no SFPU lowering of this function",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }
 

@@ -114,4 +114,4 @@ def test_factory_that_returns_no_primfunc_points_at_its_def():
 
 
 def test_t_namespace_has_const_and_empty():
-    assert T.const is tilelang.eager.const and T.empty is tilelang.eager.empty
+    assert T.const is tilelang.eager_trace.const and T.empty is tilelang.eager_trace.empty

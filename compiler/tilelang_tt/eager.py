@@ -31,11 +31,9 @@ inside expressions (``(M * 2, K)``) and not passed by keyword.
 from __future__ import annotations
 
 import ast
-import contextvars
 import dataclasses
 import inspect
 import linecache
-import re
 import textwrap
 from collections.abc import Callable
 
@@ -47,77 +45,16 @@ from tvm.script.parser.core.diagnostics import Source
 from tvm.script.parser.core.error import ParserError
 from tvm.script.parser.core.parser import Parser
 
+from . import language
+from .eager_trace import TRACE, Output, Trace
 from .errors import TTArgumentError, TTCompileError
 from .factory import KernelFactory, freeze, source_def_loc
 
-__all__ = ["OUT_IDX_ATTR", "EagerKernelFactory", "const", "empty", "is_eager"]
+__all__ = ["OUT_IDX_ATTR", "EagerKernelFactory", "is_eager"]
 
 OUT_IDX_ATTR = "tl.out_idx"  # on an eager PrimFunc: its T.empty outputs as negative parameter indices
 _DECLARE_TENSOR = "__tt_declare_tensor__"
 _PRIM_FUNC = "__tt_prim_func__"
-
-
-@dataclasses.dataclass
-class _Trace:
-    """What one run of a prologue declared. ``const_values`` is None in the symbolic run."""
-
-    const_values: dict[str, int] | None
-    consts: dict[str, object] = dataclasses.field(default_factory=dict)  # name → Var or int
-    tensors: dict[str, object] = dataclasses.field(default_factory=dict)  # parameter → T.Tensor annotation
-
-
-@dataclasses.dataclass(frozen=True)
-class _Empty:
-    """``T.empty(shape, dtype)``: an output tensor the kernel allocates and returns."""
-
-    shape: tuple
-    dtype: object
-
-
-_TRACE: contextvars.ContextVar[_Trace | None] = contextvars.ContextVar(
-    "tilelang_tt_eager_trace", default=None
-)
-
-
-def _active(what: str) -> _Trace:
-    trace = _TRACE.get()
-    if trace is None:
-        caller = inspect.stack()[2]
-        raise TTCompileError(
-            f"{what} declares part of an eager @tilelang.jit kernel; use it in the body of a function "
-            f"decorated with @tilelang.jit, before its `with T.Kernel(...)`",
-            caller.filename,
-            caller.lineno,
-            0,
-        )
-    return trace
-
-
-def const(names: str, dtype: str = "int32"):
-    """``M, N = T.const("M, N")``: shape constants (names split on commas or spaces); one name gives one
-    value. Symbolic Vars while the kernel's tensor shapes are matched, the call's ints afterwards."""
-    trace = _active("T.const")
-    values = []
-    for name in [n for n in re.split(r"[,\s]+", names.strip()) if n]:
-        if trace.const_values is None:
-            trace.consts[name] = trace.consts.get(name) or tirx.Var(name, str(dtype))
-        else:
-            trace.consts[name] = trace.const_values[name]
-        values.append(trace.consts[name])
-    if not values:
-        raise TTCompileError(f"T.const({names!r}) names no constant")
-    return values[0] if len(values) == 1 else tuple(values)
-
-
-def empty(*shape, dtype="float32"):
-    """``C = T.empty((M, N), dtype)`` (also ``T.empty(M, N, dtype=...)``): an output of the kernel, which
-    must be returned. Default dtype float32, as in TileLang."""
-    _active("T.empty")
-    if shape and isinstance(shape[0], list | tuple):
-        if len(shape) > 2:
-            raise TypeError(f"T.empty(shape, dtype) takes at most 2 positional arguments, got {len(shape)}")
-        shape, dtype = tuple(shape[0]), (shape[1] if len(shape) == 2 else dtype)
-    return _Empty(tuple(shape), dtype)
 
 
 def _kernel_with(stmt: ast.stmt) -> bool:
@@ -267,8 +204,8 @@ class EagerKernelFactory(KernelFactory):
         )
 
     # -- the two runs of the prologue ------------------------------------------------------------------
-    def _run_prologue(self, bound: inspect.BoundArguments, const_values: dict | None) -> tuple[_Trace, dict]:
-        trace = _Trace(const_values)
+    def _run_prologue(self, bound: inspect.BoundArguments, const_values: dict | None) -> tuple[Trace, dict]:
+        trace = Trace(const_values)
 
         def declare_tensor(name, annotation, loc):
             if not hasattr(annotation, "shape") or not hasattr(annotation, "dtype"):
@@ -284,11 +221,11 @@ class EagerKernelFactory(KernelFactory):
         namespace.update(inspect.getclosurevars(self.func).nonlocals)
         namespace.update(bound.arguments)
         namespace[_DECLARE_TENSOR] = declare_tensor
-        token = _TRACE.set(trace)
+        token = TRACE.set(trace)
         try:
             exec(self.prologue, namespace)  # noqa: S102 -- the user's own function body
         finally:
-            _TRACE.reset(token)
+            TRACE.reset(token)
         return trace, namespace
 
     def const_names(self) -> list[str]:
@@ -382,12 +319,10 @@ class EagerKernelFactory(KernelFactory):
 
     def get_tir(self, *args, **kwargs) -> tirx.PrimFunc:
         """The static PrimFunc for these arguments (tensors and/or constants by keyword)."""
-        from . import language
-
         bound, given = self._split(args, kwargs)
         const_values = self._const_values(self._template(bound), bound, given)
         trace, namespace = self._run_prologue(bound, const_values)
-        outputs = {n: v for n, v in namespace.items() if isinstance(v, _Empty)}
+        outputs = {n: v for n, v in namespace.items() if isinstance(v, Output)}
         if sorted(self.returns) != sorted(outputs):
             raise TTCompileError.at(
                 self.def_loc,

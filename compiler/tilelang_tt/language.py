@@ -27,6 +27,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
+import types
 
 import tvm
 import tvm.script.tirx as _T
@@ -35,8 +36,8 @@ from tvm import tirx
 from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
-from . import dtypes, ops
-from .eager import const, empty
+from . import dtypes, ops, surface
+from .eager_trace import const, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
 from .ir_utils import simplify
@@ -53,7 +54,16 @@ __all__ = [
     "alloc_fragment",
     "alloc_local",
     "alloc_reducer",
+    "alloc_var",
     "get_thread_binding",
+    "get_thread_bindings",
+    "get_thread_extent",
+    "get_thread_extents",
+    "get_block_binding",
+    "get_block_bindings",
+    "get_block_extent",
+    "get_block_extents",
+    "index_to_coordinates",
     "atomic_add",
     "finalize_reducer",
     "grid",
@@ -68,42 +78,47 @@ __all__ = [
     "GemmWarpPolicy",
     "transpose",
     "serial",
+    "Serial",
+    "unroll",
+    "Unroll",
+    "vectorized",
+    "Vectorized",
+    "clamp",
+    "likely",
     "reduce_sum",
     "reduce_max",
     "reduce_min",
     "reduce_abssum",
     "reduce_absmax",
-    "use_swizzle",
-    "annotate_layout",
     "const",
     "empty",
 ]
 
 dtype = dtypes.dtype
+AnyDType = dtype | str  # TileLang's annotation for "a dtype in any spelling"
+PrimExpr, StringImm = tvm.ir.Expr, tvm.ir.StringImm  # TVM 0.27 calls every expression Expr
+
+
+def get_tvm_dtype(value) -> tvm.DataType:
+    """The TVM DataType of any dtype spelling (``T.float16``, "bfloat16", ``torch.float32`` ...)."""
+    return tvm.DataType(dtypes.canonical(value))
+
 
 _PIPELINED_KEY = "tl.pipelined_stages"
 _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-# TileLang names that TileLang-TT does not lower yet: using one is a located "not supported" error.
-TILELANG_NOT_YET = frozenset(
-    {
-        "cumsum", "alloc_var", "dynamic",
-        "symbolic", "alloc_barrier", "copy_async", "gemm_sp", "print", "device_assert",
-    }
-)  # fmt: skip
-
-
 def __getattr__(name: str):
-    """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...)."""
+    """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...),
+    except TileLang names that do not lower on Tenstorrent (``surface.py``): those are an AttributeError
+    that says why, which the TVMScript parser reports at the user's line."""
+    rejected = surface.rejection(name)
+    if rejected is not None:
+        raise AttributeError(rejected)
     if name.startswith("__"):
         raise AttributeError(name)
     if name in dtypes.OBJECTS:
         return dtypes.OBJECTS[name]
-    if name in TILELANG_NOT_YET:
-        raise AttributeError(
-            f"T.{name} is TileLang surface that TileLang-TT does not support on Tenstorrent yet"
-        )
     try:
         return getattr(_T, name)
     except AttributeError:
@@ -116,12 +131,22 @@ def __getattr__(name: str):
 DEF_LOC_ATTR = "tl.def_loc"  # "file:line:col" of the ``def``, where errors about the whole function point
 
 
+def _caller_frames() -> list:
+    """The frames from the caller outwards, each as ``.frame`` the way TVMScript's closure resolution
+    reads ``inspect.stack()`` (which would also look up every frame's source: most of a small parse)."""
+    frames, frame = [], inspect.currentframe().f_back
+    while frame is not None:
+        frames.append(types.SimpleNamespace(frame=frame))
+        frame = frame.f_back
+    return frames
+
+
 def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
     """``@T.prim_func``: parse a Python function into a PrimFunc (TVMScript), reporting mistakes in it
     (unknown ``T.*`` names, undefined variables, wrong arguments) as TTCompileError on the user's line.
 
     ``private`` is read by the parser from the decorator's source text, as in TVMScript."""
-    caller_frames = inspect.stack()  # the user's frames, for names only annotations mention (PEP 563)
+    caller_frames = _caller_frames()  # the user's frames, for names only annotations mention (PEP 563)
 
     def parse(f):
         if not inspect.isfunction(f):
@@ -203,15 +228,23 @@ def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
     return func.with_body(body)
 
 
-def Tensor(shape, dtype="float32", data=None, scope="global", **buffer_options):  # noqa: N802
+class _TensorType:
     """``A: T.Tensor((M, K), T.float16)`` — a global tensor parameter; ``T.Tensor(shape, dtype, other.data)``
     is a view of another tensor's memory. ``dtype`` may be a dtype object or string (``T.float`` is
-    float32)."""
-    if data is not None:  # a view: declared in the body, where it is evaluated
-        return _T.decl_buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
-    return _T.Buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
+    float32). The subscript spelling ``T.Tensor[(M, K), T.float16]`` is the same annotation."""
+
+    def __call__(self, shape, dtype="float32", data=None, scope="global", **buffer_options):
+        if data is not None:  # a view: declared in the body, where it is evaluated
+            return _T.decl_buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
+        return _T.Buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], tuple | list):
+            return self(key[0], key[1])
+        return self(key)  # T.Tensor[(M, K)]: float32, as T.Tensor((M, K))
 
 
+Tensor = _TensorType()
 Buffer = Tensor
 
 
@@ -275,6 +308,7 @@ class Kernel:
         self.threads = threads
         self._frames = []
         self._threads: dict[int, tirx.Var] = {}
+        self.blocks: list[tirx.Var] = []
 
     _current: list = []  # the kernels being parsed, innermost last
 
@@ -285,6 +319,7 @@ class Kernel:
             frame = _T.launch_thread(tag, extent)
             ids.append(frame.__enter__())
             self._frames.append(frame)
+        self.blocks = ids
         return ids[0] if len(ids) == 1 else tuple(ids)
 
     def __exit__(self, *exc):
@@ -293,10 +328,14 @@ class Kernel:
         Kernel._current.remove(self)
         return False
 
+    def thread_extents(self) -> tuple:
+        """Threads per block along each dimension (TileLang's default is 128 along x)."""
+        return tuple(self.threads) if isinstance(self.threads, tuple | list) else (self.threads or 128,)
+
     def thread(self, dim: int):
         """The SIMT thread index along ``dim`` (``threads`` per block, TileLang's default 128), launched
         here once; VectorizeThreadsTT turns what each thread does into tile statements."""
-        extents = self.threads if isinstance(self.threads, tuple | list) else (self.threads or 128,)
+        extents = self.thread_extents()
         if not 0 <= dim < len(extents):
             raise TypeError(f"T.get_thread_binding({dim}) in a kernel with threads={self.threads}")
         if dim not in self._threads:
@@ -330,6 +369,21 @@ def alloc_local(shape, dtype, scope: str = "local"):
     return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
 
 
+def alloc_var(dtype, *args, scope: str = "local.var", init=None):
+    """``x = T.alloc_var(T.float32)``: a scalar variable, assigned with ``x = ...`` / ``x += ...`` and read as
+    ``x``; ``init`` (keyword, or the one non-string positional argument) is its first value. TileLang's
+    positional scope string (``T.alloc_var(T.int32, "local.var")``) is accepted; every scope is a
+    variable of the core that runs the statement."""
+    positional = [a for a in args if not isinstance(a, str)]
+    if len(positional) > 1 or (positional and init is not None):
+        raise TypeError("T.alloc_var takes one initial value (positionally or as init=)")
+    init = positional[0] if positional else init
+    variable = _T.local_scalar(dtype=dtypes.canonical(dtype))
+    if init is not None:
+        _T.buffer_store(variable.scalar.source, init, [0])
+    return variable
+
+
 def _fill_value(value) -> tirx.PrimExpr:
     """A fill value as a float32 constant (``0``, ``1.5``, ``-T.infinity(T.float32)``)."""
     if isinstance(value, bool | int | float):
@@ -340,13 +394,27 @@ def _fill_value(value) -> tirx.PrimExpr:
     return folded
 
 
+def _variable(value) -> tirx.Buffer | None:
+    """The buffer of a ``T.alloc_var`` variable (as the parser hands it over), else None."""
+    if isinstance(value, _T.scalar_wrapper):
+        return value.scalar.source
+    if isinstance(value, tvm.ir.TensorLoad) and str(value.source.ty.storage_scope) == "local":
+        return value.source
+    return None
+
+
 def fill(buffer, value):
-    """Set every element of ``buffer`` (a shared or fragment tile) to the constant ``value``."""
+    """Set every element of ``buffer`` (a shared or fragment tile, or a ``T.alloc_var``) to the constant
+    ``value``."""
+    variable = _variable(buffer)
+    if variable is not None:
+        _T.buffer_store(variable, tirx.Cast(variable.ty.dtype, _fill_value(value)), [0])
+        return None
     return ops.call("tl.fill", _region(buffer), _fill_value(value), _loc())
 
 
 def clear(buffer):
-    return ops.call("tl.fill", _region(buffer), tirx.const(0.0, "float32"), _loc())
+    return fill(buffer, 0)
 
 
 def copy(src, dst, coalesced_width=None, disable_tma: bool = False, eviction_policy=None, loop_layout=None):
@@ -413,6 +481,38 @@ def grid(*extents):
     return _T.grid(*extents)
 
 
+def Serial(*args, **kwargs):  # noqa: N802
+    """TileLang's capitalised ``T.serial``."""
+    return serial(*args, **kwargs)
+
+
+def unroll(start, stop=None, step=None, *, explicit: bool = False, unroll_factor=None, annotations=None):
+    """``T.unroll``: a sequential loop (whether it is unrolled is the RISC-V kernel compiler's choice)."""
+    return serial(start, stop, step, annotations=annotations)
+
+
+def vectorized(start, stop=None, *, annotations=None):
+    """``T.vectorized``: a sequential loop (a tile statement in it covers whole tiles anyway)."""
+    return serial(start, stop, annotations=annotations)
+
+
+Unroll, Vectorized = unroll, vectorized
+
+
+def clamp(value, min_val=None, max_val=None):
+    """``min(max(value, min_val), max_val)``; a bound given as None is left open."""
+    if min_val is not None:
+        value = _T.max(value, min_val)
+    if max_val is not None:
+        value = _T.min(value, max_val)
+    return value
+
+
+def likely(condition):
+    """A branch-probability hint on GPUs; on Tenstorrent the condition itself."""
+    return condition
+
+
 def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma: bool = False):
     """``T.atomic_add(C[i, j], x)`` in a ``T.Parallel`` nest: C[i, j] += x, whichever grid point adds
     (SerializeSplitKTT makes the grid points that add into one element take turns on one core).
@@ -424,11 +524,63 @@ def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma
     return ops.call("tl.atomic_add", dst=dst, value=value, loc=_loc())
 
 
+def _kernel(what: str) -> Kernel:
+    if not Kernel._current:
+        raise TypeError(f"T.{what} is used inside a T.Kernel")
+    return Kernel._current[-1]
+
+
+def _axis(what: str, values, dim: int):
+    if not 0 <= dim < len(values):
+        raise TypeError(f"T.{what}({dim}): the kernel has {len(values)} such dimension(s)")
+    return values[dim]
+
+
 def get_thread_binding(dim: int = 0):
     """The index of the current thread along ``dim`` (``threadIdx.x`` for 0) in SIMT-style TileLang code."""
-    if not Kernel._current:
-        raise TypeError("T.get_thread_binding is used inside a T.Kernel")
-    return Kernel._current[-1].thread(dim)
+    return _kernel("get_thread_binding").thread(dim)
+
+
+def get_thread_bindings():
+    """The thread indices along every dimension of the block."""
+    kernel = _kernel("get_thread_bindings")
+    return [kernel.thread(d) for d in range(len(kernel.thread_extents()))]
+
+
+def get_thread_extent(dim: int = 0):
+    """Threads per block along ``dim``."""
+    return _axis("get_thread_extent", _kernel("get_thread_extent").thread_extents(), dim)
+
+
+def get_thread_extents():
+    return list(_kernel("get_thread_extents").thread_extents())
+
+
+def get_block_binding(dim: int = 0):
+    """The grid index along ``dim`` (what ``with T.Kernel(...) as (bx, by)`` binds)."""
+    return _axis("get_block_binding", _kernel("get_block_binding").blocks, dim)
+
+
+def get_block_bindings():
+    return list(_kernel("get_block_bindings").blocks)
+
+
+def get_block_extent(dim: int = 0):
+    """The grid's extent along ``dim``."""
+    return _axis("get_block_extent", _kernel("get_block_extent").grid, dim)
+
+
+def get_block_extents():
+    return list(_kernel("get_block_extents").grid)
+
+
+def index_to_coordinates(index, shape) -> list:
+    """The row-major coordinates of flat ``index`` in ``shape`` (last dimension fastest)."""
+    coordinates = []
+    for extent in reversed(list(shape)):
+        coordinates.append(index % extent)
+        index = index // extent
+    return coordinates[::-1]
 
 
 def alloc_reducer(shape, dtype, op: str = "sum", replication=None):
@@ -533,11 +685,22 @@ def Pipelined(start, stop=None, num_stages: int = 0, order=None, stage=None, syn
     return _T.serial(start, stop, annotations={_PIPELINED_KEY: int(num_stages)})
 
 
-def use_swizzle(panel_size: int = 8, order: str = "row", enable: bool = True):
-    """Accepted for TileLang compatibility; block → core assignment is chosen by ``partition=``."""
-    return None
+def _ignored(name: str, reason: str):
+    """A GPU hint of TileLang's that means nothing on a Tenstorrent core: accepted with any arguments."""
+
+    def hint(*args, **kwargs):
+        return None
+
+    hint.__name__ = name
+    hint.__doc__ = f"``T.{name}``: accepted and ignored ({reason})."
+    return hint
 
 
-def annotate_layout(layout_map):
-    """Accepted for TileLang compatibility; tile layouts on Tenstorrent are fixed 32×32 four-face tiles."""
-    return None
+for _name in surface.names_with(surface.IGNORED):
+    if _name not in globals():
+        globals()[_name] = _ignored(_name, surface.standing(_name).reason)
+        __all__.append(_name)
+del _name
+
+# TileLang's fast-math spellings: the SFPU has one accuracy for each function
+globals().update({"__exp": _T.exp, "__log": _T.log, "__log2": _T.log2})

@@ -1,0 +1,158 @@
+"""Programs in the style of TileLang's ``testing/python/language`` tests (clamp, alloc_var, the
+``T.Tensor[...]`` annotation, ``T.Serial`` / ``T.unroll``, the kernel's own block index, macros), imports
+changed only, run on both simulated architectures and compared with numpy."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+
+TARGETS = ["wormhole", "blackhole"]
+
+
+def clamp_within_bounds(N, block_N, dtype, min_val=None, max_val=None):
+    @T.prim_func
+    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            A_shared = T.alloc_shared([block_N], dtype)
+            T.copy(A[bx * block_N], A_shared)
+            for i in T.Parallel(block_N):
+                A_shared[i] = T.clamp(A_shared[i], min_val=min_val, max_val=max_val)
+            T.copy(A_shared, B[bx * block_N])
+
+    return main
+
+
+def clamp_value_range(N, block_N, dtype):
+    @T.prim_func
+    def main(A: T.Tensor((1, N), dtype), B: T.Tensor((1, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            A_frag = T.alloc_fragment([1, block_N], dtype=dtype)
+            min_frag = T.alloc_fragment([1], dtype=dtype)
+            max_frag = T.alloc_fragment([1], dtype=dtype)
+            T.copy(A[0, bx * block_N], A_frag)
+            T.reduce_min(A_frag, min_frag, dim=1)
+            T.reduce_max(A_frag, max_frag, dim=1)
+            for i in T.Parallel(block_N):
+                A_frag[0, i] = T.clamp(A_frag[0, i], min_frag[0] * 0.5, max_frag[0] * 0.5)
+            T.copy(A_frag, B[0, bx * block_N])
+
+    return main
+
+
+def alloc_var_add(N, block_N, dtype):
+    @T.prim_func
+    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            A_shared = T.alloc_shared([block_N], dtype)
+            tmp = T.alloc_var(dtype)
+            tmp = 1  # noqa: F841
+            T.copy(A[bx * block_N], A_shared)
+            for i in T.Parallel(block_N):
+                A_shared[i] = A_shared[i] + tmp
+            T.copy(A_shared, B[bx * block_N])
+
+    return main
+
+
+def alloc_var_with_init(N, block_N, dtype):
+    @T.prim_func
+    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            A_shared = T.alloc_shared([block_N], dtype)
+            tmp = T.alloc_var(dtype, init=3)
+            T.copy(A[bx * block_N], A_shared)
+            for i in T.Parallel(block_N):
+                A_shared[i] = A_shared[i] * tmp
+            T.copy(A_shared, B[bx * block_N])
+
+    return main
+
+
+def _bf16(shape, seed):
+    return np.random.default_rng(seed).standard_normal(shape).astype(ml_dtypes.bfloat16)
+
+
+def _close(actual, expected):
+    actual, expected = np.asarray(actual, np.float32), np.asarray(expected, np.float32)
+    assert np.allclose(actual, expected, atol=1e-2, rtol=1e-2), (
+        f"max error {np.abs(actual - expected).max()} (values up to {np.abs(expected).max()})"
+    )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_clamp_with_constant_bounds(target):
+    kernel = tilelang.compile(
+        clamp_within_bounds(1024, 128, T.float16, -0.5, 0.75), out_idx=[1], target=target
+    )
+    a = np.random.default_rng(0).standard_normal(1024).astype(np.float16)
+    _close(kernel(a), np.clip(a, -0.5, 0.75))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_clamp_with_one_open_bound(target):
+    kernel = tilelang.compile(
+        clamp_within_bounds(512, 128, T.bfloat16, None, 0.25), out_idx=[1], target=target
+    )
+    a = _bf16(512, 1)
+    _close(kernel(a), np.minimum(a.astype(np.float32), 0.25))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_clamp_to_bounds_computed_by_reductions(target):
+    kernel = tilelang.compile(clamp_value_range(1024, 128, T.float32), out_idx=[1], target=target)
+    a = np.random.default_rng(2).standard_normal((1, 1024)).astype(np.float32)
+    blocks = a.reshape(8, 128)
+    lo, hi = blocks.min(axis=1, keepdims=True) * 0.5, blocks.max(axis=1, keepdims=True) * 0.5
+    _close(kernel(a), np.clip(blocks, lo, hi).reshape(1, 1024))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_alloc_var_assigned_then_read(target):
+    kernel = tilelang.compile(alloc_var_add(1024, 128, T.float16), out_idx=[1], target=target)
+    a = np.random.default_rng(3).standard_normal(1024).astype(np.float16)
+    _close(kernel(a), a.astype(np.float32) + 1)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_alloc_var_with_initial_value(target):
+    kernel = tilelang.compile(alloc_var_with_init(512, 128, T.bfloat16), out_idx=[1], target=target)
+    a = _bf16(512, 4)
+    _close(kernel(a), a.astype(np.float32) * 3)
+
+
+M, N, K = 128, 128, 128
+
+
+@T.macro
+def scale_rows(acc, factor):
+    for i, j in T.Parallel(64, 64):
+        acc[i, j] = acc[i, j] * factor
+
+
+@T.prim_func
+def gemm_in_2026_spelling(
+    A: T.Tensor[(M, K), T.bfloat16], B: T.Tensor[(K, N), T.bfloat16], C: T.Tensor[(M, N), T.bfloat16]
+):
+    with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128):
+        bx, by = T.get_block_binding(0), T.get_block_binding(1)
+        T.disable_warp_group_reg_alloc()
+        T.annotate_l2_hit_ratio({A: 0.5})
+        A_s = T.alloc_shared((64, 32), T.bfloat16)
+        B_s = T.alloc_shared((32, 64), T.bfloat16)
+        acc = T.alloc_fragment((64, 64), T.float32)
+        T.clear(acc)
+        for k in T.Serial(T.ceildiv(K, 32)):
+            T.copy(A[by * 64, k * 32], A_s)
+            T.copy(B[k * 32, bx * 64], B_s)
+            T.gemm(A_s, B_s, acc)
+        scale_rows(acc, 0.5)
+        T.copy(acc, C[by * 64, bx * 64])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_gemm_with_subscript_annotations_block_bindings_serial_loop_and_macro(target):
+    kernel = tilelang.compile(gemm_in_2026_spelling, out_idx=[2], target=target)
+    a, b = _bf16((M, K), 5), _bf16((K, N), 6)
+    _close(kernel(a, b), 0.5 * (a.astype(np.float32) @ b.astype(np.float32)))
