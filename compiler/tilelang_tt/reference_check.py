@@ -6,8 +6,11 @@ print::
     result = tilelang_tt.check_against_reference(kernel, ref_program)
     print(f"check: {result}")   # check: PASS: max rel err 3.91e-03, PCC 0.999996, ran in 0.52s
 
-Inputs are standard-normal values rounded to each parameter's dtype, outputs start as zeros; the reference
-gets the inputs in parameter order and returns the outputs (one array, or a tuple in parameter order).
+Inputs are standard-normal values rounded to each parameter's dtype, outputs start as zeros. The reference
+gets, in parameter order, every parameter that is not an output (TileLang's convention: ``out_idx``; when
+it is not given, the parameters the kernel only writes), including tensors the kernel reads and writes
+(``T.atomic_add`` targets) with their starting values, and returns the outputs: one array, or a tuple in
+parameter order, of the ``out_idx`` parameters or else of every written one.
 Outputs and references are compared in float32: the worst relative error (to the reference's largest
 magnitude) and the lowest Pearson correlation over all outputs.
 """
@@ -85,10 +88,14 @@ def check_against_reference(
 ) -> CheckResult:
     """Runs ``kernel`` on random arguments (``rng``, default seed 0) and compares it with ``ref_program``."""
     arrays = random_arguments(kernel, rng if rng is not None else np.random.default_rng(0))
-    written = [i for i, p in enumerate(kernel.params) if p["access"] in ("write", "read_write")]
-    output_indices = kernel.out_idx or written
-    # The reference sees the inputs as they were before the kernel ran (it may update some in place).
-    inputs = [a.copy() for i, a in enumerate(arrays) if i not in output_indices]
+    output_indices = kernel.out_idx or [
+        i for i, p in enumerate(kernel.params) if p["access"] in ("write", "read_write")
+    ]
+    # As TileLang's assert_allclose: the reference gets every parameter that is not an out_idx output
+    # (without out_idx: not written only), as it was before the kernel ran, so a tensor the kernel
+    # accumulates into (T.atomic_add) reaches it with its starting values.
+    pure_outputs = kernel.out_idx or [i for i, p in enumerate(kernel.params) if p["access"] == "write"]
+    inputs = [a.copy() for i, a in enumerate(arrays) if i not in pure_outputs]
     start = time.perf_counter()
     kernel(*arrays)
     seconds = time.perf_counter() - start

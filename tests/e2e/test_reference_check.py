@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import tilelang_tt
+import tilelang_tt.language as T
 from programs import gemm
 
 
@@ -34,3 +35,29 @@ def test_without_a_reference_it_only_runs(kernel):
 def test_a_reference_with_the_wrong_number_of_outputs_is_named(kernel):
     with pytest.raises(ValueError, match="ref_program returned 2 arrays for the kernel's 1 outputs"):
         tilelang_tt.check_against_reference(kernel, lambda A, B: (_ref(A, B), _ref(A, B)))
+
+
+@T.prim_func
+def split_k_accumulate(
+    A: T.Tensor((64, 128), "float16"), B: T.Tensor((128, 64), "float16"), C: T.Tensor((64, 64), "float32")
+):
+    """C += A @ B, the two halves of K adding into C from the third grid axis (TileLang's split-K)."""
+    with T.Kernel(1, 1, 2, threads=128) as (bx, by, bz):
+        A_s = T.alloc_shared((64, 64), "float16")
+        B_s = T.alloc_shared((64, 64), "float16")
+        C_f = T.alloc_fragment((64, 64), "float32")
+        T.clear(C_f)
+        T.copy(A[0, bz * 64], A_s)
+        T.copy(B[bz * 64, 0], B_s)
+        T.gemm(A_s, B_s, C_f)
+        for i, j in T.Parallel(64, 64):
+            T.atomic_add(C[i, j], C_f[i, j])
+
+
+def test_a_tensor_the_kernel_accumulates_into_reaches_the_reference_with_its_starting_values():
+    """TileLang's convention: the reference gets every parameter that is not an output, so an
+    accumulate-into program (C read and written, no out_idx) is checked as C_start + A @ B."""
+    kernel = tilelang_tt.compile(split_k_accumulate)
+    assert [p["access"] for p in kernel.params] == ["read", "read", "read_write"]
+    result = tilelang_tt.check_against_reference(kernel, lambda A, B, C: C + _ref(A, B))
+    assert result.passed, str(result)
