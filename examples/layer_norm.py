@@ -6,8 +6,9 @@ as two more outputs.
     python examples/layer_norm.py
 
 ``gamma`` and ``beta`` are 1-D tensors read as row vectors (broadcast down a tile's rows), ``Mean`` and
-``Rstd`` are 1-D outputs written as column vectors (one value per row of a tile). Upstream runs it with
-``blk_m=1``; a Tenstorrent tile holds 32 rows, so blocks of rows here are multiples of 32.
+``Rstd`` are 1-D outputs written as column vectors (one value per row of a tile). Its block is
+upstream's ``blk_m=1``, one row per grid point; 32 consecutive points share one core's 32-row tiles
+(CoarsenSubTileRowsTT).
 """
 
 import numpy as np
@@ -16,7 +17,7 @@ import tilelang_tt.language as T
 
 
 @tilelang.jit(out_idx=[-3, -2, -1])
-def _layernorm_fwd(N, D, eps=1e-5, blk_m=32, threads=256, in_dtype="bfloat16", out_dtype="bfloat16"):
+def _layernorm_fwd(N, D, eps=1e-5, blk_m=1, threads=256, in_dtype="bfloat16", out_dtype="bfloat16"):
     accum_dtype = "float"
 
     @T.prim_func

@@ -7,7 +7,8 @@ given with ``T.const``): one pass computes each row's log-sum-exp block by block
 
 ``lse`` lives across the first loop (a running value in an L1 circular buffer, updated in place by each
 block); the row maximum and sum are ``reduce_tile`` row reductions; the broadcasts ``max_x[i]`` and
-``lse[i]`` over a tile are column broadcasts (``unary_bcast<COL>``).
+``lse[i]`` over a tile are column broadcasts (``unary_bcast<COL>``). ``BLOCK_M=1`` is upstream's: one row
+per grid point, 32 consecutive points sharing one core's tiles (CoarsenSubTileRowsTT).
 """
 
 import numpy as np
@@ -16,7 +17,7 @@ import tilelang_tt.language as T
 
 
 @tilelang.jit
-def softmax_kernel(X, BLOCK_M=32, BLOCK_N=128, dtype: T.dtype = T.float16):
+def softmax_kernel(X, BLOCK_M=1, BLOCK_N=128, dtype: T.dtype = T.float16):
     M, N = T.const("M, N")
     X: T.Tensor([M, N], dtype)
     Y = T.empty([M, N], dtype)

@@ -119,3 +119,17 @@ def test_private_prim_func_and_closure_variables_parse():
             T.copy(A_s, C[0, 0])
 
     assert "global_symbol" not in (copy_tile.attrs or {}) and int(copy_tile.params[0].shape[0]) == size
+
+
+def test_persistent_loop_in_a_kernel_with_more_than_its_worker_axis_is_a_located_error():
+    with pytest.raises(TTCompileError, match="T.Persistent is supported as the one loop of a kernel") as err:
+
+        @T.prim_func
+        def two_axes(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+            with T.Kernel(8, 2) as (worker, half):
+                A_s = T.alloc_shared((32, 32), "bfloat16")
+                for bx, by in T.Persistent([2, 2], 8, worker):
+                    T.copy(A[bx * 32, by * 32], A_s)
+                    T.copy(A_s, C[bx * 32, by * 32])
+
+    assert err.value.filename == __file__, err.value

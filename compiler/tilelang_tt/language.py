@@ -40,7 +40,7 @@ from . import dtypes, ops, surface
 from .eager_trace import const, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
-from .ir_utils import simplify
+from .ir_utils import collect_vars, find_ops, provably_equal, simplify
 
 __all__ = [
     "dtype",
@@ -74,6 +74,7 @@ __all__ = [
     "c2d_im2col",
     "gemm",
     "Pipelined",
+    "Persistent",
     "Parallel",
     "GemmWarpPolicy",
     "transpose",
@@ -169,8 +170,9 @@ prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator
 
 
 def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
-    """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets."""
-    return _named_scalars_to_lets(_attach_parallel_locs(func))
+    """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets,
+    ``T.Persistent`` loops as the launch grid they walk."""
+    return _persistent_to_grid(_named_scalars_to_lets(_attach_parallel_locs(func)))
 
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
@@ -516,12 +518,58 @@ def likely(condition):
 def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma: bool = False):
     """``T.atomic_add(C[i, j], x)`` in a ``T.Parallel`` nest: C[i, j] += x, whichever grid point adds
     (SerializeSplitKTT makes the grid points that add into one element take turns on one core).
-    ``memory_order`` and ``use_tma`` are GPU knobs; the previous value cannot be returned."""
+    ``T.atomic_add(C[by * bM, bx * bN], C_local)`` (or a slice ``C[r:r + bM, :]``) adds a whole tile: the
+    same, as a ``T.Parallel`` nest over the tile. ``memory_order`` and ``use_tma`` are GPU knobs; the
+    previous value cannot be returned."""
     if return_prev:
         raise TypeError("T.atomic_add(return_prev=True) is not supported on Tenstorrent yet")
+    loc = _loc()
+    if isinstance(value, tirx.Buffer | tvm.ir.TensorRegion) or isinstance(dst, tvm.ir.TensorRegion):
+        _atomic_add_tile(_region(dst, like=value), _region(value), loc)
+        return None
     if not isinstance(dst, tvm.ir.TensorLoad):
-        raise TypeError(f"T.atomic_add adds into one element, e.g. C[i, j]; got {type(dst).__name__}")
-    return ops.call("tl.atomic_add", dst=dst, value=value, loc=_loc())
+        raise TypeError(
+            f"T.atomic_add adds into an element C[i, j] or a tile region; got {type(dst).__name__}"
+        )
+    return ops.call("tl.atomic_add", dst=dst, value=value, loc=loc)
+
+
+def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: str) -> None:
+    """``dst += src`` element by element, written into the function being parsed as the ``T.Parallel``
+    nest a user would write: one loop per dimension of ``src`` whose extent is not 1, matched with the
+    dimensions of ``dst`` whose extent is not 1, in order."""
+
+    def varying(r):
+        return [
+            d
+            for d, x in enumerate(r.region)
+            if not (isinstance(x.extent, tirx.IntImm) and int(x.extent) == 1)
+        ]
+
+    src_dims, dst_dims = varying(src), varying(dst)
+    src_extents = [src.region[d].extent for d in src_dims]
+    dst_extents = [dst.region[d].extent for d in dst_dims]
+    if len(src_dims) != len(dst_dims) or not all(map(provably_equal, src_extents, dst_extents)):
+        shapes = [", ".join(str(e) for e in extents) for extents in (dst_extents, src_extents)]
+        raise TypeError(
+            f"T.atomic_add: the region of {dst.source.name} ({shapes[0]}) and the tile {src.source.name} "
+            f"({shapes[1]}) differ in shape"
+        )
+    _T.evaluate(ops.call("tl.loc", loc))
+    frame = _T.grid(*src_extents)
+    ids = frame.__enter__()
+    ids = [ids] if isinstance(ids, tvm.ir.Var) else list(ids)  # one variable, or an Array of them
+    try:
+        position = dict(zip(src_dims, ids, strict=True))
+        src_index = [r.min + position[d] if d in position else r.min for d, r in enumerate(src.region)]
+        position = dict(zip(dst_dims, ids, strict=True))
+        dst_index = [r.min + position[d] if d in position else r.min for d, r in enumerate(dst.region)]
+        element = tirx.BufferLoad(src.source, src_index)
+        _T.evaluate(
+            ops.call("tl.atomic_add", dst=tirx.BufferLoad(dst.source, dst_index), value=element, loc=loc)
+        )
+    finally:
+        frame.__exit__(None, None, None)
 
 
 def _kernel(what: str) -> Kernel:
@@ -632,6 +680,71 @@ def _attach_parallel_locs(func: tirx.PrimFunc) -> tirx.PrimFunc:
         return tirx.SeqStmt(out) if len(out) > 1 else out[0]
 
     return func.with_body(tvm_ffi.structural_map(func.body, (tirx.SeqStmt, rewrite), order="post"))
+
+
+def Persistent(domain, wave_size, index, group_size=8):  # noqa: N802
+    """``for bx, by in T.Persistent([m_blocks, n_blocks], num_workers, worker)`` in a kernel launched as
+    ``T.Kernel(num_workers) as worker``: every point of ``domain`` once, the points spread over the
+    workers. On Tenstorrent every kernel is persistent already (each core loops over the blocks the work
+    partition gives it), so the loop becomes the launch grid: its domain the grid, the worker axis gone
+    (``finish_parse``); ``group_size``, a GPU cache-locality order, is accepted and ignored."""
+    _T.evaluate(ops.call("tl.persistent", workers=wave_size, worker=index, loc=_loc()))
+    return _T.grid(*domain)
+
+
+def _persistent_to_grid(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """A kernel of one launch axis (the workers) whose body has one ``tl.persistent`` marker followed by
+    its loop nest → a kernel launched over the loops' domain, with the nest's body in place of the nest."""
+    markers = find_ops(func.body, ("tl.persistent",))
+    if not markers:
+        return func
+    loc = markers[0].loc
+    launches, node = [], func.body
+    while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
+        launches.append(node)
+        node = node.body
+    worker = ops.fields(markers[0].call).worker
+    blocks = [a for a in launches if str(a.node.thread_tag).startswith("blockIdx")]
+    if len(markers) > 1 or markers[0].loops or len(blocks) != 1 or not blocks[0].node.var.same_as(worker):
+        raise TTCompileError.at(
+            loc,
+            "T.Persistent is supported as the one loop of a kernel launched over its workers alone "
+            "(T.Kernel(num_workers) as worker), indexed by that worker",
+        )
+    found = {}
+
+    def rewrite(block: tirx.SeqStmt):
+        out, seq_ = [], list(block.seq)
+        for k, stmt in enumerate(seq_):
+            if ops.is_op(stmt, "tl.persistent"):
+                nest, loops = seq_[k + 1], []
+                while isinstance(nest, tirx.For) and len(loops) < 3:
+                    loops.append(nest)
+                    nest = nest.body
+                found["loops"] = loops
+                out.append(nest)
+                out.extend(seq_[k + 2 :])
+                break
+            out.append(stmt)
+        return tirx.SeqStmt(out) if len(out) > 1 else out[0]
+
+    body = tvm_ffi.structural_map(node, (tirx.SeqStmt, rewrite), order="post")
+    if any(v.same_as(worker) for v in collect_vars(body)):
+        raise TTCompileError.at(
+            loc, "a T.Persistent kernel uses its worker index outside the T.Persistent loop"
+        )
+    for axis, loop in reversed(list(zip(Kernel.AXES, found["loops"], strict=False))):
+        dom = tvm.ir.Range(0, loop.extent)
+        body = tirx.AttrStmt(
+            tirx.IterVar(dom, loop.loop_var, tirx.IterVar.ThreadIndex, axis),
+            "thread_extent",
+            loop.extent,
+            body,
+        )
+    for launch in reversed(launches):
+        if not launch.same_as(blocks[0]):
+            body = tirx.AttrStmt(launch.node, launch.attr_key, launch.value, body)
+    return func.with_body(body)
 
 
 def transpose(src, dst, annotations=None):

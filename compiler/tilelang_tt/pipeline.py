@@ -27,6 +27,8 @@ def tt_passes(
     return [
         P.ResolveTensorViewsTT(),  # a parameter indexed through a reshaped view takes the view's shape
         P.SerializeSplitKTT(),  # grid points that T.atomic_add into one output take turns on one core
+        P.SelectElementBranchesTT(),  # an if around element stores → a select in each store
+        P.CoarsenSubTileRowsTT(),  # grid points of fewer rows than a tile share one core's tiles
         P.VectorizeThreadsTT(),  # SIMT code: thread-local values get a thread dimension, statements loops
         P.VectorizeElementLoopsTT(),  # scalar nests of element statements → T.Parallel / row sums
         P.LegalizeVectorsTT(),  # 1-D buffers → the (L, 1) / (1, L) tiles they occupy, before shapes are read

@@ -156,3 +156,104 @@ def test_gemm_with_subscript_annotations_block_bindings_serial_loop_and_macro(ta
     kernel = tilelang.compile(gemm_in_2026_spelling, out_idx=[2], target=target)
     a, b = _bf16((M, K), 5), _bf16((K, N), 6)
     _close(kernel(a, b), 0.5 * (a.astype(np.float32) @ b.astype(np.float32)))
+
+
+def masked_update(M, N, block_M, block_N):
+    """``if`` in ``T.Parallel``: a masked select on the data, an if/else on the position, and a bounds
+    guard on a named row index (TileLang's element-wise kernels on shapes that are not multiples)."""
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            a = T.alloc_fragment((block_M, block_N), "float32")
+            b = T.alloc_fragment((block_M, block_N), "float32")
+            T.copy(A[by * block_M, bx * block_N], a)
+            T.fill(b, 5.0)
+            for i, j in T.Parallel(block_M, block_N):
+                if a[i, j] > 0:
+                    b[i, j] = a[i, j] * 2.0
+            for i, j in T.Parallel(block_M, block_N):
+                if i < j:
+                    b[i, j] = b[i, j] + 1.0
+                else:
+                    b[i, j] = b[i, j] - 1.0
+            for i, j in T.Parallel(block_M, block_N):
+                row = by * block_M + i
+                col = bx * block_N + j
+                if row < M and col < N:
+                    B[row, col] = b[i, j]
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_if_in_parallel_masks_positions_and_guards_bounds(target):
+    M, N, block = 100, 90, 32
+    kernel = tilelang.compile(masked_update(M, N, block, block), out_idx=[1], target=target)
+    a = np.random.default_rng(7).standard_normal((M, N)).astype(np.float32)
+    expected = np.where(a > 0, 2 * a, 5.0)
+    rows, cols = np.indices((M, N)) % block
+    expected = np.where(rows < cols, expected + 1, expected - 1)
+    _close(kernel(a), expected)
+
+
+@T.prim_func
+def guarded_scalar_loops(A: T.Tensor((100, 90), "float32"), C: T.Tensor((100, 90), "float32")):
+    with T.Kernel(T.ceildiv(90, 32), T.ceildiv(100, 32), threads=128) as (bx, by):
+        for i, j in T.grid(32, 32):
+            if by * 32 + i < 100 and bx * 32 + j < 90:
+                C[by * 32 + i, bx * 32 + j] = A[by * 32 + i, bx * 32 + j] * 3.0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_scalar_loops_with_guarded_element_stores(target):
+    kernel = tilelang.compile(guarded_scalar_loops, out_idx=[1], target=target)
+    a = np.random.default_rng(8).standard_normal((100, 90)).astype(np.float32)
+    _close(kernel(a), 3 * a)
+
+
+@tilelang.jit
+def matmul_persistent(
+    A, B, block_M, block_N, block_K, threads, num_stages, dtype=T.float16, accum_dtype=T.float32
+):
+    """TileLang's examples/gemm/example_gemm_persistent.py (the T.Persistent kernel), imports changed and
+    ``driver.get_num_sms()`` given as 8 workers: on Tenstorrent the loop is the launch grid, and the work
+    partition spreads its blocks over the cores."""
+    M, N, K = T.const("M, N, K")
+
+    A: T.Tensor((M, K), dtype)
+    B: T.Tensor((K, N), dtype)
+    C = T.empty((M, N), dtype)
+
+    sm_num = 8
+
+    with T.Kernel(sm_num, threads=threads) as (block_id):
+        A_shared = T.alloc_shared((block_M, block_K), dtype)
+        B_shared = T.alloc_shared((block_K, block_N), dtype)
+        C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+        C_shared = T.alloc_shared((block_M, block_N), dtype)
+
+        for bx, by in T.Persistent([T.ceildiv(M, block_M), T.ceildiv(N, block_N)], sm_num, block_id):
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
+                T.copy(A[bx * block_M, k * block_K], A_shared)
+                T.copy(B[k * block_K, by * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+
+            T.copy(C_local, C_shared)
+            T.copy(C_shared, C[bx * block_M, by * block_N])
+
+    return C
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_persistent_gemm(target):
+    rng = np.random.default_rng(9)
+    a, b = (
+        rng.standard_normal((256, 128)).astype(np.float16),
+        rng.standard_normal((128, 192)).astype(np.float16),
+    )
+    compiled = matmul_persistent.compile(a, b, 64, 64, 32, 128, 2)
+    kernel = tilelang.compile(compiled.func, out_idx=list(compiled.options.out_idx), target=target)
+    assert kernel.cores_used == 12, f"4 x 3 output blocks, one core each; used {kernel.cores_used}"
+    _close(kernel(a, b), a.astype(np.float32) @ b.astype(np.float32))

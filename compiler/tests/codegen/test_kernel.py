@@ -71,3 +71,33 @@ def test_transpose_a_compute_compiles_with_werror():
 def test_ir_without_a_rule_is_an_internal_error():
     with pytest.raises(TTError, match="no C\\+\\+ rule for Ramp"):
         expr(tirx.Ramp(tirx.IntImm("int32", 0), tirx.IntImm("int32", 1), 4))
+
+
+def test_expressions_that_go_negative_keep_tir_semantics_in_cpp(tmp_path):
+    """``T.max(0, (bx * 64 - 128) // 64)`` and friends: rendered for uint32_t kernel words, evaluated by
+    g++ for bx = 0..7, they give what TIR means (signed, floor division), not a wrapped-around word."""
+    bx = tirx.Var("bx", "int32")
+    cases = [
+        tirx.Max(tirx.const(0, "int32"), tirx.FloorDiv(bx * 64 - 128, tirx.const(64, "int32"))),
+        tirx.FloorDiv(bx * 3 - 10, tirx.const(4, "int32")),
+        tirx.FloorMod(bx * 3 - 10, tirx.const(4, "int32")),
+        tirx.Min(bx - 5, tirx.const(2, "int32")),
+    ]
+    lines = [f'printf("%d\\n", static_cast<int>({expr(c)}));' for c in cases]
+    source = "#include <cstdio>\n#include <cstdint>\nint main() {\n  for (uint32_t bx = 0; bx < 8; ++bx) {\n"
+    source += "\n".join(f"    {line}" for line in lines) + "\n  }\n}\n"
+    binary = tmp_path / "expressions"
+    build = subprocess.run(
+        ["g++", "-std=c++17", "-Wall", "-Werror", "-x", "c++", "-", "-o", str(binary)],
+        input=source,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr[:4000]
+    printed = [int(v) for v in subprocess.run([binary], capture_output=True, text=True).stdout.split()]
+    expected = [
+        value
+        for b in range(8)
+        for value in (max(0, (b * 64 - 128) // 64), (b * 3 - 10) // 4, (b * 3 - 10) % 4, min(b - 5, 2))
+    ]
+    assert printed == expected, f"C++ gave {printed}, TIR means {expected}"

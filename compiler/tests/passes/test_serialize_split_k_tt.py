@@ -52,20 +52,10 @@ def atomic_outside_parallel(A: TL.Tensor((32, 32), "float32"), C: TL.Tensor((32,
         TL.atomic_add(C[0, 0], A[bz, 0])
 
 
-@TL.prim_func
-def two_split_axes(A: TL.Tensor((64, 32), "float32"), C: TL.Tensor((32, 32), "float32")):
-    with TL.Kernel(1, 2, 2) as (bx, by, bz):
-        A_s = TL.alloc_fragment((32, 32), "float32")
-        TL.copy(A[by * 32, 0], A_s)
-        for i, j in TL.Parallel(32, 32):
-            TL.atomic_add(C[i, j], A_s[i, j])
-
-
 @pytest.mark.parametrize(
     "program, message",
     [
         (atomic_outside_parallel, "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet"),
-        (two_split_axes, "T.atomic_add from a grid with 2 axes that select no output element"),
     ],
 )
 def test_atomic_adds_it_cannot_serialize_are_located_errors(program, message):

@@ -22,7 +22,7 @@ from tvm import tirx
 
 from .. import multicast, ops, tile_ops
 from ..errors import TTError
-from ..ir_utils import get_attr
+from ..ir_utils import get_attr, simplify
 from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
 
 INCLUDES = {
@@ -88,8 +88,48 @@ def _float(value: float) -> str:
     return f"{value!r}f"
 
 
+def _can_go_negative(e) -> bool:
+    """An int32 expression with a subtraction or a negative constant in it (``bx * 64 - 128``). The
+    kernels compute in uint32_t words, whose wrap-around gives the right low bits for +, - and *, but not
+    for what reads the sign: division, modulo, min, max and ordering comparisons."""
+    if str(getattr(getattr(e, "ty", None), "dtype", "")) != "int32":
+        return False
+    found = []
+    tvm_ffi.structural_walk(
+        e,
+        [
+            (tirx.Sub, found.append),
+            (tirx.IntImm, lambda i: found.append(i) if int(i.value) < 0 else None),
+        ],
+    )
+    return bool(found)
+
+
+_SIGN_READERS = (tirx.FloorDiv, tirx.FloorMod, tirx.Min, tirx.Max, tirx.LT, tirx.LE, tirx.GT, tirx.GE)
+
+
+def _signed(e) -> str:
+    """``e`` read as int32_t: the word's bits are the two's-complement value TIR means (constants and
+    signed divisions already are int)."""
+    if isinstance(e, tirx.IntImm) and str(e.ty.dtype) == "int32":
+        return expr(e, 6)
+    if isinstance(e, tirx.FloorDiv | tirx.FloorMod) and _can_go_negative(e.a):
+        return expr(e)
+    return f"static_cast<int32_t>({expr(e)})"
+
+
+def _signed_division(e) -> str:
+    """TIR's floor division or modulo of an operand that can be negative, for a positive divisor
+    (C++'s ``/`` truncates towards zero): ⌊a / b⌋ = (a - (b - 1)) / b when a < 0."""
+    a, b = _signed(e.a), expr(e.b, 6)
+    b_less_one = str(int(e.b.value) - 1) if isinstance(e.b, tirx.IntImm) else f"({b} - 1)"
+    floor = f"({a} >= 0 ? {a} / {b} : ({a} - {b_less_one}) / {b})"
+    return floor if isinstance(e, tirx.FloorDiv) else f"({a} - {floor} * {b})"
+
+
 def expr(e, parent: int = -1) -> str:
-    """C++ text of an expression; parentheses only where precedence needs them."""
+    """C++ text of an expression; parentheses only where precedence needs them. Integers are uint32_t
+    words; an operator that reads the sign of an operand that can go negative reads it as int32_t."""
     if isinstance(e, tirx.IntImm):
         return f"{int(e.value)}u" if e.ty.dtype == "uint32" else str(int(e.value))
     if isinstance(e, tirx.FloatImm):
@@ -102,12 +142,16 @@ def expr(e, parent: int = -1) -> str:
         if isinstance(e.a, tirx.EQ):
             return expr(tirx.NE(e.a.a, e.a.b), parent)
         return f"!({expr(e.a)})"
+    signed = isinstance(e, _SIGN_READERS) and (_can_go_negative(e.a) or _can_go_negative(e.b))
+    if signed and isinstance(e, tirx.FloorDiv | tirx.FloorMod):
+        return _signed_division(e)
     for node_type, (op, prec) in _BINARY.items():
         if isinstance(e, node_type):
-            text = f"{expr(e.a, prec)} {op} {expr(e.b, prec + 1)}"
+            a, b = (_signed(e.a), _signed(e.b)) if signed else (expr(e.a, prec), expr(e.b, prec + 1))
+            text = f"{a} {op} {b}"
             return f"({text})" if prec < parent else text
     if isinstance(e, tirx.Min | tirx.Max):  # no <algorithm> in kernels
-        a, b = expr(e.a, 4), expr(e.b, 4)
+        a, b = (_signed(e.a), _signed(e.b)) if signed else (expr(e.a, 4), expr(e.b, 4))
         return f"({a} {'<' if isinstance(e, tirx.Min) else '>'} {b} ? {a} : {b})"
     if isinstance(e, tirx.Cast):
         return f"static_cast<{_C_TYPES[str(e.ty.dtype)]}>({expr(e.value)})"
@@ -123,8 +167,11 @@ def expr(e, parent: int = -1) -> str:
 
 
 def _for(s, emit):
+    """``for v in range(min, min + extent)`` (a TIR loop carries its start and trip count)."""
     v = s.loop_var.name
-    emit(f"for (uint32_t {v} = {expr(s.min)}; {v} < {expr(s.extent)}; ++{v}) {{", +1)
+    end = simplify(s.min + s.extent)
+    condition = expr(tirx.LT(s.loop_var, end))
+    emit(f"for (uint32_t {v} = {expr(s.min)}; {condition}; ++{v}) {{", +1)
     emit_stmt(s.body, emit)
     emit("}", -1)
 

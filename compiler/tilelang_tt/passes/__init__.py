@@ -4,6 +4,7 @@ from .apply_tt_defaults import ApplyTTDefaults
 from .attach_tensor_accessor_tt import AttachTensorAccessorTT
 from .build_tile_dfg_tt import BuildTileDFGTT
 from .check_tile_bounds_tt import CheckTileBoundsTT
+from .coarsen_sub_tile_rows_tt import CoarsenSubTileRowsTT
 from .configure_tensor_accessor_tt import ConfigureTensorAccessorTT
 from .finalize_persistent_signature_tt import FinalizePersistentSignatureTT
 from .grid_to_core_grid import GridToCoreGrid
@@ -19,6 +20,7 @@ from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
 from .propagate_tt_layout import PropagateTTLayout
 from .resolve_tensor_views_tt import ResolveTensorViewsTT
 from .schedule_tile_compute_tt import ScheduleTileComputeTT
+from .select_element_branches_tt import SelectElementBranchesTT
 from .serialize_split_k_tt import SerializeSplitKTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
@@ -29,6 +31,8 @@ from .verify_tt_ir import VerifyTTIR, verify_module
 __all__ = [
     "ResolveTensorViewsTT",
     "SerializeSplitKTT",
+    "SelectElementBranchesTT",
+    "CoarsenSubTileRowsTT",
     "VectorizeThreadsTT",
     "VectorizeElementLoopsTT",
     "LegalizeVectorsTT",

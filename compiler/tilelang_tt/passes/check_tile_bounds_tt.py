@@ -51,6 +51,16 @@ def _dimension_name(d: int, rank: int) -> str:
     return ("rows", "columns")[d] if rank == 2 else f"entries of dimension {d}"
 
 
+def _loop_ends(start, extent, analyzer) -> tuple[int, int]:
+    """The first and last values of a loop variable; a range that depends on outer variables
+    (``T.Pipelined(T.max(0, bx - w), ...)``) gives its bounds over them."""
+    if isinstance(start, int | tirx.IntImm) and isinstance(extent, int | tirx.IntImm):
+        return int(start), int(start) + int(extent) - 1
+    low = analyzer.const_int_bound(start).min_value
+    high = analyzer.const_int_bound(analyzer.simplify(start + extent - 1)).max_value
+    return int(low), int(high)
+
+
 def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
     """The largest (smallest) value of ``expr`` over the loop ranges, and " when k = 1, bx = 3" naming the
     loop values that reach it (exact for affine indices, a bound without a witness otherwise)."""
@@ -59,8 +69,7 @@ def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
     if loop_vars and len(coefficients) == len(loop_vars) + 1:
         value, witness = int(coefficients[-1]), []
         for var, coefficient in zip(loop_vars, coefficients, strict=False):
-            start, extent = ranges[var]
-            low, high = int(start), int(start) + int(extent) - 1
+            low, high = _loop_ends(*ranges[var], analyzer)
             at = high if (int(coefficient) > 0) == largest else low
             value += int(coefficient) * at
             witness.append(f"{var.name} = {at}")

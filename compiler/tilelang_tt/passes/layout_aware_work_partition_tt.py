@@ -73,25 +73,32 @@ def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
     return grid
 
 
-def _loop_span(start, extent: int, loops) -> tuple:
-    """(start at the first iteration, extent covered) of a store whose start also moves with serial loops
-    around it (``Y[i_m * 32, i_n * 128]`` in ``for i_n``): each grid point owns everything its loops store."""
+def _loop_span(start, extent: int, loops, names: dict) -> tuple:
+    """(start at the iteration that stores the lowest index, extent covered) of a store whose start also
+    moves with serial loops around it (``Y[i_m * 32, i_n * 128]`` in ``for i_n``, or backwards:
+    ``(n - 1 - k) * 128``): each grid point owns everything its loops store. ``names`` are the kernel's
+    named values (``num_k_step = T.ceildiv(N, blk_k)``), substituted first."""
+    start = simplify(tvm_ffi.structural_map(start, (tvm.ir.Var, lambda v: names.get(v, v))))
     moving = [lp for lp in loops if any(v.same_as(lp.loop_var) for v in collect_vars(start))]
     if not moving:
         return start, extent
     coefficients = tvm.sym.detect_linear_equation(start, [lp.loop_var for lp in moving])
-    span = extent
+    span, lowest = extent, {}
     for lp, c in zip(moving, coefficients, strict=False):
-        trips = simplify(lp.extent)
-        if not isinstance(trips, tirx.IntImm) or int(c) < 0:
+        trips = simplify(tvm_ffi.structural_map(lp.extent, (tvm.ir.Var, lambda v: names.get(v, v))))
+        if not isinstance(trips, tirx.IntImm) or not isinstance(c, tirx.IntImm):
             return start, extent  # _block_axes reports the start as not following the grid
-        span += int(c) * (int(trips.value) - 1)
-    first = simplify(
-        tvm_ffi.structural_map(
-            start, (tvm.ir.Var, lambda v: next((lp.min for lp in moving if lp.loop_var.same_as(v)), v))
-        )
-    )
+        span += abs(int(c)) * (int(trips.value) - 1)
+        lowest[lp.loop_var] = lp.min if int(c) >= 0 else lp.min + int(trips.value) - 1
+    first = simplify(tvm_ffi.structural_map(start, (tvm.ir.Var, lambda v: lowest.get(v, v))))
     return first, span
+
+
+def _named_values(body) -> dict:
+    """Every named value (``Bind``) of the kernel: variable → value."""
+    names = {}
+    tvm_ffi.structural_walk(body, (tirx.Bind, lambda b: names.__setitem__(b.var, b.value)))
+    return names
 
 
 def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]:
@@ -228,7 +235,8 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             )
         store = stores[0]
         dst = region(ops.fields(store.call).dst, store.loc)
-        spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops) for d in (0, 1)]
+        names = _named_values(func.body)
+        spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops, names) for d in (0, 1)]
         axes = [_block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]
         extents = {tag: ext for tag, (_, ext) in grid.items()}
         both = {tag for tag, _ in axes[0]} & {tag for tag, _ in axes[1]}

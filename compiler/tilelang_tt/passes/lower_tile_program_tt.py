@@ -94,6 +94,7 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     if _parallel_nests(func.body):
         return True
     loaded, accumulators, staged = set(), set(), set()
+    gemm_loops = {}  # operand name → the loops around the T.gemm that reads it
     for s in calls:
         if ops.is_op(s.call, "tl.gemm"):
             a, b, c = (
@@ -103,6 +104,7 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
             if buffer_scope(c.buffer) != "local.fragment":
                 return True
             loaded |= {a.name, b.name}
+            gemm_loops.update({a.name: s.loops, b.name: s.loops})
     for s in calls:
         if ops.is_op(s.call, "tl.fill"):
             dst = region(ops.fields(s.call).dst, s.loc)
@@ -118,7 +120,15 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
                 staged.add(dst.name)
             elif is_global(src.buffer) and dst.name not in loaded:
                 return True
+            elif is_global(src.buffer) and not _same_loops(s.loops, gemm_loops[dst.name]):
+                # loaded outside a loop that repeats the T.gemm on it: the operand stays in its CB across
+                # that loop, which the matmul schedule (one load per reduction step) does not express
+                return True
     return any(n in loaded for n in accumulators | staged)
+
+
+def _same_loops(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x.same_as(y) for x, y in zip(a, b, strict=True))
 
 
 def operand_cbs(expr) -> list[int]:

@@ -2,24 +2,25 @@
 
 Split-K GEMM launches a third grid axis over slices of K, and every slice adds its partial block into the
 output with ``T.atomic_add``. Tenstorrent has no atomic add into DRAM, and racing read-modify-writes from
-several cores would lose sums. The split axis (a launch axis no output index uses) becomes a sequential
-loop inside the kernel instead: the core that owns an output block computes each slice's partial block in
-turn and adds it to a float32 accumulator in L1; after the last slice the block is added to the output
-once (``C += sum of partials``, TileLang's atomic semantics). The result is exact and race-free; the
-slices of one block no longer run on different cores (the reduction across cores with semaphores that
-would keep that parallelism is not implemented), so a split-K program runs like the plain GEMM over K.
+several cores would lose sums. Each split axis (a launch axis no output index uses; a GEMV split over
+K and over a batch has two) becomes a sequential loop inside the kernel instead: the core that owns an
+output block computes each slice's partial block in turn and adds it to a float32 accumulator in L1;
+after the last slice the block is added to the output once (``C += sum of partials``, TileLang's
+atomic semantics). The result is exact and race-free; the slices of one block no longer run on
+different cores (the reduction across cores with semaphores that would keep that parallelism is not
+implemented), so a split-K program runs like the plain GEMM over K.
 
 Input expectations
     A PrimFunc from the DSL: ``T.Kernel`` launch threads at the top; ``tl.atomic_add(C[idx], value)``
     statements inside ``T.Parallel`` nests.
 Output guarantees
-    No ``tl.atomic_add`` remains. The launch axis that appears in no atomic-add (nor other global store)
-    index, if any, is a ``T.serial`` loop around the body; each atomic add accumulates into
-    ``<C>_partials`` (a float32 fragment of the ``T.Parallel`` nest's shape, cleared before the loop);
+    No ``tl.atomic_add`` remains. The launch axes that appear in no atomic-add (nor other global
+    store) index, if any, are ``T.serial`` loops around the body (in launch order, outermost first);
+    each atomic add accumulates into ``<C>_partials`` (a float32 fragment of the ``T.Parallel`` nest's
+    shape, cleared before the loops);
     after the loop the output block is copied into ``<C>_block``, the partials are added in a
     ``T.Parallel`` nest, and the block is copied back (an element statement may not read and write one
-    global tensor). Atomic adds outside ``T.Parallel``, or from a grid with more than one axis that
-    selects no output element, are TTCompileErrors at the atomic add.
+    global tensor). Atomic adds outside ``T.Parallel`` are TTCompileErrors at the atomic add.
 Example
     before: with T.Kernel(gx, gy, S) as (bx, by, bz): ...; for i, j in T.Parallel(bM, bN):
                 T.atomic_add(C[by * bM + i, bx * bN + j], C_local[i, j])
@@ -151,13 +152,6 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
                 used.update(collect_vars(index))
         split = [a for a in launches if not any(a.node.var.same_as(v) for v in used) and int(a.value) > 1]
         loc = ops.loc_of(sites[0][0])
-        if len(split) > 1:
-            raise TTCompileError.at(
-                loc,
-                f"T.atomic_add from a grid with {len(split)} axes that select no output element; one "
-                f"(the split-K axis) is supported on Tenstorrent",
-            )
-        axis = split[0] if split else None
 
         partials: dict[str, tirx.Buffer] = {}
         finals = []
@@ -181,9 +175,9 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             return tirx.BufferStore(acc, own + cast_to(f.value, "float32"), index)
 
         looped = tvm_ffi.structural_map(body, (tirx.Evaluate, accumulate), order="post")
-        serial = (
-            looped if axis is None else tirx.For(axis.node.var, 0, axis.value, tirx.ForKind.SERIAL, looped)
-        )
+        serial = looped
+        for axis in reversed(split):  # each grid axis no output index uses, outermost first
+            serial = tirx.For(axis.node.var, 0, axis.value, tirx.ForKind.SERIAL, serial)
         zero = tirx.const(0, "int32")
         before, after = [], []
         for dst, loops, acc in finals:
@@ -197,7 +191,7 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             after += _add_to_output(dst, loops, acc, loc)
         out = seq(before + [serial] + after)
         for launch in reversed(launches):
-            if axis is not None and launch.same_as(axis):
+            if any(launch.same_as(axis) for axis in split):
                 continue
             out = tirx.AttrStmt(launch.node, launch.attr_key, launch.value, out)
         return func.with_body(out)
