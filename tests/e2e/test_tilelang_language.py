@@ -257,3 +257,19 @@ def test_persistent_gemm(target):
     kernel = tilelang.compile(compiled.func, out_idx=list(compiled.options.out_idx), target=target)
     assert kernel.cores_used == 12, f"4 x 3 output blocks, one core each; used {kernel.cores_used}"
     _close(kernel(a, b), a.astype(np.float32) @ b.astype(np.float32))
+
+
+@T.prim_func
+def copy_blocks_between_tensors(A: T.Tensor((128, 96), "float32"), B: T.Tensor((128, 96), "float32")):
+    with T.Kernel(3, 4, threads=128) as (bx, by):
+        T.copy(
+            A[by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32],
+            B[by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32],
+        )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_copy_from_global_to_global_with_slices(target):
+    kernel = tilelang.compile(copy_blocks_between_tensors, out_idx=[1], target=target)
+    a = np.random.default_rng(10).standard_normal((128, 96)).astype(np.float32)
+    assert np.array_equal(kernel(a), a), "the blocks copied between global tensors differ from the input"

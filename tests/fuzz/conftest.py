@@ -1,6 +1,8 @@
 """Options of the fuzz suite: ``--fuzz-seed``, ``--fuzz-scale`` (multiplies every count; CI runs 1),
 ``--fuzz-malformed``, ``--fuzz-valid`` and ``--fuzz-configs`` (distinct valid configurations, each one host
-and kernel build: the valid programs' cost). Bazel: ``--test_arg=--fuzz-scale=10``."""
+and kernel build: the valid programs' cost), ``--fuzz-tile-programs`` and
+``--fuzz-malformed-tile-programs`` (the row-wise tile programs of ``tile_fuzz_programs.py``; each valid one
+is a build). Bazel: ``--test_arg=--fuzz-scale=10``."""
 
 import dataclasses
 
@@ -14,6 +16,8 @@ def pytest_addoption(parser):
     group.addoption("--fuzz-malformed", type=int, default=200, help="malformed programs per run")
     group.addoption("--fuzz-valid", type=int, default=200, help="valid programs per run")
     group.addoption("--fuzz-configs", type=int, default=12, help="distinct valid configurations")
+    group.addoption("--fuzz-tile-programs", type=int, default=6, help="valid tile programs (each a build)")
+    group.addoption("--fuzz-malformed-tile-programs", type=int, default=40, help="malformed tile programs")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,6 +26,8 @@ class FuzzOptions:
     malformed: int
     valid: int
     configs: int
+    tile_programs: int
+    malformed_tile_programs: int
 
 
 @pytest.fixture(scope="session")
@@ -33,4 +39,6 @@ def fuzz(request) -> FuzzOptions:
         option("--fuzz-malformed") * scale,
         option("--fuzz-valid") * scale,
         option("--fuzz-configs") * scale,
+        option("--fuzz-tile-programs") * scale,
+        option("--fuzz-malformed-tile-programs") * scale,
     )

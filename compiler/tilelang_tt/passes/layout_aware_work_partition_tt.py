@@ -224,11 +224,10 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         target = require_attr(func, "tt.target", "LayoutAwareWorkPartitionTT")
         strategy = require_attr(func, "tt.options", "LayoutAwareWorkPartitionTT").partition_strategy
         grid = launch_grid(func)
-        stores = [
-            s
-            for s in find_ops(func.body, ("tl.copy",))
-            if is_global(ops.fields(s.call).dst.source) and not is_global(ops.fields(s.call).src.source)
-        ]
+        copies = [s for s in find_ops(func.body, ("tl.copy",)) if is_global(ops.fields(s.call).dst.source)]
+        # the output block a grid point owns: a tile stored to a global tensor, or else a global-to-global
+        # copy (which goes reader → writer through one circular buffer)
+        stores = [s for s in copies if not is_global(ops.fields(s.call).src.source)] or copies
         if not stores:
             raise TTCompileError.at(
                 def_loc(func), "the kernel stores nothing to a global tensor: T.copy a result into one"
