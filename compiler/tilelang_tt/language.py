@@ -33,6 +33,7 @@ import tvm
 import tvm.script.tirx as _T
 import tvm_ffi
 from tvm import tirx
+from tvm.script.ir_builder import IRBuilder
 from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
@@ -559,6 +560,8 @@ def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: st
     frame = _T.grid(*src_extents)
     ids = frame.__enter__()
     ids = [ids] if isinstance(ids, tvm.ir.Var) else list(ids)  # one variable, or an Array of them
+    for axis, var in enumerate(ids):
+        IRBuilder.name(f"i{axis}", var)
     try:
         position = dict(zip(src_dims, ids, strict=True))
         src_index = [r.min + position[d] if d in position else r.min for d, r in enumerate(src.region)]
@@ -745,6 +748,48 @@ def _persistent_to_grid(func: tirx.PrimFunc) -> tirx.PrimFunc:
         if not launch.same_as(blocks[0]):
             body = tirx.AttrStmt(launch.node, launch.attr_key, launch.value, body)
     return func.with_body(body)
+
+
+def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
+    """``T.cumsum(src, dst=None, dim=0, reverse=False)``: the inclusive running sum of a 2-D tile along
+    ``dim`` (into ``src`` itself without ``dst``; ``reverse`` sums from the end). A Tenstorrent core has no
+    scan unit, but a running sum is a product with a triangular matrix of ones, which the matrix engine
+    computes a tile at a time: along rows (dim=1) ``src @ U`` with ``U[k, j] = (k <= j)``, down columns
+    (dim=0) ``L @ src`` with ``L[i, k] = (k <= i)`` (``>=`` when reversed). The triangle is a tile the
+    reader generates; the product accumulates in float32. ``annotations`` is accepted and ignored."""
+    src_region = _region(src)
+    shape = [r.extent for r in src_region.region]
+    if len(shape) != 2:
+        raise TypeError(f"T.cumsum of {src_region.source.name}: only 2-D tiles are supported on Tenstorrent")
+    if not -2 <= dim < 2:
+        raise TypeError(f"T.cumsum: dim {dim} is out of range for the 2-D tile {src_region.source.name}")
+    dim %= 2
+    loc = _loc()
+    n = shape[dim]
+    line = loc.rsplit(":", 2)[-2] if loc.count(":") >= 2 else "0"
+    name = f"{src_region.source.name}_cumsum_line{line}"  # unique per statement: buffer names must be
+    triangle = _T.alloc_buffer((n, n), "float32", scope="shared")
+    IRBuilder.name(f"{name}_triangle", triangle)
+    _T.evaluate(ops.call("tl.loc", loc))  # the nest below is a T.Parallel statement
+    frame = _T.grid(n, n)
+    k, j = frame.__enter__()
+    IRBuilder.name("tri_row", k)
+    IRBuilder.name("tri_col", j)
+    try:
+        # row dim=1: U[k, j], summing src[:, k] into column j; dim=0: L[j, k], summing src[k, :] into row j
+        keep = (k >= j if reverse else k <= j) if dim == 1 else (k <= j if reverse else k >= j)
+        one, zero = tirx.const(1.0, "float32"), tirx.const(0.0, "float32")
+        _T.buffer_store(triangle, _T.if_then_else(keep, one, zero), [k, j])
+    finally:
+        frame.__exit__(None, None, None)
+    total = _T.alloc_buffer(tuple(shape), "float32", scope="local.fragment")
+    IRBuilder.name(f"{name}_sum", total)
+    whole = _full_region(triangle)
+    _T.evaluate(ops.call("tl.fill", _full_region(total), tirx.const(0.0, "float32"), loc))
+    a, b = (src_region, whole) if dim == 1 else (whole, src_region)
+    _T.evaluate(ops.call("tl.gemm", a, b, _full_region(total), False, False, loc))
+    _T.evaluate(ops.call("tl.copy", _full_region(total), _region(dst if dst is not None else src), loc))
+    return None
 
 
 def transpose(src, dst, annotations=None):

@@ -273,3 +273,49 @@ def test_copy_from_global_to_global_with_slices(target):
     kernel = tilelang.compile(copy_blocks_between_tensors, out_idx=[1], target=target)
     a = np.random.default_rng(10).standard_normal((128, 96)).astype(np.float32)
     assert np.array_equal(kernel(a), a), "the blocks copied between global tensors differ from the input"
+
+
+def cumsum_test(M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, scope="smem"):
+    """TileLang's testing/python/language/test_tilelang_language_scan.py cumsum_smem_test and
+    cumsum_fragment_test (``scope``), imports changed."""
+
+    @T.prim_func
+    def cumsum(
+        A: T.Tensor((M, N), dtype),
+        B: T.Tensor((M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=256) as (bx, by):
+            A_shared = T.alloc_shared((block_M, block_N), dtype)
+            T.copy(A[by * block_M, bx * block_N], A_shared)
+            if scope == "smem":
+                T.cumsum(src=A_shared, dim=dim, reverse=reverse)
+                T.copy(A_shared, B[by * block_M, bx * block_N])
+            else:
+                A_fragment = T.alloc_fragment((block_M, block_N), dtype)
+                T.copy(A_shared, A_fragment)
+                T.cumsum(src=A_fragment, dim=dim, reverse=reverse)
+                T.copy(A_fragment, B[by * block_M, bx * block_N])
+
+    return cumsum
+
+
+@pytest.mark.parametrize(
+    "target, scope, dim, reverse",
+    [
+        ("wormhole", "smem", 0, False),
+        ("wormhole", "smem", 1, True),
+        ("blackhole", "fragment", 0, True),
+        ("blackhole", "fragment", 1, False),
+    ],
+)
+def test_cumsum_along_rows_and_columns(target, scope, dim, reverse):
+    M, N, block = 128, 128, 64
+    kernel = tilelang.compile(
+        cumsum_test(M, N, block, block, dim, reverse, scope=scope), out_idx=-1, target=target
+    )
+    a = np.random.default_rng(11).standard_normal((M, N)).astype(np.float32)
+    blocks = a.reshape(M // block, block, N // block, block)
+    axis = 1 if dim == 0 else 3
+    running = np.cumsum(np.flip(blocks, axis) if reverse else blocks, axis=axis)
+    expected = (np.flip(running, axis) if reverse else running).reshape(M, N)
+    _close(kernel(a), expected)
