@@ -133,3 +133,16 @@ def test_persistent_loop_in_a_kernel_with_more_than_its_worker_axis_is_a_located
                     T.copy(A_s, C[bx * 32, by * 32])
 
     assert err.value.filename == __file__, err.value
+
+
+def test_reshape_of_a_tile_buffer_is_a_located_error():
+    with pytest.raises(TTCompileError, match="T.reshape / T.view of a tile buffer is not supported") as err:
+
+        @T.prim_func
+        def reshape_shared(A: T.Tensor((1024,), "float32"), B: T.Tensor((32, 32), "float32")):
+            with T.Kernel(1) as _:
+                A_s = T.alloc_shared((1024,), "float32")
+                T.copy(A, A_s)
+                T.copy(T.reshape(A_s, [32, 32]), B)
+
+    assert err.value.filename == __file__, err.value

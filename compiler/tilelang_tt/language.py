@@ -750,6 +750,39 @@ def _persistent_to_grid(func: tirx.PrimFunc) -> tirx.PrimFunc:
     return func.with_body(body)
 
 
+def reshape(src, shape):
+    """``T.reshape(A, [N // M, M])``: a view of global tensor ``A``'s memory in another shape with the same
+    number of elements (``T.Tensor(shape, dtype, A.data)``). Tile buffers have a fixed tile layout on
+    Tenstorrent and cannot be reshaped."""
+    return view(src, shape)
+
+
+def view(src, shape=None, dtype=None):
+    """``T.view(A, shape)``: as ``T.reshape``; a ``dtype`` other than ``A``'s (reinterpreting bits) is not
+    supported on Tenstorrent."""
+    if not isinstance(src, tirx.Buffer) or str(src.ty.storage_scope) != "global":
+        raise TypeError(
+            "T.reshape / T.view of a tile buffer is not supported on Tenstorrent yet (views of global "
+            "tensors are)"
+        )
+    if dtype is not None and dtypes.canonical(dtype) != str(src.ty.dtype):
+        raise TypeError(
+            f"T.view of {src.name} as {dtypes.canonical(dtype)}: reinterpreting bits is not supported on "
+            "Tenstorrent"
+        )
+    shape = list(src.ty.shape) if shape is None else list(shape)
+    count, src_count = 1, 1
+    for extent in shape:
+        count = count * extent
+    for extent in src.ty.shape:
+        src_count = src_count * extent
+    if not provably_equal(count, src_count):
+        raise TypeError(
+            f"T.reshape of {src.name}{tuple(src.ty.shape)} to {tuple(shape)}: the element counts differ"
+        )
+    return Tensor(shape, str(src.ty.dtype), src.data)
+
+
 def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
     """``T.cumsum(src, dst=None, dim=0, reverse=False)``: the inclusive running sum of a 2-D tile along
     ``dim`` (into ``src`` itself without ``dst``; ``reverse`` sums from the end). A Tenstorrent core has no

@@ -319,3 +319,27 @@ def test_cumsum_along_rows_and_columns(target, scope, dim, reverse):
     running = np.cumsum(np.flip(blocks, axis) if reverse else blocks, axis=axis)
     expected = (np.flip(running, axis) if reverse else running).reshape(M, N)
     _close(kernel(a), expected)
+
+
+def reshape_test(N, M, dtype):
+    """TileLang's testing/python/language/test_tilelang_language_reshape.py reshape_test, imports changed."""
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((N,), dtype),
+        B: T.Tensor((N // M, M), dtype),
+    ):
+        with T.Kernel(1) as _:
+            A_reshaped = T.reshape(A, [N // M, M])
+            T.copy(A_reshaped, B)
+
+    return main
+
+
+@pytest.mark.parametrize(
+    "target, N, M, dtype", [("wormhole", 1024, 32, "float32"), ("blackhole", 2048, 64, "float16")]
+)
+def test_reshape_of_a_global_tensor(target, N, M, dtype):
+    kernel = tilelang.compile(reshape_test(N, M, dtype), out_idx=-1, target=target)
+    a = np.random.default_rng(12).standard_normal(N).astype(dtype)
+    assert np.array_equal(kernel(a), a.reshape(N // M, M)), "the reshaped copy differs from numpy's reshape"
