@@ -146,3 +146,21 @@ def test_reshape_of_a_tile_buffer_is_a_located_error():
                 T.copy(T.reshape(A_s, [32, 32]), B)
 
     assert err.value.filename == __file__, err.value
+
+
+def test_a_function_of_two_kernels_is_a_located_error():
+    with pytest.raises(TTCompileError, match="this function launches 2 kernels") as err:
+
+        @T.prim_func
+        def split_and_combine(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
+            with T.Kernel(1) as bx:
+                a = T.alloc_fragment((64, 64), "float32")
+                T.copy(A[0, 0], a)
+                T.copy(a, B[0, 0])
+            with T.Kernel(1) as bx:
+                b = T.alloc_fragment((64, 64), "float32")
+                T.copy(B[0, 0], b)
+                T.copy(b, A[0, 0])
+
+    # at the first statement of the second kernel
+    assert err.value.filename == __file__ and "T.copy(B[0, 0], b)" in str(err.value), err.value
