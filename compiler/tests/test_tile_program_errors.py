@@ -62,6 +62,10 @@ def _program(body_kind):
                 T.copy(A_s, D_f)
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = A[T.Cast("int32", D_f[i, j]), j]
+            elif body_kind == "computed_gather":
+                for i, j in T.Parallel(M, N):
+                    row = (bx * M + i) % 48 // 3
+                    C_f[i, j] = T.if_then_else(row < M, A[row, j], 0.0)
             elif body_kind == "unsupported_function":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = T.erf(A_s[i, j])
@@ -84,6 +88,7 @@ CASES = {
     "scalar_code": r"a store to C_f outside T.Parallel is scalar code \(a value carried",
     "strided_global": "a start plus one T.Parallel variable per dimension",
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
+    "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col gather is",
     "unsupported_function": "T.erf is not supported on Tenstorrent yet: no SFPU lowering of this function",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }

@@ -35,6 +35,15 @@ from ..errors import TTCompileError
 from ..ir_utils import is_global, parallel_loc, provably_equal, simplify, with_loop_body
 
 
+def _divides(index) -> bool:
+    """An index computed with a division or a modulo (a gather's position arithmetic)."""
+    found = []
+    tvm_ffi.structural_walk(
+        index, [(t, found.append) for t in (tirx.FloorDiv, tirx.FloorMod, tirx.Div, tirx.Mod)]
+    )
+    return bool(found)
+
+
 def _nest(stmt: tirx.For):
     loop_vars, extents, body = [], [], stmt
     while isinstance(body, tirx.For):
@@ -67,10 +76,17 @@ class _Stager:
                 extents.append(tirx.const(1, "int32"))
                 tile_indices.append(tirx.const(0, "int32"))
             else:
+                gather = any(_divides(i) for i in indices)
                 raise TTCompileError.at(
                     self.loc,
                     f"{buf.name}[{', '.join(str(i) for i in indices)}]: an element-wise statement indexes a "
-                    "global tensor by a start plus one T.Parallel variable per dimension on Tenstorrent",
+                    "global tensor by a start plus one T.Parallel variable per dimension on Tenstorrent"
+                    + (
+                        "; a gather by computed indices is not supported yet (a convolution's im2col gather "
+                        "is: T.im2col(data, data_shared, by, k_iter, KH, S, D, P))"
+                        if gather
+                        else ""
+                    ),
                 )
             mins.append(base)
         name = str(buf.name)
