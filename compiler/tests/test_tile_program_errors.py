@@ -88,7 +88,7 @@ CASES = {
     "scalar_code": r"a store to C_f outside T.Parallel is scalar code \(a value carried",
     "strided_global": "a start plus one T.Parallel variable per dimension",
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
-    "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col gather is",
+    "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
     "unsupported_function": "T.erf is not supported on Tenstorrent yet: no SFPU lowering of this function",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }
