@@ -710,7 +710,8 @@ def Persistent(domain, wave_size, index, group_size=8):  # noqa: N802
     workers. On Tenstorrent every kernel is persistent already (each core loops over the blocks the work
     partition gives it), so the loop becomes the launch grid: its domain the grid, the worker axis gone
     (``finish_parse``); ``group_size``, a GPU cache-locality order, is accepted and ignored."""
-    _T.evaluate(ops.call("tl.persistent", workers=wave_size, worker=index, loc=_loc()))
+    domain = list(domain)
+    _T.evaluate(ops.call("tl.persistent", workers=wave_size, worker=index, dims=len(domain), loc=_loc()))
     return _T.grid(*domain)
 
 
@@ -725,9 +726,15 @@ def _persistent_to_grid(func: tirx.PrimFunc) -> tirx.PrimFunc:
     while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
         launches.append(node)
         node = node.body
-    worker = ops.fields(markers[0].call).worker
+    worker, dims = ops.fields(markers[0].call).worker, int(ops.fields(markers[0].call).dims)
     blocks = [a for a in launches if str(a.node.thread_tag).startswith("blockIdx")]
-    if len(markers) > 1 or markers[0].loops or len(blocks) != 1 or not blocks[0].node.var.same_as(worker):
+    if (
+        len(markers) > 1
+        or markers[0].loops
+        or len(blocks) != 1
+        or not blocks[0].node.var.same_as(worker)
+        or not 1 <= dims <= len(Kernel.AXES)
+    ):
         raise TTCompileError.at(
             loc,
             "T.Persistent is supported as the one loop of a kernel launched over its workers alone "
@@ -740,7 +747,7 @@ def _persistent_to_grid(func: tirx.PrimFunc) -> tirx.PrimFunc:
         for k, stmt in enumerate(seq_):
             if ops.is_op(stmt, "tl.persistent"):
                 nest, loops = seq_[k + 1], []
-                while isinstance(nest, tirx.For) and len(loops) < 3:
+                while len(loops) < dims:  # the T.Persistent loops, not a loop their body starts with
                     loops.append(nest)
                     nest = nest.body
                 found["loops"] = loops
