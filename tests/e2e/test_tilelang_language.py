@@ -1,6 +1,8 @@
-"""Programs in the style of TileLang's ``testing/python/language`` tests (clamp, alloc_var, the
-``T.Tensor[...]`` annotation, ``T.Serial`` / ``T.unroll``, the kernel's own block index, macros), imports
-changed only, run on both simulated architectures and compared with numpy."""
+"""Programs in the style of TileLang's ``testing/python/language`` tests and examples (clamp, alloc_var, the
+``T.Tensor[...]`` annotation, ``T.Serial``, the kernel's own block index, macros, ``if`` in element loops,
+``T.Persistent``, ``T.cumsum``, ``T.reshape``, global-to-global copies), imports changed only, compared with
+numpy: the programs that exercise the target (GEMMs, masks, persistent
+kernels) on both simulated architectures, each smaller construct on one of them, alternating."""
 
 import ml_dtypes
 import numpy as np
@@ -81,7 +83,7 @@ def _close(actual, expected):
     )
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_clamp_with_constant_bounds(target):
     kernel = tilelang.compile(
         clamp_within_bounds(1024, 128, T.float16, -0.5, 0.75), out_idx=[1], target=target
@@ -90,7 +92,7 @@ def test_clamp_with_constant_bounds(target):
     _close(kernel(a), np.clip(a, -0.5, 0.75))
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_clamp_with_one_open_bound(target):
     kernel = tilelang.compile(
         clamp_within_bounds(512, 128, T.bfloat16, None, 0.25), out_idx=[1], target=target
@@ -99,7 +101,7 @@ def test_clamp_with_one_open_bound(target):
     _close(kernel(a), np.minimum(a.astype(np.float32), 0.25))
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_clamp_to_bounds_computed_by_reductions(target):
     kernel = tilelang.compile(clamp_value_range(1024, 128, T.float32), out_idx=[1], target=target)
     a = np.random.default_rng(2).standard_normal((1, 1024)).astype(np.float32)
@@ -108,14 +110,14 @@ def test_clamp_to_bounds_computed_by_reductions(target):
     _close(kernel(a), np.clip(blocks, lo, hi).reshape(1, 1024))
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_alloc_var_assigned_then_read(target):
     kernel = tilelang.compile(alloc_var_add(1024, 128, T.float16), out_idx=[1], target=target)
     a = np.random.default_rng(3).standard_normal(1024).astype(np.float16)
     _close(kernel(a), a.astype(np.float32) + 1)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_alloc_var_with_initial_value(target):
     kernel = tilelang.compile(alloc_var_with_init(512, 128, T.bfloat16), out_idx=[1], target=target)
     a = _bf16(512, 4)
@@ -205,7 +207,7 @@ def guarded_scalar_loops(A: T.Tensor((100, 90), "float32"), C: T.Tensor((100, 90
                 C[by * 32 + i, bx * 32 + j] = A[by * 32 + i, bx * 32 + j] * 3.0
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_scalar_loops_with_guarded_element_stores(target):
     kernel = tilelang.compile(guarded_scalar_loops, out_idx=[1], target=target)
     a = np.random.default_rng(8).standard_normal((100, 90)).astype(np.float32)
@@ -268,7 +270,7 @@ def copy_blocks_between_tensors(A: T.Tensor((128, 96), "float32"), B: T.Tensor((
         )
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_copy_from_global_to_global_with_slices(target):
     kernel = tilelang.compile(copy_blocks_between_tensors, out_idx=[1], target=target)
     a = np.random.default_rng(10).standard_normal((128, 96)).astype(np.float32)
