@@ -25,7 +25,7 @@ Output guarantees
     points and every tile buffer of ``b`` rows has 32, as above.
 Example
     before: with T.Kernel(M) as bx: x = T.alloc_fragment((1, N)); T.copy(A[bx, 0], x) ...
-    after:  with T.Kernel(M / 32) as bx: x = T.alloc_fragment((32, N)); T.copy(A[bx * 32, 0], x) ...
+    after:  with T.Kernel(T.ceildiv(M, 32)) as bx: x = T.alloc_fragment((32, N)); T.copy(A[bx * 32, 0], x)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k --test_arg=test_coarsen_sub_tile_rows_tt
 """
