@@ -111,3 +111,25 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: every region starts inside its tensor: the function is
     unchanged."""
     assert_pass(CheckTileBoundsTT(), launched(AFTER_ACCESSORS), launched(AFTER_ACCESSORS))
+
+
+def window_reads(past_the_end: bool):
+    """A K loop whose start depends on the block, through negative values before the clamp (sliding-window
+    attention); with ``past_the_end`` its end reaches one block beyond K."""
+    extra = 1 if past_the_end else 0
+
+    @T.prim_func
+    def main(Q: T.Tensor((256, 64), "bfloat16"), K: T.Tensor((256, 64), "bfloat16")):
+        with T.Kernel(4) as bx:
+            K_s = T.alloc_shared((64, 64), "bfloat16")
+            for k in T.Pipelined(T.max(0, (bx * 64 - 128) // 64), bx + 1 + extra):
+                T.copy(K[k * 64, 0], K_s)
+                T.copy(K_s, Q[bx * 64, 0])
+
+    return main
+
+
+def test_a_loop_whose_bounds_depend_on_the_block_is_checked_over_them():
+    lower(window_reads(past_the_end=False), "CheckTileBoundsTT")  # last k: bx = 3 → rows 192:256
+    with pytest.raises(TTCompileError, match=r"reads K\[256:320, :\] when k = 4, which starts past the end"):
+        lower(window_reads(past_the_end=True), "CheckTileBoundsTT")

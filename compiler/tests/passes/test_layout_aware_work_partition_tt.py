@@ -158,3 +158,37 @@ def test_auto_multicasts_blocks_big_enough_to_pay_for_the_hand_off(blocks, expec
         gemm(M=1024, N=1024, K=64, bM=bm, bN=bn), "LayoutAwareWorkPartitionTT", partition_strategy="auto"
     )
     assert attr(mod, "tt.work_partition").tile_order == expected
+
+
+@T.prim_func
+def columns_walked_backwards(A: T.Tensor((64, 256), "float32"), B: T.Tensor((64, 256), "float32")):
+    with T.Kernel(2) as bx:
+        steps = 2
+        A_s = T.alloc_shared((32, 128), "float32")
+        for k in T.serial(steps):
+            T.copy(A[bx * 32, (steps - 1 - k) * 128], A_s)
+            T.copy(A_s, B[bx * 32, (steps - 1 - k) * 128])
+
+
+@T.prim_func
+def global_to_global(A: T.Tensor((128, 96), "float32"), B: T.Tensor((128, 96), "float32")):
+    with T.Kernel(3, 4) as (bx, by):
+        T.copy(
+            A[by * 32 : by * 32 + 32, bx * 32 : bx * 32 + 32],
+            B[by * 32 : by * 32 + 32, bx * 32 : bx * 32 + 32],
+        )
+
+
+@pytest.mark.parametrize(
+    "program, rows, cols, block_shape",
+    [
+        (columns_walked_backwards, ["blockIdx.x"], [], [32, 256]),
+        (global_to_global, ["blockIdx.y"], ["blockIdx.x"], [32, 32]),
+    ],
+)
+def test_output_blocks_of_backward_loops_and_global_copies(program, rows, cols, block_shape):
+    """A store whose column start walks backwards over a named trip count covers the whole row strip;
+    a copy between global tensors is the output store when no tile is stored."""
+    grid = attr(lower(program, "LayoutAwareWorkPartitionTT"), "tt.grid")
+    assert [a.tag for a in grid.row_axes] == rows and [a.tag for a in grid.col_axes] == cols
+    assert list(grid.block_shape) == block_shape

@@ -1,11 +1,14 @@
 """LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
 
+import tilelang_tt.language as TL
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from gather_tiles import TILE_DFG as GATHER_TILE_DFG
+from programs import gemm
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt.passes import LowerTileProgramTT
+from tilelang_tt.passes.lower_tile_program_tt import is_tile_program
 
 
 @T.prim_func(private=True)
@@ -94,3 +97,25 @@ def im2col_gather_lowered(data: T.Buffer((1, 8, 8, 32), "bfloat16"), out: T.Buff
 
 def test_im2col_becomes_a_reader_gather_and_a_tilize():
     assert_pass(LowerTileProgramTT(), im2col_gather, im2col_gather_lowered)
+
+
+@TL.prim_func
+def gemm_repeated_on_tiles_loaded_once(
+    A: TL.Tensor((64, 64), "bfloat16"), B: TL.Tensor((64, 64), "bfloat16"), C: TL.Tensor((64, 64), "float32")
+):
+    with TL.Kernel(1, 1) as (bx, by):
+        A_s = TL.alloc_shared((64, 64), "bfloat16")
+        B_s = TL.alloc_shared((64, 64), "bfloat16")
+        C_f = TL.alloc_fragment((64, 64), "float")
+        TL.copy(A[0, 0], A_s)
+        TL.copy(B[0, 0], B_s)
+        TL.clear(C_f)
+        for _ in TL.serial(3):
+            TL.gemm(A_s, B_s, C_f)
+        TL.copy(C_f, C[0, 0])
+
+
+def test_a_gemm_repeated_on_tiles_loaded_outside_its_loop_is_a_tile_program():
+    """Not the plain matmul shape: its schedule loads A and B once per reduction step, this loop does not."""
+    assert is_tile_program(gemm_repeated_on_tiles_loaded_once)
+    assert not is_tile_program(gemm())
