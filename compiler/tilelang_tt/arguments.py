@@ -25,6 +25,8 @@ NUMPY_DTYPES = {
     "bfloat16": np.dtype(ml_dtypes.bfloat16),
     "float16": np.dtype(np.float16),
     "float32": np.dtype(np.float32),
+    # index tables (StageIndexTablesTT)
+    **{name: np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32")},
 }
 _WRITTEN = ("write", "read_write")
 
@@ -101,7 +103,7 @@ def _output_target(value, p: dict) -> np.ndarray:
         )
     if not value.flags.writeable:
         raise TTArgumentError(f"{p['name']} receives the kernel's output but is read-only")
-    if value.dtype.kind != "f" and value.dtype not in NUMPY_DTYPES.values():
+    if value.dtype.kind != "f" and value.dtype != NUMPY_DTYPES["bfloat16"]:
         raise TTArgumentError(
             f"{p['name']} receives {p['dtype']} results but has dtype {value.dtype}; use a floating dtype"
         )

@@ -386,20 +386,25 @@ def first_use_loc(func: tirx.PrimFunc, buf) -> str:
     return found[0] if found else ""
 
 
-_L1_WORDS = tvm.ir.PointerType(tvm.ir.PrimType("uint32"))
-_L1_WORDS_CAST = "reinterpret_cast<volatile tt_l1_ptr uint32_t*>"
+_C_ELEMENT = {"uint32": "uint32_t", "float32": "float"}
 
 
-def l1_word_pointer(name: str) -> tirx.Var:
-    """A variable the kernel declares as ``volatile tt_l1_ptr uint32_t* name``."""
-    return tirx.Var(name, _L1_WORDS)
+def l1_pointer_type(var: tirx.Var) -> str:
+    """The C++ type of an L1 pointer variable: ``volatile tt_l1_ptr uint32_t*`` (or ``float*``)."""
+    return f"volatile tt_l1_ptr {_C_ELEMENT[str(var.ty.element_type.dtype)]}*"
 
 
-def l1_words_of(addr) -> tvm.ir.Call:
-    """The L1 address ``addr`` seen as words: ``reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)``."""
-    return tvm.ir.Call(
-        tvm.ir.Op.get("tirx.call_extern"), [tvm.ir.StringImm(_L1_WORDS_CAST), addr], ret_ty=_L1_WORDS
-    )
+def l1_word_pointer(name: str, dtype: str = "uint32") -> tirx.Var:
+    """A variable the kernel declares as ``volatile tt_l1_ptr uint32_t* name`` (``float*`` for float32)."""
+    return tirx.Var(name, tvm.ir.PointerType(tvm.ir.PrimType(dtype)))
+
+
+def l1_words_of(addr, dtype: str = "uint32") -> tvm.ir.Call:
+    """The L1 address ``addr`` seen as words: ``reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr)``
+    (``float*`` for float32)."""
+    pointer = tvm.ir.PointerType(tvm.ir.PrimType(dtype))
+    cast = f"reinterpret_cast<volatile tt_l1_ptr {_C_ELEMENT[dtype]}*>"
+    return tvm.ir.Call(tvm.ir.Op.get("tirx.call_extern"), [tvm.ir.StringImm(cast), addr], ret_ty=pointer)
 
 
 def zero_fill_l1(name: str, addr, nbytes) -> tirx.Stmt:

@@ -93,6 +93,11 @@ SPECS: dict[str, OpSpec] = {
         "reader",
         writes=("cb",),
     ),
+    # index tables: ``table`` the tensor's name until LowerTileProgramTT, then its CB
+    "tt.table_value": OpSpec(("table", "index")),
+    "tt.read_table": OpSpec(("cb", "tensor", "words", "shared"), "reader", writes=("cb",)),
+    "tt.tile.wait_table": OpSpec(("cb",), "compute", reads=("cb",)),
+    "tt.tile.release_table": OpSpec(("cb",), "compute"),
     "tt.tile.wait_input": OpSpec(("cb",), "compute", reads=("cb",)),
     "tt.tile.tilize": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
     "tt.tile.fill": OpSpec(("cb", "value"), "compute", writes=("cb",)),

@@ -26,6 +26,7 @@ def tt_passes(
     """The passes in order (the body of build_tt_pipeline)."""
     return [
         P.ResolveTensorViewsTT(),  # a parameter indexed through a reshaped view takes the view's shape
+        P.StageIndexTablesTT(),  # integer/bool tensors read value by value → index tables in L1
         P.SerializeSplitKTT(),  # grid points that T.atomic_add into one output take turns on one core
         P.SelectElementBranchesTT(),  # an if around element stores → a select in each store
         P.CoarsenSubTileRowsTT(),  # grid points of fewer rows than a tile share one core's tiles

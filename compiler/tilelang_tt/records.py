@@ -9,6 +9,7 @@ serialises a record with ``asdict``. The attribute that holds each record, and t
     tt.target            TargetFacts                ApplyTTDefaults
     tt.options           Options                    ApplyTTDefaults
     tt.layout_desc       {buffer: LayoutDesc}       InferTTLayout, PropagateTTLayout
+    tt.index_tables      [IndexTable]               StageIndexTablesTT
     tt.tensor_accessors  [TensorAccessor]           AttachTensorAccessorTT
     tt.grid              Grid                       LayoutAwareWorkPartitionTT
     tt.core_work         [CoreWork]                 LayoutAwareWorkPartitionTT
@@ -37,6 +38,7 @@ __all__ = [
     "TargetFacts",
     "Options",
     "LayoutDesc",
+    "IndexTable",
     "TensorAccessor",
     "GridAxis",
     "Grid",
@@ -79,6 +81,7 @@ class TargetFacts(dc.Object):
     dst_tiles_fp32_half_sync: int
     dst_tiles_16bit_half_sync: int
     max_runtime_args: int
+    l1_alignment: int = 16  # bytes; TTTarget.as_record() always sets the chip's value
 
     def dst_capacity(self, fp32: bool) -> int:
         """DST tiles one acquire holds (half-sync), for fp32 or 16-bit accumulation."""
@@ -112,7 +115,7 @@ class TensorAccessor(dc.Object):
     param_index: int
     dtype: str
     format: str  # tt::DataFormat name
-    page_layout: str  # tile (a page is one 32x32 tile) | row_major (a page is one row of the view)
+    page_layout: str  # tile (a page is one 32x32 tile) | row_major (one row of the view) | table (all, words)
     pages: int  # DRAM pages of the tensor
     page_size: int  # bytes per page
     shape: list[int]  # stored order (dim_order), as in DRAM
@@ -123,6 +126,18 @@ class TensorAccessor(dc.Object):
     layout: str
     access: str  # read | write | read_write
     dim_order: list[int]  # declared dimension numbers, outermost stored first
+
+
+@_record("tt.IndexTable")
+class IndexTable(dc.Object):
+    """An integer or bool tensor read one value at a time (a block mask, a page table): one DRAM page of
+    32-bit words the reader copies into L1 and the compute kernel reads from there."""
+
+    name: str
+    dtype: str  # as declared; every value is widened to a 32-bit word on the device
+    shape: list[int]
+    words: int
+    loc: str  # DSL line of the first read
 
 
 @_record("tt.GridAxis")

@@ -25,6 +25,7 @@ import numpy as np
 
 from .arguments import NUMPY_DTYPES, caller_shape
 from .jit import JITKernel
+from .tensor_supply import TensorSupplyType, make_tensor
 
 # A passing check: bf16 inputs with fp32 accumulation stay well inside both bounds.
 MAX_RELATIVE_ERROR = 1e-2
@@ -55,11 +56,14 @@ class CheckResult:
 
 
 def random_arguments(kernel: JITKernel, rng: np.random.Generator) -> list[np.ndarray]:
-    """One array per kernel parameter: random inputs rounded to their dtypes, zeroed outputs."""
+    """One array per kernel parameter: random inputs rounded to their dtypes (index tables: small integers,
+    masks half set), zeroed outputs."""
     return [
-        rng.standard_normal(caller_shape(p)).astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]])
-        if p["access"] != "write"
-        else np.zeros(caller_shape(p), NUMPY_DTYPES[p["dtype"]])
+        np.zeros(caller_shape(p), NUMPY_DTYPES[p["dtype"]])
+        if p["access"] == "write"
+        else make_tensor(TensorSupplyType.Integer, caller_shape(p), p["dtype"], rng)
+        if p["page_layout"] == "table"
+        else rng.standard_normal(caller_shape(p)).astype(np.float32).astype(NUMPY_DTYPES[p["dtype"]])
         for p in kernel.params
     ]
 

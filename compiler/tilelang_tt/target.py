@@ -19,7 +19,16 @@ from pathlib import Path
 from .errors import TTCompileError
 from .records import TargetFacts
 
-__all__ = ["TTTarget", "TARGETS", "DEFAULT_TARGET", "get_target", "TILE", "DATA_FORMATS"]
+__all__ = [
+    "TTTarget",
+    "TARGETS",
+    "DEFAULT_TARGET",
+    "get_target",
+    "TILE",
+    "DATA_FORMATS",
+    "TABLE_FORMAT",
+    "TABLE_WORD_BYTES",
+]
 
 TILE = 32
 
@@ -29,6 +38,10 @@ DATA_FORMATS: dict[str, tuple[str, int]] = {
     "float16": ("Float16", 2048),
     "float32": ("Float32", 4096),
 }
+
+# An index table (StageIndexTablesTT) holds one 32-bit word per value, whatever its declared integer dtype.
+TABLE_FORMAT = "UInt32"
+TABLE_WORD_BYTES = 4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +92,7 @@ class TTTarget:
             dst_tiles_fp32_half_sync=self.dst_tiles(True),
             dst_tiles_16bit_half_sync=self.dst_tiles(False),
             max_runtime_args=self.max_runtime_args,
+            l1_alignment=self.l1_alignment,
         )
 
 

@@ -50,7 +50,7 @@ def make_tensor(supply_type: TensorSupplyType, shape, dtype: str, rng: np.random
     """A C-contiguous array of a kernel parameter's ``shape`` and ``dtype``, drawn as ``supply_type`` says."""
     np_dtype = _numpy_dtype(str(dtype))
     shape = tuple(int(d) for d in shape)
-    is_float = np_dtype.kind == "f" or np_dtype in NUMPY_DTYPES.values()
+    is_float = np_dtype.kind == "f" or np_dtype == NUMPY_DTYPES["bfloat16"]
     if supply_type is TensorSupplyType.Auto:
         supply_type = TensorSupplyType.Uniform if is_float else TensorSupplyType.Integer
     if supply_type is TensorSupplyType.Integer:

@@ -331,7 +331,12 @@ MUTATIONS = {name[3:]: f for name, f in list(globals().items()) if name.startswi
 
 # What each mutation must be rejected with: the error class and a pattern its message matches.
 EXPECTED = {
-    "dtype": ("TTCompileError", r"buffer A has dtype \w+; \w+ tiles support bfloat16, float16, float32"),
+    "dtype": (
+        "TTCompileError",
+        # float64 has no tile format; an integer tensor copied into a tile buffer is integer tiles
+        r"buffer A has dtype \w+; \w+ tiles support bfloat16, float16, float32"
+        r"|A is an integer tensor used as tiles",
+    ),
     "accum_dtype": ("TTCompileError", r"buffer C_local has dtype \w+; \w+ tiles support"),
     "block_not_tile_multiple": (
         "TTCompileError",

@@ -5,7 +5,8 @@ element-wise constructs, with a numpy model of each valid one:
         x = T.alloc_fragment((blk_m, N), "float32"); y = ...; r = T.alloc_fragment((blk_m,), "float32")
         T.copy(A[bx * blk_m, 0], x)
         <2 to 5 statements>   assign | masked (if x[i, j] > c) | position (if j < k: ... else: ...)
-                              | clamp | row reduction then a broadcast subtraction
+                              | clamp | a value of the block index | row reduction then a broadcast
+                              subtraction
         <store>               T.copy(y, C[bx * blk_m, 0]) | guarded element stores (if row < M)
 
 and malformed ones: one statement replaced by a construct that must be a located TTCompileError (a
@@ -80,7 +81,7 @@ def _header(w: _Writer, M: int, N: int, blk_m: int) -> None:
 def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
     """Write one statement; return its numpy model (x, y) → y."""
     value, model = rng.choice(VALUES if not first else [v for v in VALUES if "y[" not in v[0]])
-    kind = "assign" if first else rng.choice(["assign", "masked", "position", "clamp", "reduce"])
+    kind = "assign" if first else rng.choice(["assign", "masked", "position", "clamp", "block", "reduce"])
     loop = f"for i, j in T.Parallel({blk_m}, {N}):"
     if kind == "assign":
         w.add(loop, 2)
@@ -107,6 +108,11 @@ def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
         w.add(loop, 2)
         w.add(f"y[i, j] = T.clamp(y[i, j], {lo}, {hi})", 3)
         return lambda x, y: np.clip(y, lo, hi)
+    if kind == "block":  # a value known per grid point: the block index (coarsened: per row)
+        period = rng.choice([2, 3, 5])
+        w.add(loop, 2)
+        w.add(f'y[i, j] = y[i, j] + T.Cast("float32", bx % {period}) * 0.5', 3)
+        return lambda x, y: y + (np.arange(y.shape[0]) // blk_m % period)[:, None] * 0.5
     reduce_kind = rng.choice(["sum", "max"])
     w.add(f"T.reduce_{reduce_kind}(y, r, dim=1)", 2)
     w.add(loop, 2)

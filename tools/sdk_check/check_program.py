@@ -147,14 +147,17 @@ def allocate(ttnn, device, tensor: dict):
         raise PlanError(
             f"tensor {tensor['name']} is {tensor['memory']} {tensor['layout']}; only DRAM interleaved"
         )
+    dtype = tensor["dtype"]
     if tensor["page_layout"] == "tile":
         shape, layout = [tensor["tiles"][0] * 32, tensor["tiles"][1] * 32], ttnn.TILE_LAYOUT
+    elif tensor["page_layout"] == "table":  # a table (index or scalar): one page of 32-bit words
+        shape, layout, dtype = [1, tensor["view"][1]], ttnn.ROW_MAJOR_LAYOUT, "uint32"
     else:  # a row-major page per row of the 2-D view
         row = tensor["page_size"] // ELEMENT_BYTES.get(tensor["dtype"], 2)
         shape, layout = [tensor["pages"], row], ttnn.ROW_MAJOR_LAYOUT
     return ttnn.empty(
         shape,
-        dtype=data_type(ttnn, tensor["dtype"]),
+        dtype=data_type(ttnn, dtype),
         layout=layout,
         device=device,
         memory_config=ttnn.DRAM_MEMORY_CONFIG,

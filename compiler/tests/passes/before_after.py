@@ -30,7 +30,12 @@ __all__ = ["T", "assert_pass", "module_of", "WORMHOLE", "DEFAULT_OPTIONS", "dram
 
 # The printed form of a call does not carry its return dtype; these are the tl./tt. operators that return
 # a value (the passes build them with these dtypes), every other one is a void statement.
-_RETURN_DTYPES = {"tt.work_count": "int32", "tt.work_block": "int32", "tt.tile.operand": "float32"}
+_RETURN_DTYPES = {
+    "tt.work_count": "int32",
+    "tt.work_block": "int32",
+    "tt.tile.operand": "float32",
+    "tt.table_value": "int32",
+}
 
 # The ``tt.target`` and ``tt.options`` function attributes ApplyTTDefaults sets by default, for inputs of the
 # passes that read them (``T.func_attr({"tt.target": WORMHOLE, ...})``).

@@ -17,7 +17,22 @@ from .. import multicast
 from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
 from .host_sizes import HostSizes, core_fields
 
-ELEMENT_TYPE = {"bfloat16": "uint16_t", "float16": "uint16_t", "float32": "float"}
+# C++ type of one element as callers pass it (numpy's layout: bool is one byte).
+ELEMENT_TYPE = {
+    "bfloat16": "uint16_t",
+    "float16": "uint16_t",
+    "float32": "float",
+    "bool": "uint8_t",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "uint16": "uint16_t",
+    "int32": "int32_t",
+    "uint32": "uint32_t",
+}
+ELEMENT_BYTES = {"uint8_t": 1, "int8_t": 1, "uint16_t": 2, "int16_t": 2}
+# What one page of a tensor holds, where that depends on the shape (a tile page is always one tile).
+_PAGE_OF = {"row_major": "one row of", "table": "all of (32-bit words)"}
 BUFFER_TYPE = {"DRAM": "BufferType::DRAM", "L1": "BufferType::L1"}
 
 
@@ -105,6 +120,35 @@ _PADDING_HELPERS = [
     "",
 ]
 
+
+# A scalar table (a float tensor the reader reads one value of per block) is float32 words on the device.
+_FLOAT_TABLE_HELPERS = [
+    "// The float32 a bfloat16's bits hold: its upper half.",
+    "float bfloat16_value(uint16_t bits) {",
+    "const uint32_t word = static_cast<uint32_t>(bits) << 16;",
+    "float value;",
+    "std::memcpy(&value, &word, sizeof value);",
+    "return value;",
+    "}",
+    "",
+    "// The float32 an IEEE half's bits hold (subnormals, infinities and NaN included).",
+    "float float16_value(uint16_t bits) {",
+    "const int exponent = (bits >> 10) & 0x1f;",
+    "const int mantissa = bits & 0x3ff;",
+    "float magnitude;",
+    "if (exponent == 0x1f) {",
+    "magnitude = mantissa != 0 ? std::numeric_limits<float>::quiet_NaN() : "
+    "std::numeric_limits<float>::infinity();",
+    "} else if (exponent == 0) {",
+    "magnitude = std::ldexp(static_cast<float>(mantissa), -24);",
+    "} else {",
+    "magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);",
+    "}",
+    "return (bits & 0x8000) != 0 ? -magnitude : magnitude;",
+    "}",
+    "",
+]
+_FLOAT_TABLE_VALUE = {"bfloat16": "bfloat16_value", "float16": "float16_value"}
 
 # Between the tensor's declared dimension order and the order it is stored in (emitted when some tensor
 # is stored in another order, plan ``dim_order``).
@@ -376,10 +420,12 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
             + ", the sizes comma-separated."
         ),
         "",
+        "#include <cmath>",
         "#include <cstdint>",
         "#include <cstdio>",
         "#include <cstring>",
         "#include <fstream>",
+        "#include <limits>",
         "#include <memory>",
         "#include <sstream>",
         "#include <stdexcept>",
@@ -405,6 +451,8 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
         L += _PADDING_HELPERS
     if any(_is_permuted(t) for t in tensors):
         L += _ORDER_HELPERS
+    if any(t["page_layout"] == "table" and t["dtype"] in _FLOAT_TABLE_VALUE for t in tensors):
+        L += _FLOAT_TABLE_HELPERS
     fields = len(core_fields(plan))
     L += wrap_comment(
         f"Throws unless `sizes` holds a problem of {program}: the {sizes.count} named sizes, the work "
@@ -433,7 +481,7 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
     ]
     n_t = len(tensors)
     files = " ".join(t["name"] + ".bin" for t in tensors)
-    element_bytes = {t["name"]: 2 if ELEMENT_TYPE[t["dtype"]] == "uint16_t" else 4 for t in tensors}
+    element_bytes = {t["name"]: ELEMENT_BYTES.get(ELEMENT_TYPE[t["dtype"]], 4) for t in tensors}
     index = {e["name"]: k for k, e in enumerate(sizes.entries)}
     bytes_of = ", ".join(
         f"size_t{{sizes[{index[_ident(t['name']) + '_elements']}]}} * {element_bytes[t['name']]}"
@@ -513,8 +561,8 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
     for t in tensors:
         n = _ident(t["name"])
         page = (
-            sizes.size(f"{n}_page_size", t["page_size"], f"bytes of one row of {t['name']}")
-            if t["page_layout"] == "row_major"
+            sizes.size(f"{n}_page_size", t["page_size"], f"bytes of {_PAGE_OF[t['page_layout']]} {t['name']}")
+            if t["page_layout"] in _PAGE_OF
             else str(t["page_size"])
         )
         pages = sizes.size(f"{n}_pages", t["pages"], f"pages of {t['name']}")
@@ -600,6 +648,19 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
             ]
             host = f"{n}_stored.data()"
         L.append(f"const auto* {n}_host = {host};")
+        if t["page_layout"] == "table":  # every value a 32-bit word: integers widened, floats as float32
+            if t["dtype"] in _FLOAT_TABLE_VALUE:
+                L += [
+                    f"std::vector<float> {n}_words({elements});",
+                    f"for (uint32_t i = 0; i < {elements}; ++i) {{",
+                    f"{n}_words[i] = {_FLOAT_TABLE_VALUE[t['dtype']]}({n}_host[i]);",
+                    "}",
+                ]
+            else:
+                word = "float" if t["dtype"] == "float32" else "uint32_t"
+                L.append(f"const std::vector<{word}> {n}_words({n}_host, {n}_host + {elements});")
+            L.append(f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_words, false);")
+            continue
         if t["page_layout"] == "row_major":  # pages are the rows as they are
             L += [
                 f"const std::vector<{ty}> {n}_rows({n}_host, {n}_host + {elements});",

@@ -22,7 +22,7 @@ from tvm import tirx
 
 from .. import multicast, ops, tile_ops
 from ..errors import TTError
-from ..ir_utils import get_attr, simplify
+from ..ir_utils import get_attr, l1_pointer_type, simplify
 from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
 
 INCLUDES = {
@@ -53,6 +53,7 @@ ARG_NAMES = {
     "noc_async_write_tile": ("tile_id", "accessor", "l1_read_addr"),
     "reduce_tile": ("icb", "icb_scaler", "itile", "itile_scaler", "idst"),
     "reinterpret_cast<volatile tt_l1_ptr uint32_t*>": ("l1_addr",),
+    "reinterpret_cast<volatile tt_l1_ptr float*>": ("l1_addr",),
     "noc_async_write_multicast": ("src_l1_addr", "dst_noc_addr_multicast", "size", "num_dests"),
     "noc_semaphore_set_multicast": ("src_l1_addr", "dst_noc_addr_multicast", "num_dests"),
 }
@@ -138,6 +139,8 @@ def expr(e, parent: int = -1) -> str:
         return str(e.name)
     if isinstance(e, tvm.ir.StringImm):
         return f'"{e.value}"'
+    if isinstance(e, tvm.ir.TensorLoad):  # a word of L1 through a pointer (an index table's copy)
+        return f"{e.source.name}[{expr(e.indices[0])}]"
     if isinstance(e, tirx.Not):
         if isinstance(e.a, tirx.EQ):
             return expr(tirx.NE(e.a.a, e.a.b), parent)
@@ -214,8 +217,9 @@ def _call_names(callee: str, count: int) -> list[str]:
 
 
 def _bind(s, emit):
-    # A pointer is an L1 address seen as words (the reader's zero fill); every other value is a word.
-    ctype = "volatile tt_l1_ptr uint32_t*" if isinstance(s.var.ty, tvm.ir.PointerType) else "uint32_t"
+    # A pointer is an L1 address seen as words (the reader's zero fill, an index table's copy); every other
+    # value is a word.
+    ctype = l1_pointer_type(s.var) if isinstance(s.var.ty, tvm.ir.PointerType) else "uint32_t"
     callee, args = _arguments(s.value)
     if not callee:
         emit(f"{ctype} {s.var.name} = {expr(s.value)};")
@@ -395,12 +399,16 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
             (
                 f"const uint32_t {a.tile_bytes} = get_tile_size({cb_of[a.cb]});"
                 if a.page_layout == "tile"
-                else f"constexpr uint32_t {a.tile_bytes} = {a.page_size};  // one row of {a.tensor} per page"
+                else f"constexpr uint32_t {a.tile_bytes} = {a.page_size};  "
+                f"// {_PAGE_OF[a.page_layout]} {a.tensor}"
             ),
             f"const auto {a.accessor} = TensorAccessor({a.args}, {a.addr}, {a.tile_bytes});",
         ]
         previous = a.args
     return comments, decls + ([""] if decls else []) + cb_decls + ([""] if acc_decls else []) + acc_decls
+
+
+_PAGE_OF = {"row_major": "one page per row of", "table": "one page holds all of"}
 
 
 def _prelude(func, role: str) -> list[str]:

@@ -24,12 +24,14 @@ from .select_element_branches_tt import SelectElementBranchesTT
 from .serialize_split_k_tt import SerializeSplitKTT
 from .split_device_kernel import SplitDeviceKernel
 from .stage_element_globals_tt import StageElementGlobalsTT
+from .stage_index_tables_tt import StageIndexTablesTT
 from .vectorize_element_loops_tt import VectorizeElementLoopsTT
 from .vectorize_threads_tt import VectorizeThreadsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
     "ResolveTensorViewsTT",
+    "StageIndexTablesTT",
     "SerializeSplitKTT",
     "SelectElementBranchesTT",
     "CoarsenSubTileRowsTT",

@@ -6,8 +6,9 @@ Input expectations
 Output guarantees
     Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
     (partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity) and ``tt.data_formats``
-    (buffer name → tt::DataFormat name, for parameters and allocations). Every dtype is one the target can
-    hold in tiles ("float" is float32), and every buffer and launch-grid extent is a static, non-zero
+    (buffer name → tt::DataFormat name, for parameters and allocations; an index table, ``tt.index_tables``,
+    is UInt32 words). Every other dtype is one the target can hold in tiles ("float" is float32), and every
+    buffer and launch-grid extent is a static, non-zero
     integer; otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
     unchanged.
 Example
@@ -27,9 +28,9 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, find_ops, first_use_loc, region, tensor_params
+from ..ir_utils import def_loc, find_ops, first_use_loc, get_attr, region, tensor_params
 from ..records import Options
-from ..target import DATA_FORMATS, get_target
+from ..target import DATA_FORMATS, TABLE_FORMAT, get_target
 
 PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "block")
 # The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
@@ -74,8 +75,11 @@ def _check_static_extents(func: tirx.PrimFunc, buffers: list[tirx.Buffer]) -> No
 def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
     buffers = tensor_params(func) + _allocations(func)
     _check_static_extents(func, buffers)
-    formats = {}
+    tables = {t.name for t in get_attr(func, "tt.index_tables", [])}
+    formats = {name: TABLE_FORMAT for name in tables}
     for buf in buffers:
+        if str(buf.name) in tables:
+            continue
         dtype = str(buf.dtype)
         if dtype not in DATA_FORMATS or DATA_FORMATS[dtype][0] not in target.data_formats:
             raise TTCompileError.at(

@@ -13,7 +13,8 @@ Output guarantees
     it and crops outputs out of it. A tensor ``T.im2col`` gathers from is stored row-major instead
     (page_layout "row_major": one page per row of the last dimension — an NHWC tensor's channels at one
     (n, h, w) — view [rows, channels], no padding), since a gather reads runs of channels, not tiles; it
-    may not also be copied as tiles (TTCompileError). Access is derived from the
+    may not also be copied as tiles (TTCompileError). An index table (``tt.index_tables``) is one page of
+    32-bit words (page_layout "table", view [1, words]), read. Access is derived from the
     copies' directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy
     touching them.
     ``dim_order`` is the order the tensor's dimensions are stored in (declared dimension numbers, outermost
@@ -61,7 +62,7 @@ from ..ir_utils import (
     tile_view_shape,
 )
 from ..records import TensorAccessor
-from ..target import DATA_FORMATS, TILE
+from ..target import DATA_FORMATS, TABLE_WORD_BYTES, TILE
 
 
 def _row_dimension(reg, loc: str) -> int | None:
@@ -164,6 +165,27 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
     return modes, first_loc
 
 
+def _table_accessor(table, index: int, data_format: str, layout) -> TensorAccessor:
+    """An index table: the whole tensor as one page of 32-bit words."""
+    return TensorAccessor(
+        name=table.name,
+        param_index=index,
+        dtype=table.dtype,
+        format=data_format,
+        page_layout="table",
+        pages=1,
+        page_size=table.words * TABLE_WORD_BYTES,
+        shape=list(table.shape),
+        declared_shape=list(table.shape),
+        view=[1, table.words],
+        tiles=[0, 0],
+        memory=layout.memory,
+        layout=layout.layout,
+        access="read",
+        dim_order=list(range(len(table.shape))),
+    )
+
+
 def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         formats = require_attr(func, "tt.data_formats", "AttachTensorAccessorTT")
@@ -174,6 +196,7 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
         modes, first_loc = _access_modes(func)
         accessors = []
         declared = get_attr(func, "tt.declared_shapes", {})
+        tables = {t.name: t for t in get_attr(func, "tt.index_tables", [])}
         for index, param in enumerate(func.params):
             if not is_tensor(param):
                 raise TTCompileError.at(
@@ -183,6 +206,9 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                 )
             buf = param
             name, shape = str(buf.name), [int(s) for s in buf.shape]
+            if name in tables:
+                accessors.append(_table_accessor(tables[name], index, formats[name], layouts[name]))
+                continue
             loc = first_loc.get(name, "")
             if len(shape) < 2:
                 raise TTCompileError.at(

@@ -86,7 +86,7 @@ def BuildTileDFGTT() -> tvm.transform.Pass:  # noqa: N802
             for cb in cbs_in:
                 consumers.setdefault(cb, []).append(i)
         for e in cb_table:
-            if e.role == "intermediate":
+            if e.role in ("intermediate", "table"):  # a table's CB protocol is fixed by LowerTileProgramTT
                 continue
             kinds = {nodes[n].kernel for n in producers.get(e.cb, []) + consumers.get(e.cb, [])}
             if not producers.get(e.cb) or not consumers.get(e.cb) or len(kinds) < 2:

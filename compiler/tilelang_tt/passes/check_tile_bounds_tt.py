@@ -17,7 +17,9 @@ Output guarantees
     ``0 <= min_d < shape_d`` holds for all values of the enclosing launch-grid and loop variables, and on
     the rows of a tensor of 3 or more dimensions (the dimension stored next to the last, ``dim_order`` of
     AttachTensorAccessorTT: -2, or S of a (B, S, H, D) tensor tiled along S) ``min_d + extent_d <=
-    ceil32(shape_d)``; regions are checked in the declared dimension order;
+    ceil32(shape_d)``; regions are checked in the declared dimension order (a start that depends on an index
+    table's value, ``tt.table_value``, is known at run time only: the reader zero-fills the tiles it finds
+    outside the tensor);
     otherwise TTCompileError on the operator's DSL line naming the buffer, the dimension, the index range
     reached, the loop values that reach it and the buffer's size.
 Example
@@ -78,6 +80,12 @@ def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
     return int(bound.max_value if largest else bound.min_value), ""
 
 
+def _reads_table(expr) -> bool:
+    found = []
+    tvm_ffi.structural_walk(expr, (tvm.ir.Call, lambda c: found.append(ops.is_op(c, "tt.table_value"))))
+    return any(found)
+
+
 def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
     rank = len(reg.extents)
     row = storage_order(reg.buffer)[-2]  # the dimension stored as the tile view's rows
@@ -85,6 +93,8 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
         size = reg.shape[d]
         # Rows of an N-D tensor end at its slice's padded rows; other dimensions only need a start inside.
         end = padded_to_tile(size) if rank > 2 and d == row else None
+        if _reads_table(start):
+            continue  # a value of an index table (a page number): the reader zero-fills tiles outside
         if (
             analyzer.can_prove(start >= 0)
             and analyzer.can_prove(start < size)

@@ -33,7 +33,7 @@ from .. import ops
 from ..ir_utils import collect_vars, find_ops, get_attr, named, require_attr
 from ..records import AccessorArgs
 
-DM_OPS = ("tt.read_to_cb", "tt.write_from_cb", "tt.read_im2col")
+DM_OPS = ("tt.read_to_cb", "tt.write_from_cb", "tt.read_im2col", "tt.read_table")
 
 
 def _identifier(tensor: str, taken: set[str]) -> str:

@@ -51,6 +51,7 @@ from .. import multicast, ops
 from ..errors import TTCompileError
 from ..gathers import lower_im2col_read
 from ..generated_tiles import lower_generated_tile
+from ..index_tables import check_no_values, lower_table_read, read_values_in_l1
 from ..ir_utils import (
     cb_var,
     collect_vars,
@@ -299,6 +300,12 @@ class _Lowering:
                 return self.grouped_loop(stmt)
             self._bind_range(stmt)
             return with_loop_body(stmt, self.rewrite(stmt.body))
+        if isinstance(stmt, tirx.IfThenElse):
+            other = None if stmt.else_case is None else self.rewrite(stmt.else_case)
+            return tirx.IfThenElse(stmt.condition, self.rewrite(stmt.then_case), other)
+        if ops.is_op(stmt, "tt.read_table"):
+            f = ops.fields(stmt)
+            return lower_table_read(stmt.value, self.cbs[f.cb], self.acc[f.tensor.name])
         if ops.is_op(stmt, "tt.read_to_cb"):
             return seq(self.reads([stmt.value]))
         if ops.is_op(stmt, "tt.write_from_cb"):
@@ -341,6 +348,10 @@ def LowerCBIntrinsics() -> tvm.transform.Pass:  # noqa: N802
             return func
         lowering = _Lowering(func)
         body = lowering.rewrite(func.body)
+        if get_attr(func, "tt.kernel_role") == "reader":
+            body = read_values_in_l1(body, lowering.cbs)
+        else:
+            check_no_values(body, "writer", get_attr(func, "tt.index_tables", []))
         if not lowering.directions:
             return func.with_body(body)
         prologue = [s for d in lowering.directions.values() for s in d.prologue()]

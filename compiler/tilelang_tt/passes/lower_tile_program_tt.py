@@ -57,10 +57,12 @@ from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..ir_utils import (
     buffer_scope,
+    cast_to,
     collect_vars,
     def_loc,
     find_ops,
     gemm_operands,
+    get_attr,
     is_global,
     is_zero_mod,
     parallel_loc,
@@ -71,9 +73,10 @@ from ..ir_utils import (
     with_loop_body,
 )
 from ..records import CircularBuffer, DFGNode
-from ..target import DATA_FORMATS, TILE
+from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE
 from ..tile_ops import REDUCE
 from .build_tile_dfg_tt import tile_dfg
+from .split_device_kernel import keep_role
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
@@ -91,7 +94,7 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
     calls = find_ops(func.body, ("tl.copy", "tl.fill", "tl.gemm", "tl.reduce", "tl.transpose", "tl.im2col"))
     if any(ops.is_op(s.call, op) for s in calls for op in ("tl.reduce", "tl.transpose", "tl.im2col")):
         return True
-    if _parallel_nests(func.body):
+    if _parallel_nests(func.body) or _has_guarded_tile_op(func.body):
         return True
     loaded, accumulators, staged = set(), set(), set()
     gemm_loops = {}  # operand name → the loops around the T.gemm that reads it
@@ -125,6 +128,17 @@ def is_tile_program(func: tirx.PrimFunc) -> bool:
                 # that loop, which the matmul schedule (one load per reduction step) does not express
                 return True
     return any(n in loaded for n in accumulators | staged)
+
+
+def _has_guarded_tile_op(stmt) -> bool:
+    """True when a tile operation sits under an ``if`` (a block-sparse mask, a causal skip): the matmul
+    schedule keeps its accumulator in DST across an unconditional reduction loop, so it cannot skip steps."""
+    guarded = []
+    tvm_ffi.structural_walk(
+        stmt,
+        (tirx.IfThenElse, lambda b: guarded.append(bool(find_ops(b, ("tl.copy", "tl.gemm"))))),
+    )
+    return any(guarded)
 
 
 def _same_loops(a: list, b: list) -> bool:
@@ -170,6 +184,18 @@ _CONSTANT_FUNCTIONS = {
     "fabs": abs,
     "abs": abs,
 }
+
+
+def _calls_math(value) -> bool:
+    """Whether ``value`` calls a math function (exp2, log2, ...): anything but selects and table reads."""
+    found = []
+
+    def visit(c):
+        if not (ops.is_op(c, "tt.table_value") or str(getattr(c.op, "name", "")).endswith("if_then_else")):
+            found.append(c)
+
+    tvm_ffi.structural_walk(value, (tvm.ir.Call, visit))
+    return bool(found)
 
 
 def _fold_constant(value) -> float | None:
@@ -259,6 +285,27 @@ class _Planner:
         }
         if role == "output":
             entry["subblock"] = entry["tile_shape"]
+        self.entries.append(entry)
+        return entry
+
+    def new_table_cb(self, table):
+        """One page holding index table ``table``'s words (IndexTable), as the reader copies it."""
+        page = -(-table.words * TABLE_WORD_BYTES // self.target.l1_alignment) * self.target.l1_alignment
+        entry = {
+            "cb": self._take_id("input", table.loc),
+            "buffer": table.name,
+            "name": "cb_" + re.sub(r"\W", "_", table.name),
+            "role": "table",
+            "dtype": "float32" if table.dtype in ("bfloat16", "float16", "float32") else "uint32",
+            "format": TABLE_FORMAT,
+            "page_size": page,
+            "tiles": 1,
+            "tile_shape": [1, 1],
+            "depth": 1,
+            "total_bytes": page,
+            "dims": ["r", "c"],
+            "loc": table.loc,
+        }
         self.entries.append(entry)
         return entry
 
@@ -639,11 +686,13 @@ class _Lowering:
                 if ops.is_op(c, name):
                     return seq(fn(c, loc))
         if isinstance(stmt, tirx.Bind):
-            # constants only (``inv_D = 1.0 / D``): grid indices and loop-dependent values stay variables
+            # Constants (``inv_D = 1.0 / D``) and float values (``log_decay = T.log2(...)`` of a grid index)
+            # are inlined into element bodies, which then split them between the reader (arithmetic) and the
+            # SFPU (math functions); integer grid indices and loop-dependent values stay variables.
             value = simplify(
                 tvm_ffi.structural_map(stmt.value, (tvm.ir.Var, lambda v: self.scalars.get(v, v)))
             )
-            if isinstance(value, tirx.IntImm | tirx.FloatImm):
+            if isinstance(value, tirx.IntImm | tirx.FloatImm) or str(value.ty.dtype).startswith("float"):
                 self.scalars[stmt.var] = value
             return stmt
         if isinstance(stmt, tirx.BufferStore):
@@ -744,16 +793,14 @@ class _ElementStatement:
             broadcast = self._broadcast(axes, dst_axes, dst_shape)
             return ops.call("tt.tile.operand", cb=cb["cb"], broadcast=broadcast, dtype="float32")
         if not self._has_load(value):
-            if self._uses_position(value):
-                return self._generated(value, dst_axes, dst_shape)
             folded = _fold_constant(value)
-            if folded is None:
-                raise TTCompileError.at(
-                    self.loc,
-                    f"the scalar {value} changes at run time; element-wise statements on Tenstorrent take "
-                    "constant scalars only (runtime scalars are not supported yet)",
-                )
-            return tirx.const(folded, "float32")
+            if folded is not None:
+                return tirx.const(folded, "float32")
+            # The reader evaluates arithmetic only; exp2, log2... of such a value run on the SFPU below.
+            if not _calls_math(value):
+                if self._uses_position(value):
+                    return self._generated(value, dst_axes, dst_shape)
+                return self._runtime_scalar(value)
         if isinstance(value, tirx.Cast):
             return self._operands(value.value, dst_axes, dst_shape, dst_dtype)
         if isinstance(value, tvm.ir.Call):
@@ -789,6 +836,34 @@ class _ElementStatement:
         )
         self.before += self.low._tile_op("tt.tile.wait_input", self.loc, cb=cb["cb"])
         return ops.call("tt.tile.operand", cb=cb["cb"], broadcast="none", dtype="float32")
+
+    def _runtime_scalar(self, value):
+        """A value known per block only (``T.Cast("float32", bx)``, a value of a scalar table such as
+        ``Sinks[by]``): the reader computes it into a tile, and every element takes it from there."""
+        cb = self.p.new_cb("scalar", "float32", "input", 1, 1, 2, self.loc)
+        # The reader computes in float32: a cast to a 16-bit float of a value read from a 16-bit tensor is
+        # exact, and of any other value only rounds less.
+        value = tvm_ffi.structural_map(
+            value,
+            (
+                tirx.Cast,
+                lambda c: cast_to(c.value, "float32") if str(c.ty.dtype) in ("float16", "bfloat16") else c,
+            ),
+            order="post",
+        )
+        unused_i, unused_j = tirx.Var("unused_i", "int32"), tirx.Var("unused_j", "int32")
+        self.before += self.low._tile_op(
+            "tt.gen_tile",
+            self.loc,
+            cb=cb["cb"],
+            value=cast_to(value, "float32"),
+            i=unused_i,
+            j=unused_j,
+            rows=1,
+            cols=1,
+        )
+        self.before += self.low._tile_op("tt.tile.wait_input", self.loc, cb=cb["cb"])
+        return ops.call("tt.tile.operand", cb=cb["cb"], broadcast="scalar", dtype="float32")
 
     def _stores(self):
         stmts = self.body.seq if isinstance(self.body, tirx.SeqStmt) else [self.body]
@@ -837,6 +912,8 @@ def _check_dataflow(planner):
     """Reader- and writer-facing CBs need a producer and a consumer in different kernels (a buffer loaded but
     never used would fill up and hang the reader)."""
     for e in planner.entries:
+        if e["role"] == "table":  # its protocol is _stage_tables's
+            continue
         readers = [n for n in planner.nodes if e["cb"] in n["cbs_in"] and n["op"] != "tt.tile.wait_input"]
         written = any(e["cb"] in n["cbs_out"] for n in planner.nodes)
         if e["role"] != "output" and written and not readers and e["buffer"] != "reduce_scaler":
@@ -855,13 +932,60 @@ def _check_dataflow(planner):
             )
 
 
+def _tables_read(body) -> set[str]:
+    """Names of the index tables whose values ``body`` reads."""
+    used = set()
+    if body is not None:
+        tvm_ffi.structural_walk(
+            body,
+            (
+                tvm.ir.Call,
+                lambda c: used.add(ops.fields(c).table) if ops.is_op(c, "tt.table_value") else None,
+            ),
+        )
+    return used
+
+
+def _stage_tables(func, lowering, body):
+    """``body`` with each index table it reads staged in L1: before the work loop the reader copies the
+    table into a CB of its own; when the compute kernel's branches or loops depend on the table too, the
+    reader pushes that page and the compute kernel waits for it and releases it after the loop.
+    ``tt.table_value`` then names the table's CB, which each kernel reads from (see index_tables.py)."""
+    used, computed = _tables_read(body), _tables_read(keep_role(body, "compute"))
+    first, last, cbs = [], [], {}
+    for table in get_attr(func, "tt.index_tables", []):
+        if table.name not in used:
+            continue
+        cb = lowering.p.new_table_cb(table)["cb"]
+        cbs[table.name] = cb
+        tensor, shared = lowering.p.params[table.name], table.name in computed
+        first += lowering._tile_op(
+            "tt.read_table", table.loc, cb=cb, tensor=tensor, words=table.words, shared=shared
+        )
+        if shared:
+            first += lowering._tile_op("tt.tile.wait_table", table.loc, cb=cb)
+            last += lowering._tile_op("tt.tile.release_table", table.loc, cb=cb)
+    if not cbs:
+        return body
+
+    def value(c):
+        if not ops.is_op(c, "tt.table_value"):
+            return c
+        return ops.call(
+            "tt.table_value", table=cbs[ops.fields(c).table], index=ops.fields(c).index, dtype="int32"
+        )
+
+    return seq(first + [tvm_ffi.structural_map(body, (tvm.ir.Call, value), order="post")] + last)
+
+
 def LowerTileProgramTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         if not is_tile_program(func):
             return func
         planner = _Planner(func)
         planner.plan_buffers(func)
-        body = _Lowering(planner).rewrite(func.body)
+        lowering = _Lowering(planner)
+        body = _stage_tables(func, lowering, lowering.rewrite(func.body))
         planner.check_l1()
         _check_dataflow(planner)
         return func.with_body(body).with_attrs(

@@ -51,12 +51,14 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
+from ..index_tables import read_values_in_compute
 from ..ir_utils import (
     cb_var,
     comment,
     dsl_comment,
     extern,
     get_attr,
+    is_noop,
     require_attr,
     seq,
     simplify,
@@ -618,14 +620,19 @@ class _Scheduler:
             then = self.rewrite(stmt.then_case)
             after_then, self.live = self.live, set(entry)
             other = None if stmt.else_case is None else self.rewrite(stmt.else_case)
-            if after_then != self.live:
-                names = sorted(self.cbs[cb].buffer for cb in after_then ^ self.live)
-                raise TTCompileError(
-                    "the branches of an if leave different tile buffers holding values "
-                    f"({', '.join(names)}); "
-                    "write them in both branches or before the if"
-                )
-            return tirx.IfThenElse(stmt.condition, then, other)
+            after_other = self.live
+            # A value made in one branch only (the tiles a masked block loads) ends with that branch: code
+            # after the if that reads it is told it holds no value there (require_live). Branches only add
+            # values, so what held one before the if still does after it.
+
+            def ended(branch, made_here: set):
+                pops = [extern("cb_pop_front", self.cb_var(cb), self.n(cb)) for cb in sorted(made_here)]
+                return seq([branch, *pops]) if pops else branch
+
+            then = ended(then, after_then - after_other)
+            other = ended(other if other is not None else seq([]), after_other - after_then)
+            self.live = after_then & after_other
+            return tirx.IfThenElse(stmt.condition, then, None if is_noop(other) else other)
         if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
             c = stmt.value
             for name, fn in _HANDLERS.items():
@@ -635,8 +642,10 @@ class _Scheduler:
 
     def prologue(self):
         scalers = [e for e in self.cbs.values() if e.buffer == "reduce_scaler"]
-        ins = [e for e in self.cbs.values() if e.role == "input"] or list(self.cbs.values())
-        outs = [e for e in self.cbs.values() if e.role == "output"] or list(self.cbs.values())
+        # the engines are configured for tile formats: an index table's words are never unpacked
+        tiles = [e for e in self.cbs.values() if e.role != "table"]
+        ins = [e for e in tiles if e.role == "input"] or tiles
+        outs = [e for e in tiles if e.role == "output"] or tiles
         out = [
             comment("Configure the unpacker, math engines and packer"),
             extern(
@@ -658,6 +667,10 @@ class _Scheduler:
 
 
 _HANDLERS = {
+    "tt.tile.wait_table": lambda sched, c, loc: [extern("cb_wait_front", sched.cb_var(ops.fields(c).cb), 1)],
+    "tt.tile.release_table": lambda sched, c, loc: [
+        extern("cb_pop_front", sched.cb_var(ops.fields(c).cb), 1)
+    ],
     "tt.tile.wait_input": _Scheduler.wait_input,
     "tt.tile.fill": _Scheduler.fill,
     "tt.tile.copy": _Scheduler.copy,
@@ -678,7 +691,7 @@ def ScheduleTileComputeTT() -> tvm.transform.Pass:  # noqa: N802
             return func
         sched = _Scheduler(func)
         prologue = sched.prologue()
-        body = sched.rewrite(func.body)
+        body = read_values_in_compute(sched.rewrite(func.body), sched.cbs)
         body = seq(
             prologue
             + [body]

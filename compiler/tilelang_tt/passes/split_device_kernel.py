@@ -7,8 +7,8 @@ Output guarantees
     (module pass) each such ``<name>`` is replaced by ``<name>_reader``, ``<name>_compute`` and
     ``<name>_writer``: parameterless PrimFuncs with ``tt.kernel_role`` ∈ reader | compute | writer and
     ``tt.program`` = ``<name>``, all other ``tt.*`` attributes copied. Each body keeps only its role's
-    intrinsics (role from the DFG's kernel of the op) and the loops around them; loops left empty and grid
-    bindings no longer used are removed.
+    intrinsics (role from the DFG's kernel of the op) and the loops and ifs around them; loops and ifs left
+    empty and grid bindings no longer used are removed.
 Example
     before: gemm: for block: bx = ...; by = ...; zero; for k: read A; read B; mma; pack; write
     after:  gemm_reader:  for block: bx = ...; by = ...; for k: read A; read B
@@ -52,6 +52,12 @@ def keep_role(stmt, role: str):
         if body is None:
             return None
         return with_loop_body(stmt, body)
+    if isinstance(stmt, tirx.IfThenElse):
+        then = keep_role(stmt.then_case, role)
+        other = None if stmt.else_case is None else keep_role(stmt.else_case, role)
+        if then is None and other is None:
+            return None
+        return tirx.IfThenElse(stmt.condition, then if then is not None else tirx.Evaluate(0), other)
     if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
         name = op_name(stmt.value) if isinstance(stmt.value.op, tvm.ir.Op) else ""
         return stmt if KERNEL_OF.get(name) == role else None

@@ -53,6 +53,20 @@ def _nest(stmt: tirx.For):
     return loop_vars, extents
 
 
+def _tile_dimensions(extents) -> list[int]:
+    """The dimensions of a region of an N-D tensor its staging tile keeps: those the T.Parallel variables
+    span, completed with the last ones to two (``Q[b, s0 + i, h, j]`` of a (B, S, H, D) tensor → (S, D));
+    a region of a 2-D tensor keeps both."""
+    rank = len(extents)
+    spanned = [d for d in range(rank) if not (isinstance(extents[d], tirx.IntImm) and int(extents[d]) == 1)]
+    for d in reversed(range(rank)):
+        if len(spanned) >= 2:
+            break
+        if d not in spanned:
+            spanned.append(d)
+    return sorted(spanned)
+
+
 class _Stager:
     def __init__(self, nest: tirx.For):
         self.nest, self.loc = nest, parallel_loc(nest)
@@ -97,9 +111,12 @@ class _Stager:
                     self.loc, f"this T.Parallel body reads {name} at two different places; use one region"
                 )
         else:
-            tile = tirx.decl_buffer(extents, buf.ty.dtype, f"{name}_tile", scope="local.fragment")
+            kept = _tile_dimensions(extents)
+            tile = tirx.decl_buffer(
+                [extents[d] for d in kept], buf.ty.dtype, f"{name}_tile", scope="local.fragment"
+            )
             self.tiles[name] = (tile, mins, extents)
-        return self.tiles[name][0], tile_indices
+        return self.tiles[name][0], [tile_indices[d] for d in _tile_dimensions(extents)]
 
     def rewrite_body(self):
         def load(t):
@@ -130,7 +147,7 @@ class _Stager:
                 [tvm.ir.Range.from_min_extent(m, e) for m, e in zip(mins, extents, strict=True)],
             )
         return tirx.BufferRegion(
-            tile, [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), e) for e in extents]
+            tile, [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), e) for e in tile.shape]
         )
 
     def staged(self, globals_by_name) -> list:

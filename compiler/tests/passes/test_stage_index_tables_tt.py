@@ -1,0 +1,114 @@
+"""StageIndexTablesTT: integer and bool tensors read one value at a time become index tables."""
+
+import pytest
+import tilelang_tt.language as TL
+from before_after import T, assert_pass
+from programs import lower
+from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes import StageIndexTablesTT
+from tilelang_tt.records import IndexTable
+
+
+@T.prim_func(private=True)
+def masked_blocks(
+    A: T.Buffer((64, 128), "float16"), Mask: T.Buffer((2, 4), "bool"), C: T.Buffer((64, 32), "float16")
+):
+    bx = T.launch_thread("blockIdx.x", 2)
+    A_s = T.alloc_shared((32, 32), "float16")
+    for k in range(4):
+        if Mask[bx, k]:
+            T.tl.copy(A[bx * 32 : bx * 32 + 32, k * 32 : k * 32 + 32], A_s[0:32, 0:32], "p.py:8:16")
+    T.tl.copy(A_s[0:32, 0:32], C[bx * 32 : bx * 32 + 32, 0:32], "p.py:9:8")
+
+
+@T.prim_func(private=True)
+def masked_blocks_staged(
+    A: T.Buffer((64, 128), "float16"), Mask: T.Buffer((2, 4), "bool"), C: T.Buffer((64, 32), "float16")
+):
+    T.func_attr(
+        {"tt.index_tables": [IndexTable(name="Mask", dtype="bool", shape=[2, 4], words=8, loc="p.py:8:16")]}
+    )
+    bx = T.launch_thread("blockIdx.x", 2)
+    A_s = T.alloc_shared((32, 32), "float16")
+    for k in range(4):
+        if T.tt.table_value("Mask", bx * 4 + k) != 0:
+            T.tl.copy(A[bx * 32 : bx * 32 + 32, k * 32 : k * 32 + 32], A_s[0:32, 0:32], "p.py:8:16")
+    T.tl.copy(A_s[0:32, 0:32], C[bx * 32 : bx * 32 + 32, 0:32], "p.py:9:8")
+
+
+def test_a_bool_mask_in_a_condition_becomes_a_table_read():
+    assert_pass(StageIndexTablesTT(), masked_blocks, masked_blocks_staged)
+
+
+@TL.prim_func
+def page_table(
+    K: TL.Tensor((256, 64), "bfloat16"),
+    Pages: TL.Tensor((2, 3), "int32"),
+    O: TL.Tensor((192, 64), "bfloat16"),
+):
+    with TL.Kernel(3, 2) as (bx, by):
+        K_s = TL.alloc_shared((32, 64), "bfloat16")
+        TL.copy(K[Pages[by, bx] * 32, 0], K_s)
+        TL.copy(K_s, O[(by * 3 + bx) * 32, 0])
+
+
+def test_an_int32_page_table_indexes_a_copy():
+    func = lower(page_table, "StageIndexTablesTT")["gemm"]
+    (table,) = func.attrs["tt.index_tables"]
+    assert (table.name, table.dtype, list(table.shape), table.words) == ("Pages", "int32", [2, 3], 6)
+    assert 'T.tt.table_value("Pages", by * 3 + bx) * 32' in func.script(), func.script()
+
+
+@TL.prim_func
+def sink_per_head(
+    S: TL.Tensor((64, 64), "float32"), Sinks: TL.Tensor((2,), "float16"), O: TL.Tensor((64, 64), "float32")
+):
+    with TL.Kernel(2) as by:
+        s = TL.alloc_fragment((32, 64), "float32")
+        sinks = TL.alloc_fragment((32,), "float16")
+        TL.copy(S[by * 32, 0], s)
+        for i in TL.Parallel(32):
+            sinks[i] = Sinks[by]
+        for i, j in TL.Parallel(32, 64):
+            s[i, j] = s[i, j] - sinks[i]
+        TL.copy(s, O[by * 32, 0])
+
+
+def test_a_float_tensor_read_once_per_block_becomes_a_scalar_table():
+    func = lower(sink_per_head, "StageIndexTablesTT")["gemm"]
+    (table,) = func.attrs["tt.index_tables"]
+    assert (table.name, table.dtype, table.words) == ("Sinks", "float16", 2)
+    assert 'T.Cast("float16", T.tt.table_value("Sinks", by))' in func.script(), func.script()
+
+
+@TL.prim_func
+def copied_as_tiles(A: TL.Tensor((64, 64), "int32"), B: TL.Tensor((64, 64), "float32")):
+    with TL.Kernel(2) as bx:
+        S = TL.alloc_shared((32, 64), "int32")
+        TL.copy(A[bx * 32, 0], S)
+        TL.copy(S, B[bx * 32, 0])
+
+
+@TL.prim_func
+def element_wise(
+    A: TL.Tensor((64, 64), "float32"), Idx: TL.Tensor((64, 64), "int32"), B: TL.Tensor((64, 64), "float32")
+):
+    with TL.Kernel(2) as bx:
+        S = TL.alloc_shared((32, 64), "float32")
+        TL.copy(A[bx * 32, 0], S)
+        for i, j in TL.Parallel(32, 64):
+            S[i, j] = S[i, j] * TL.Cast("float32", Idx[bx * 32 + i, j])
+        TL.copy(S, B[bx * 32, 0])
+
+
+@pytest.mark.parametrize(
+    "program, message, statement",
+    [
+        (copied_as_tiles, "A is an integer tensor used as tiles here", "TL.copy(A[bx * 32, 0], S)"),
+        (element_wise, "Idx is an integer tensor used element-wise inside T.Parallel", "TL.Parallel(32, 64)"),
+    ],
+)
+def test_integer_tensors_used_as_tiles_are_located_errors(program, message, statement):
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(program, "StageIndexTablesTT")
+    assert statement in str(err.value), f"the error does not show the offending statement: {err.value}"

@@ -1,0 +1,260 @@
+"""Attention variants TileLang's 2026 examples write, run as upstream wrote them (imports changed) on the
+simulated devices against numpy: attention with sinks (a per-head logit read one value per block from a
+float tensor, full and sliding-window) and chunked retention (a per-head decay computed from the grid
+index, applied through position-dependent masks: the reader generates the positions, the SFPU the
+exponentials)."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+
+
+# examples/attention_sink/example_mha_sink_fwd_bhsd.py; upstream decorates it with
+# @tilelang.jit(out_idx=[3], pass_configs=...), here one jit per target.
+def flashattn(
+    batch,
+    heads,
+    seq_q,
+    seq_kv,
+    dim,
+    window_size=None,  # None for full attention
+    sm_scale=None,
+    block_M=64,
+    block_N=64,
+    num_stages=1,
+    threads=128,
+    dtype: T.dtype = T.float16,
+):
+    if window_size is not None:
+        assert window_size % block_N == 0, "window_size must be divisible by block_N"
+
+    if sm_scale is None:
+        sm_scale = (1.0 / dim) ** 0.5
+    scale = sm_scale * 1.44269504  # log2(e)
+    q_shape = [batch, heads, seq_q, dim]
+    kv_shape = [batch, heads, seq_kv, dim]
+    accum_dtype = T.float32
+
+    past_len = seq_kv - seq_q
+    assert past_len >= 0, "seq_kv must be greater than or equal to seq_q"
+
+    @T.prim_func
+    def main(
+        Q: T.Tensor(q_shape, dtype),
+        K: T.Tensor(kv_shape, dtype),
+        V: T.Tensor(kv_shape, dtype),
+        Output: T.Tensor(q_shape, dtype),
+        Sinks: T.Tensor([heads], dtype),
+    ):
+        with T.Kernel(T.ceildiv(seq_q, block_M), heads, batch, threads=threads) as (bx, by, bz):
+            Q_shared = T.alloc_shared([block_M, dim], dtype)
+            K_shared = T.alloc_shared([block_N, dim], dtype)
+            V_shared = T.alloc_shared([block_N, dim], dtype)
+            O_shared = T.alloc_shared([block_M, dim], dtype)
+            acc_s = T.alloc_fragment([block_M, block_N], accum_dtype)
+            acc_s_cast = T.alloc_fragment([block_M, block_N], dtype)
+            acc_o = T.alloc_fragment([block_M, dim], accum_dtype)
+            scores_max = T.alloc_fragment([block_M], accum_dtype)
+            scores_max_prev = T.alloc_fragment([block_M], accum_dtype)
+            scores_scale = T.alloc_fragment([block_M], accum_dtype)
+            scores_sum = T.alloc_fragment([block_M], accum_dtype)
+            logsum = T.alloc_fragment([block_M], accum_dtype)
+            sinks = T.alloc_fragment([block_M], dtype)
+
+            T.copy(Q[bz, by, bx * block_M : (bx + 1) * block_M, :], Q_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum_dtype))
+            for i in T.Parallel(block_M):
+                sinks[i] = Sinks[by]
+
+            end = T.min(T.ceildiv(seq_kv, block_N), T.ceildiv((bx + 1) * block_M + past_len, block_N))
+
+            start = (
+                T.max(0, (bx * block_M + past_len - window_size) // block_N) if window_size is not None else 0
+            )
+
+            for k in T.Pipelined(start, end, num_stages=num_stages):
+                T.copy(K[bz, by, k * block_N : (k + 1) * block_N, :], K_shared)
+                for i, j in T.Parallel(block_M, block_N):
+                    q_idx = bx * block_M + i + past_len
+                    k_idx = k * block_N + j
+                    if window_size is not None:
+                        acc_s[i, j] = T.if_then_else(
+                            q_idx >= k_idx and q_idx < k_idx + window_size, 0, -T.infinity(acc_s.dtype)
+                        )
+                    else:
+                        acc_s[i, j] = T.if_then_else(q_idx >= k_idx, 0, -T.infinity(acc_s.dtype))
+                T.gemm(Q_shared, K_shared, acc_s, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+
+                T.copy(scores_max, scores_max_prev)
+                T.fill(scores_max, -T.infinity(accum_dtype))
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block_M):
+                    scores_max[i] = T.max(scores_max[i], scores_max_prev[i])
+                # To do causal softmax, we need to set the scores_max to 0 if it is -inf
+                # This process is called Check_inf in FlashAttention3 code, and it only need to be done
+                # NOTE(wt): check_inf is necessary for sliding window attention.
+                for i in T.Parallel(block_M):
+                    if window_size is not None:
+                        scores_max[i] = T.if_then_else(
+                            scores_max[i] == -T.infinity(accum_dtype), 0, scores_max[i]
+                        )
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block_M, block_N):
+                    # Instead of computing exp(x - max), we compute exp2(x * log_2(e) -
+                    # max * log_2(e)) This allows the compiler to use the ffma
+                    # instruction instead of fadd and fmul separately.
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                for i in T.Parallel(block_M):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+                T.copy(acc_s, acc_s_cast)
+
+                for i, j in T.Parallel(block_M, dim):
+                    acc_o[i, j] *= scores_scale[i]
+
+                T.copy(V[bz, by, k * block_N : (k + 1) * block_N, :], V_shared)
+                T.gemm(acc_s_cast, V_shared, acc_o, policy=T.GemmWarpPolicy.FullRow)
+
+            for i in T.Parallel(block_M):
+                logsum[i] += T.exp2(
+                    sinks[i] * 1.44269504 - scores_max[i] * scale
+                )  # The only change for attention sink
+            for i, j in T.Parallel(block_M, dim):
+                acc_o[i, j] /= logsum[i]
+            T.copy(acc_o, O_shared)
+            T.copy(O_shared, Output[bz, by, bx * block_M : (bx + 1) * block_M, :])
+
+    return main
+
+
+def attention_with_sinks_reference(q, k, v, sinks, window_size):
+    """softmax over the keys and a per-head sink logit (which takes probability but has no value)."""
+    q, k, v = (x.astype(np.float32) for x in (q, k, v))
+    logits = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    query = np.arange(q.shape[2])[:, None] + k.shape[2] - q.shape[2]
+    key = np.arange(k.shape[2])[None, :]
+    visible = query >= key if window_size is None else (query >= key) & (query < key + window_size)
+    logits = np.where(visible, logits, -np.inf)
+    sink = sinks.astype(np.float32).reshape(1, -1, 1, 1)
+    top = np.maximum(logits.max(-1, keepdims=True), sink)
+    weights = np.exp(logits - top)
+    return weights @ v / (weights.sum(-1, keepdims=True) + np.exp(sink - top))
+
+
+@pytest.mark.parametrize("target, window_size", [("wormhole", 64), ("blackhole", None)])
+def test_attention_with_sinks_reads_one_sink_per_head(target, window_size):
+    batch, heads, seq, dim = 1, 2, 128, 64
+    kernel = tilelang.jit(out_idx=[3], target=target)(flashattn)(
+        batch, heads, seq, seq, dim, window_size=window_size, block_M=64, block_N=64
+    )
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((batch, heads, seq, dim)).astype(np.float16) for _ in range(3))
+    sinks = rng.standard_normal(heads).astype(np.float16)
+    out = kernel(q, k, v, sinks).astype(np.float32)
+    expected = attention_with_sinks_reference(q, k, v, sinks, window_size)
+    error = np.abs(out - expected).max() / np.abs(expected).max()
+    assert error < 1e-2, (
+        f"attention with sinks (window {window_size}) on {target}: max relative error {error:.3g}"
+    )
+
+
+# examples/linear_attention/example_retention_fwd.py; upstream decorates it with
+# @tl.jit(out_idx=3, pass_configs=...) and imports tilelang as tl.
+def chunk_retention_fwd_kernel(
+    B,
+    S,
+    H,
+    DK,
+    DV,
+    dtype: T.dtype = T.float16,
+    scale: float = None,
+):
+    if scale is None:
+        scale = DK**-0.5
+    accum_dtype = T.float32
+
+    chunk_size = 64
+    BK = BV = 64  # Set to 128 can be faster, but has some numerical differences with FLA
+    assert S % chunk_size == 0 and DK % BK == 0 and DV % BV == 0
+    NK = tilelang.cdiv(DK, BK)
+    NV = tilelang.cdiv(DV, BV)
+    NT = tilelang.cdiv(S, chunk_size)
+
+    @T.prim_func
+    def chunk_retention_fwd(
+        Q: T.Tensor([B, S, H, DK], dtype),  # type: ignore
+        K: T.Tensor([B, S, H, DK], dtype),  # type: ignore
+        V: T.Tensor([B, S, H, DV], dtype),  # type: ignore
+        O: T.Tensor([NK, B, S, H, DV], dtype),  # type: ignore
+    ):
+        with T.Kernel(NV, NK, B * H) as (i_v, i_k, i_bh):
+            i_b = i_bh // H
+            i_h = i_bh % H
+            log_decay = T.alloc_var(T.float32)
+            log_decay = T.log2(1 - T.exp2(-5.0 - 1.0 * i_h))  # Head-specific log decay
+
+            q = T.alloc_shared([chunk_size, BK], dtype)
+            k = T.alloc_shared([chunk_size, BK], dtype)
+            v = T.alloc_shared([chunk_size, BV], dtype)
+            h = T.alloc_fragment([BK, BV], accum_dtype)
+            h_shared = T.alloc_shared([BK, BV], dtype)
+            s = T.alloc_fragment([chunk_size, chunk_size], accum_dtype)
+            s_shared = T.alloc_shared([chunk_size, chunk_size], dtype)
+            o = T.alloc_fragment([chunk_size, BV], accum_dtype)
+            T.clear(h)
+
+            T.use_swizzle(10)
+
+            for i in T.Pipelined(0, NT):
+                for row, col in T.Parallel(chunk_size, BK):
+                    q[row, col] = Q[i_b, i * chunk_size + row, i_h, i_k * BK + col] * scale
+                T.copy(K[i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_k * BK : (i_k + 1) * BK], k)
+                T.copy(V[i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_v * BV : (i_v + 1) * BV], v)
+
+                T.gemm(q, k, s, clear_accum=True, transpose_B=True)
+                for row, col in T.Parallel(chunk_size, chunk_size):
+                    s_shared[row, col] = T.if_then_else(
+                        row >= col, s[row, col] * T.exp2((row - col) * log_decay), 0
+                    )
+
+                T.copy(h, h_shared)
+                T.gemm(q, h_shared, o, clear_accum=True)
+                for row, col in T.Parallel(chunk_size, BV):
+                    o[row, col] = T.exp2((row + 1) * log_decay) * o[row, col]
+                T.gemm(s_shared, v, o)
+
+                for row, col in T.Parallel(chunk_size, BV):
+                    v[row, col] = v[row, col] * T.exp2((chunk_size - row - 1) * log_decay)
+                for row, col in T.Parallel(BK, BV):
+                    h[row, col] = T.exp2(chunk_size * log_decay) * h[row, col]
+                T.copy(o, O[i_k, i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_v * BV : (i_v + 1) * BV])
+                T.gemm(k, v, h, transpose_A=True)
+
+    return chunk_retention_fwd
+
+
+def retention_reference(q, k, v, scale):
+    """o = ((q k^T) * D) v per head, D[n, m] = decay_h^(n - m) for n >= m, decay_h = 1 - 2^(-5 - h)."""
+    q, k, v = q.astype(np.float32) * scale, k.astype(np.float32), v.astype(np.float32)
+    n = np.arange(q.shape[1])
+    out = np.zeros_like(v)
+    for h in range(q.shape[2]):
+        log_decay = np.log2(1 - 2.0 ** (-5.0 - h))
+        decay = np.where(n[:, None] >= n[None, :], 2.0 ** ((n[:, None] - n[None, :]) * log_decay), 0)
+        out[:, :, h] = (q[:, :, h] @ k[:, :, h].transpose(0, 2, 1) * decay) @ v[:, :, h]
+    return out
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_chunked_retention(target):
+    batch, seq, heads, dim = 1, 128, 2, 64
+    kernel = tilelang.jit(out_idx=3, target=target)(chunk_retention_fwd_kernel)(batch, seq, heads, dim, dim)
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((batch, seq, heads, dim)).astype(np.float16) * 0.5 for _ in range(3))
+    out = kernel(q, k, v).astype(np.float32).sum(0)  # upstream's postprocess: the sum over the NK splits
+    expected = retention_reference(q, k, v, dim**-0.5)
+    error = np.abs(out - expected).max() / np.abs(expected).max()
+    assert error < 1e-2, f"chunked retention on {target}: max relative error {error:.3g}"

@@ -1,0 +1,196 @@
+"""Tensors read one value at a time, as TileLang programs use them: tables read on the data-movement cores.
+
+A block-sparse GEMM skips the K blocks its bool mask clears (TileLang's
+examples/blocksparse_gemm/example_blocksparse_gemm.py, imports changed): the reader fetches only the
+selected tiles and the compute kernel takes the same branches. A paged gather reads the pages an int32
+block table names (a paged KV cache, MoE routing by token index). A grid index enters element-wise math
+(one value of a float tensor per block does too: tests/e2e/test_attention_variants.py). Every result is
+checked against numpy on both simulated architectures; misuses are located errors."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+from tilelang_tt.errors import TTCompileError
+
+TARGETS = ["wormhole", "blackhole"]
+
+
+def blocksparse_matmul(
+    A,
+    B,
+    BlockMask,
+    block_M,
+    block_N,
+    block_K,
+    num_stages,
+    thread_num,
+    enable_rasteration,
+    dtype=T.float16,
+    accum_dtype=T.float32,
+):
+    M, N, K = T.const("M, N, K")
+    block_mask_shape = (M // block_M, N // block_N, K // block_K)
+
+    A: T.Tensor((M, K), dtype)
+    B: T.Tensor((K, N), dtype)
+    BlockMask: T.Tensor(block_mask_shape, "bool")
+    C = T.empty((M, N), dtype)
+
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=thread_num) as (bx, by):
+        A_shared = T.alloc_shared((block_M, block_K), dtype)
+        B_shared = T.alloc_shared((block_K, block_N), dtype)
+        C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+        C_shared = T.alloc_shared((block_M, block_N), dtype)
+
+        T.use_swizzle(panel_size=10, enable=enable_rasteration)
+        T.clear(C_local)
+
+        for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
+            if BlockMask[by, bx, k]:
+                T.copy(A[by * block_M, k * block_K], A_shared)
+                T.copy(B[k * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+
+        T.copy(C_local, C_shared)
+        T.copy(C_shared, C[by * block_M, bx * block_N])
+
+    return C
+
+
+# Upstream decorates it with @tilelang.autotune(configs=...) and @tilelang.jit; here one jit per target.
+BLOCKSPARSE_MATMUL = {target: tilelang.jit(target=target)(blocksparse_matmul) for target in TARGETS}
+
+
+def blocksparse_reference(a, b, mask, block_M, block_N, block_K):
+    c = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for i, j, k in zip(*np.nonzero(mask), strict=True):
+        rows, cols = slice(i * block_M, (i + 1) * block_M), slice(j * block_N, (j + 1) * block_N)
+        depth = slice(k * block_K, (k + 1) * block_K)
+        c[rows, cols] += a[rows, depth].astype(np.float32) @ b[depth, cols].astype(np.float32)
+    return c
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_blocksparse_gemm_skips_the_blocks_its_mask_clears(target):
+    M = N = K = 128
+    block_M, block_N, block_K = 64, 64, 32
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    mask = rng.random((M // block_M, N // block_N, K // block_K)) > 0.5
+    mask[1, 0, :] = False  # an output block no K step reaches: zeros
+    mask[0, 1, :] = True
+    kernel = BLOCKSPARSE_MATMUL[target].compile(
+        M=M,
+        N=N,
+        K=K,
+        block_M=block_M,
+        block_N=block_N,
+        block_K=block_K,
+        num_stages=2,
+        thread_num=128,
+        enable_rasteration=True,
+    )
+    c = kernel(a, b, mask).astype(np.float32)
+    expected = blocksparse_reference(a, b, mask, block_M, block_N, block_K)
+    error = np.abs(c - expected).max() / np.abs(expected).max()
+    assert error < 1e-2, f"block-sparse GEMM on {target}: max relative error {error:.3g}"
+    assert not c[64:, :64].any(), "the output block whose mask is all False must be zeros"
+
+
+def paged_gather(num_pages, page, pages_per_seq, batch, dim, dtype=T.bfloat16):
+    """Each sequence's pages, in the order its row of BlockTable names them, copied out contiguously."""
+
+    @T.prim_func
+    def main(
+        KCache: T.Tensor((num_pages * page, dim), dtype),
+        BlockTable: T.Tensor((batch, pages_per_seq), T.int32),
+        Out: T.Tensor((batch * pages_per_seq * page, dim), dtype),
+    ):
+        with T.Kernel(pages_per_seq, batch) as (bx, by):
+            K_shared = T.alloc_shared((page, dim), dtype)
+            T.copy(KCache[BlockTable[by, bx] * page, 0], K_shared)
+            T.copy(K_shared, Out[(by * pages_per_seq + bx) * page, 0])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_pages_named_by_an_int32_block_table_are_gathered(target):
+    num_pages, page, pages_per_seq, batch, dim = 8, 32, 3, 2, 64
+    kernel = tilelang.compile(
+        paged_gather(num_pages, page, pages_per_seq, batch, dim), out_idx=[-1], target=target
+    )
+    rng = np.random.default_rng(2)
+    cache = rng.standard_normal((num_pages * page, dim)).astype(ml_dtypes.bfloat16)
+    table = rng.permutation(num_pages)[: batch * pages_per_seq].reshape(batch, pages_per_seq).astype(np.int32)
+    out = kernel(cache, table)
+    expected = cache.reshape(num_pages, page, dim)[table.reshape(-1)].reshape(-1, dim)
+    assert np.array_equal(out, expected), f"pages {table.tolist()} gathered wrongly on {target}"
+    # A page number outside the cache (past its end, or negative) reads zeros, as a region past a tensor's
+    # edge does, and never another page.
+    table[0, 1], table[1, 2] = num_pages + 5, -1
+    out = kernel(cache, table)
+    assert not out[page : 2 * page].any() and not out[-page:].any(), "out-of-range pages must read zeros"
+    assert np.array_equal(out[:page], expected[:page]), "the in-range pages must still be gathered"
+
+
+@T.prim_func
+def scaled_by_block_index(A: T.Tensor((128, 64), "float32"), B: T.Tensor((128, 64), "float32")):
+    with T.Kernel(4) as bx:
+        A_s = T.alloc_shared((32, 64), "float32")
+        B_f = T.alloc_fragment((32, 64), "float32")
+        T.copy(A[bx * 32, 0], A_s)
+        for i, j in T.Parallel(32, 64):
+            B_f[i, j] = A_s[i, j] * T.Cast("float32", bx + 1) - T.Cast("float32", bx) * 0.5
+        T.copy(B_f, B[bx * 32, 0])
+
+
+def test_a_grid_index_in_element_wise_math():
+    kernel = tilelang.compile(scaled_by_block_index, out_idx=[1], target="wormhole")
+    a = np.random.default_rng(4).standard_normal((128, 64)).astype(np.float32)
+    block = np.repeat(np.arange(4, dtype=np.float32), 32)[:, None]
+    expected = a * (block + 1) - block * 0.5
+    assert np.allclose(kernel(a), expected, rtol=1e-6, atol=1e-6), "B = A * (bx + 1) - bx / 2 per block"
+
+
+@T.prim_func
+def store_depends_on_mask(
+    A: T.Tensor((64, 64), "float32"), Mask: T.Tensor((2, 1), "bool"), B: T.Tensor((64, 64), "float32")
+):
+    with T.Kernel(2) as bx:
+        S = T.alloc_shared((32, 64), "float32")
+        T.copy(A[bx * 32, 0], S)
+        if Mask[bx, 0]:
+            T.copy(S, B[bx * 32, 0])
+
+
+@T.prim_func
+def store_to_table(A: T.Tensor((64, 64), "float32"), Idx: T.Tensor((2, 1), "int32")):
+    with T.Kernel(2) as bx:
+        S = T.alloc_shared((32, 64), "float32")
+        T.copy(A[bx * 32, 0], S)
+        Idx[bx, 0] = 1
+
+
+@pytest.mark.parametrize(
+    "program, message, statement",
+    [
+        (
+            store_depends_on_mask,
+            "a store to a global tensor depends on an index table's value",
+            "if Mask[bx, 0]",
+        ),
+        (
+            store_to_table,
+            "a store to Idx: integer and bool tensors are read-only index tables",
+            "T.Kernel(2)",
+        ),
+    ],
+)
+def test_index_table_misuses_are_located_errors(program, message, statement):
+    with pytest.raises(TTCompileError, match=message) as err:
+        tilelang.compile(program)
+    assert err.value.lineno is not None, f"the error names no DSL line: {err.value}"
