@@ -1,10 +1,12 @@
-"""Index tables on the device: integer and bool tensors whose values steer the kernels (StageIndexTablesTT).
+"""Tables on the device (StageIndexTablesTT): integer and bool tensors whose values steer the kernels, and
+float tensors read one value per block.
 
 A table is one DRAM page of 32-bit words. Before its work loop the reader copies the page into the table's
-circular buffer and pushes it; it reads the values straight from that L1 copy through a word pointer. The
-compute kernel waits for the same page, reads values with ``read_tile_value`` (the SDK's way for a compute
-kernel to see CB contents) and pops the page after its work loop. Both kernels therefore take the same
-branches and read the same pages, block by block.
+circular buffer; it reads the values straight from that L1 copy through a word pointer (``uint32_t*``, or
+``float*`` for a float table, whose values the reader writes into tiles). When the compute kernel's
+branches depend on the table too, the reader pushes the page, and the compute kernel waits for it, reads
+values with ``read_tile_value`` (the SDK's way for a compute kernel to see CB contents) and pops it after
+its work loop: both kernels take the same branches, block by block. The writer holds no copy.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def lower_table_read(call, entry: CircularBuffer, acc: AccessorArgs) -> tirx.Stm
     also = "; the compute kernel reads the same copy" if f.shared else ""
     return seq(
         [
-            comment(f"{entry.buffer}: the index table ({f.words} values), copied to L1 once{also}"),
+            comment(f"{entry.buffer}: a table of {f.words} values, copied to L1 once{also}"),
             extern("cb_reserve_back", cb, 1),
             tirx.Bind(l1, tirx.call_extern("int32", "get_write_ptr", cb)),
             extern(

@@ -54,14 +54,16 @@ void Buffer::deallocate() {
     allocated_ = false;
 }
 
-void Buffer::write(const void* data, size_t bytes) const {
-    check_transfer(bytes, "write");
-    mock().write_interleaved(kind_of(buffer_type_), address_, static_cast<uint32_t>(page_size_), data, bytes);
+void host_detail::write_buffer(const Buffer& buffer, const void* data, size_t bytes) {
+    buffer.check_transfer(bytes, "write");
+    buffer.mock().write_interleaved(kind_of(buffer.buffer_type_), buffer.address_,
+                                    static_cast<uint32_t>(buffer.page_size_), data, bytes);
 }
 
-void Buffer::read(void* data, size_t bytes) const {
-    check_transfer(bytes, "read");
-    mock().read_interleaved(kind_of(buffer_type_), address_, static_cast<uint32_t>(page_size_), data, bytes);
+void host_detail::read_buffer(const Buffer& buffer, void* data, size_t bytes) {
+    buffer.check_transfer(bytes, "read");
+    buffer.mock().read_interleaved(kind_of(buffer.buffer_type_), buffer.address_,
+                                   static_cast<uint32_t>(buffer.page_size_), data, bytes);
 }
 
 runtime_mock::Device& Buffer::mock() const {

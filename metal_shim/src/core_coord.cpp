@@ -25,7 +25,11 @@ bool operator<(const CoreRange& a, const CoreRange& b) {
 
 CoreRangeSet::CoreRangeSet(const CoreRange& range) : ranges_{range} {}
 
-CoreRangeSet::CoreRangeSet(std::vector<CoreRange> ranges) : ranges_(std::move(ranges)) {
+CoreRangeSet::CoreRangeSet(std::vector<CoreRange>&& ranges) : ranges_(std::move(ranges)) {
+    validate_no_overlap();
+}
+
+CoreRangeSet::CoreRangeSet(std::span<const CoreRange> ranges) : ranges_(ranges.begin(), ranges.end()) {
     validate_no_overlap();
 }
 

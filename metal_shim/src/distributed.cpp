@@ -20,8 +20,13 @@ void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_workload,
     }
 }
 
-void Finish(MeshCommandQueue& mesh_cq) {
+void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids) {
     (void)mesh_cq;
+    (void)sub_device_ids;
+}
+
+void host_detail::finish(MeshCommandQueue& mesh_cq) {
+    Finish(mesh_cq);
 }
 
 }  // namespace tt::tt_metal::distributed

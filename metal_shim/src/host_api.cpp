@@ -85,7 +85,7 @@ Program CreateProgram() {
 }
 
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
-                          const std::variant<DataMovementConfig, ComputeConfig, EthernetConfig>& config) {
+                          const std::variant<DataMovementConfig, ComputeConfig>& config) {
     auto kernel = std::make_unique<Kernel>();
     kernel->cores = core_range_set(core_spec);
     kernel->spec.source_path = host_detail::resolve_kernel_path(file_name);
@@ -97,20 +97,27 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name, const 
         kernel->spec.defines = dm->defines;
         kernel->spec.named_compile_args.insert(dm->named_compile_args.begin(), dm->named_compile_args.end());
         kernel->name = fmt::format("{} (RISCV_{})", file_name, static_cast<int>(dm->processor));
-    } else if (const auto* compute = std::get_if<ComputeConfig>(&config)) {
-        kernel->spec.role = runtime_mock::KernelRole::Compute;
-        kernel->spec.compile_args = compute->compile_args;
-        kernel->spec.defines = compute->defines;
-        kernel->spec.named_compile_args.insert(compute->named_compile_args.begin(), compute->named_compile_args.end());
-        kernel->spec.compute.math_fidelity = static_cast<int>(compute->math_fidelity);
-        kernel->spec.compute.fp32_dest_acc_en = compute->fp32_dest_acc_en;
-        kernel->spec.compute.dst_full_sync_en = compute->dst_full_sync_en;
-        kernel->spec.compute.math_approx_mode = compute->math_approx_mode;
-        kernel->name = fmt::format("{} (compute)", file_name);
     } else {
-        TT_THROW("CreateKernel {}: Ethernet kernels are not supported by the mock device", file_name);
+        const ComputeConfig& compute = std::get<ComputeConfig>(config);
+        kernel->spec.role = runtime_mock::KernelRole::Compute;
+        kernel->spec.compile_args = compute.compile_args;
+        kernel->spec.defines = compute.defines;
+        kernel->spec.named_compile_args.insert(compute.named_compile_args.begin(), compute.named_compile_args.end());
+        kernel->spec.compute.math_fidelity = static_cast<int>(compute.math_fidelity);
+        kernel->spec.compute.fp32_dest_acc_en = compute.fp32_dest_acc_en;
+        kernel->spec.compute.dst_full_sync_en = compute.dst_full_sync_en;
+        kernel->spec.compute.math_approx_mode = compute.math_approx_mode;
+        kernel->name = fmt::format("{} (compute)", file_name);
     }
     return program.record().add_kernel(std::move(kernel));
+}
+
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const EthernetConfig& config) {
+    (void)program;
+    (void)core_spec;
+    (void)config;
+    TT_THROW("CreateKernel {}: Ethernet kernels are not supported by the mock device", file_name);
 }
 
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
@@ -145,8 +152,13 @@ void DeallocateBuffer(Buffer& buffer) {
 }
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
-                    stl::Span<const uint32_t> runtime_args) {
+                    std::span<const uint32_t> runtime_args) {
     set_runtime_args(program, kernel, core_spec, runtime_args.data(), runtime_args.size());
+}
+
+void host_detail::set_runtime_args(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                                   stl::Span<const uint32_t> runtime_args) {
+    SetRuntimeArgs(program, kernel, core_spec, std::span<const uint32_t>(runtime_args.data(), runtime_args.size()));
 }
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
@@ -163,7 +175,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vect
     }
 }
 
-void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, stl::Span<const uint32_t> runtime_args) {
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, std::span<const uint32_t> runtime_args) {
     Kernel& kernel = program.record().kernel(kernel_id);
     for (const auto& [core, args] : kernel.runtime_args) {
         check_arg_count(kernel, args.size(), runtime_args.size());
@@ -176,7 +188,12 @@ void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, stl::S
 }
 
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::initializer_list<uint32_t> runtime_args) {
-    SetCommonRuntimeArgs(program, kernel, stl::Span<const uint32_t>(runtime_args.begin(), runtime_args.size()));
+    SetCommonRuntimeArgs(program, kernel, std::span<const uint32_t>(runtime_args.begin(), runtime_args.size()));
+}
+
+void host_detail::set_common_runtime_args(const Program& program, KernelHandle kernel,
+                                          stl::Span<const uint32_t> runtime_args) {
+    SetCommonRuntimeArgs(program, kernel, std::span<const uint32_t>(runtime_args.data(), runtime_args.size()));
 }
 
 RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel_id, const CoreCoord& core) {
@@ -212,14 +229,14 @@ void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const void* s
     (void)cq;
     (void)blocking;
     Buffer& target = host_detail::buffer_of(buffer);
-    target.write(src, target.size());
+    host_detail::write_buffer(target, src, target.size());
 }
 
 void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, void* dst, bool blocking) {
     (void)cq;
     (void)blocking;
     Buffer& source = host_detail::buffer_of(buffer);
-    source.read(dst, source.size());
+    host_detail::read_buffer(source, dst, source.size());
 }
 
 void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking) {

@@ -10,8 +10,12 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
                                                MeshDevice* mesh_device, std::optional<DeviceAddr> address) {
     TT_FATAL(mesh_device != nullptr, "MeshBuffer::create: mesh device is null");
     TT_FATAL(!address.has_value(), "MeshBuffer::create: buffers at a given address are not supported by the mock");
-    auto backing = Buffer::create(mesh_device, mesh_buffer_config.size, device_local_config.page_size,
-                                  device_local_config.buffer_type);
+    const auto* replicated = std::get_if<ReplicatedBufferConfig>(&mesh_buffer_config);
+    TT_FATAL(replicated != nullptr,
+             "MeshBuffer::create: sharded buffers are not supported by the mock's unit mesh; use a "
+             "ReplicatedBufferConfig");
+    auto backing =
+        Buffer::create(mesh_device, replicated->size, device_local_config.page_size, device_local_config.buffer_type);
     return std::shared_ptr<MeshBuffer>(
         new MeshBuffer(mesh_device, mesh_buffer_config, device_local_config, std::move(backing)));
 }

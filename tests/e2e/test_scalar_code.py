@@ -4,7 +4,10 @@
   tiled GEMV with a reducer (examples/gemv.py: gemv_alloc_reducer, without its autotuner);
 - TileLang's naive SIMT GEMV (examples/gemv.py: T.get_thread_binding, VectorizeThreadsTT);
 - TileLang's split-K GEMM (T.atomic_add from a 3-D grid, SerializeSplitKTT);
-- a loop-carried T.alloc_local scalar."""
+- a loop-carried T.alloc_local scalar.
+Split-K runs on both simulated architectures (its slices take turns on the grid's cores); the loop nests made
+tile math (VectorizeElementLoopsTT and VectorizeThreadsTT do not read the target) each run on one of them,
+alternating (the naive GEMV also runs on Wormhole as examples/gemv.py's test)."""
 
 import importlib.util
 import os
@@ -66,14 +69,14 @@ def _relative_error(got, expected):
     return float(np.abs(got - expected).max() / np.abs(expected).max())
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_the_tenstorrent_forks_scalar_element_wise_add(target):
     kernel = tilelang.compile(elementwise_add_tt, out_idx=[-1], target=target)
     a, b = (RNG.standard_normal((256, 256)).astype(np.float16) for _ in range(2))
     assert _relative_error(kernel(a, b), a.astype(np.float32) + b) <= 1e-2
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_the_tenstorrent_forks_scalar_gemv(target):
     kernel = tilelang.compile(gemv_tt, out_idx=[-1], target=target)
     a = RNG.standard_normal((256, 256)).astype(np.float16)
@@ -81,7 +84,7 @@ def test_the_tenstorrent_forks_scalar_gemv(target):
     assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_tilelangs_tiled_gemv_with_a_reducer(target):
     a = RNG.standard_normal((256, 512)).astype(np.float16)
     x = RNG.standard_normal(512).astype(np.float16)
@@ -91,7 +94,7 @@ def test_tilelangs_tiled_gemv_with_a_reducer(target):
     assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_tilelangs_naive_simt_gemv(target):
     a = RNG.standard_normal(512).astype(np.float16)
     b = RNG.standard_normal((256, 512)).astype(np.float16)

@@ -2,7 +2,10 @@
 grid point, ``blk_m = 1``), on both simulated architectures against numpy, at a row count that is not a
 multiple of 32: 32 consecutive grid points share one core's tiles (CoarsenSubTileRowsTT), every row
 exact. The programs are our examples (TileLang's rms_norm, layernorm and online_softmax with imports
-changed) and upstream's split RMSNorm kernel, which walks its column blocks backwards."""
+changed) and upstream's split RMSNorm kernel, which walks its column blocks backwards. RMSNorm runs on both
+architectures; the other programs coarsen the same way (CoarsenSubTileRowsTT does not read the target) and
+each run on one of them, alternating (their families run at whole-tile blocks on Wormhole as the examples'
+tests and on Blackhole in test_tile_programs)."""
 
 import importlib.util
 import os
@@ -81,14 +84,14 @@ def test_rms_norm_one_row_per_grid_point(examples, target, blk_m):
     assert kernel.cores_used == 4, f"{M} rows are 4 tiles of rows, one core each; used {kernel.cores_used}"
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_rms_norm_split_over_columns_walked_backwards(target):
     x = np.random.default_rng(3).standard_normal((M, 256)).astype(np.float32)
     kernel = _on(target, rms_norm_splitk.compile(M=M, N=256, blk_m=1, blk_k=128))
     _assert_close(kernel(x), _rms_reference(x), 1e-4)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_layer_norm_with_mean_and_rstd_per_row(examples, target):
     D = 256
     rng = np.random.default_rng(4)
@@ -105,7 +108,7 @@ def test_layer_norm_with_mean_and_rstd_per_row(examples, target):
     _assert_close(y, y_ref, 5e-2)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_online_softmax_one_row_per_grid_point(examples, target):
     x = np.random.default_rng(5).standard_normal((M, 1024)).astype(np.float16)
     kernel = _on(target, examples["softmax"].softmax_kernel.compile(x, BLOCK_M=1, BLOCK_N=512))

@@ -1,6 +1,8 @@
 """Tile programs beyond GEMM, compiled, run on the mock device and compared with numpy: every element-wise
 operation and broadcast, reductions, fills and copies between scopes, and the example of each family on
-both simulated architectures. This target depends on //compiler:tilelang_tt alone (the public target)."""
+both simulated architectures. This target depends on //compiler:tilelang_tt alone (the public target).
+Programs of a few blocks whose lowering does not read the target (vector broadcasts, reshaped views) run
+on one architecture each."""
 
 import importlib.util
 import os
@@ -160,7 +162,7 @@ def broadcasts(
         T.copy(Y_f, Y[0, 0])
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_row_and_column_vectors_broadcast_over_tiles(target):
     kernel = tilelang.compile(broadcasts, out_idx=[-1], target=target)
     x = RNG.standard_normal((M, N)).astype(np.float32)
@@ -328,7 +330,7 @@ def flat_gemm(N, H, W, C, F, block_M=64, dtype="bfloat16", accum_dtype="float"):
     return main
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_tensors_seen_through_reshaped_views(target):
     kernel = tilelang.compile(flat_gemm(2, 8, 16, 64, 32), out_idx=[-1], target=target)
     data = RNG.standard_normal((2, 8, 16, 64)).astype(ml_dtypes.bfloat16)

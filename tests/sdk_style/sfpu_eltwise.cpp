@@ -1,9 +1,12 @@
 // Element-wise SFPU functions of NUM_INPUTS (1 to 3) ROWS x COLS bf16 matrices, one output per function.
 // SFPU_OPS lists the functions as {SFPU_OP_INIT, SFPU_OP} pairs of compute-kernel code, e.g.
 // {{"exp_tile_init();", "exp_tile(0);"}}: the compute kernel loads input i into DST[i], runs SFPU_OP and
-// packs DST[0]. Each function is one program, its tiles split over the grid.
+// packs DST[0]. Each function is one program, its tiles split over the grid. Every program builds the same
+// compute kernel (one JIT build): its SFPU_OP_CASES define holds every function, and a runtime argument
+// selects the program's.
 // Tensors: the inputs, then one output per function.
 #include <iterator>
+#include <string>
 
 #include "host_common.hpp"
 
@@ -19,8 +22,17 @@ struct SfpuOp {
 constexpr SfpuOp kSfpuOps[] = SFPU_OPS;
 constexpr uint32_t kNumOps = std::size(kSfpuOps);
 
-// c = op(inputs) with one program.
-void run_op(Mesh& mesh, const std::string& kernels, const SfpuOp& op,
+// The compute kernel's SFPU_OP_CASES: `case k: SFPU_OP_INIT SFPU_OP break;` for every function k.
+std::string sfpu_op_cases() {
+    std::string cases;
+    for (uint32_t k = 0; k < kNumOps; ++k) {
+        cases += "case " + std::to_string(k) + ": " + kSfpuOps[k].init + " " + kSfpuOps[k].call + " break; ";
+    }
+    return cases;
+}
+
+// c = function op of kSfpuOps (inputs) with one program.
+void run_op(Mesh& mesh, const std::string& kernels, uint32_t op,
             const std::vector<std::shared_ptr<distributed::MeshBuffer>>& inputs,
             const std::shared_ptr<distributed::MeshBuffer>& c) {
     const uint32_t num_tiles = ROWS * COLS / TILE_HW;
@@ -34,9 +46,9 @@ void run_op(Mesh& mesh, const std::string& kernels, const SfpuOp& op,
 
     const KernelHandle reader = tile_reader(program, kernels, all_cores, inputs);
     const KernelHandle writer = tile_writer(program, kernels, all_cores, c);
-    const KernelHandle compute = CreateKernel(
-        program, kernels + "/compute/sfpu_eltwise.cpp", all_cores,
-        ComputeConfig{.compile_args = {NUM_INPUTS}, .defines = {{"SFPU_OP_INIT", op.init}, {"SFPU_OP", op.call}}});
+    const KernelHandle compute =
+        CreateKernel(program, kernels + "/compute/sfpu_eltwise.cpp", all_cores,
+                     ComputeConfig{.compile_args = {NUM_INPUTS}, .defines = {{"SFPU_OP_CASES", sfpu_op_cases()}}});
 
     uint32_t start_tile = 0;
     for (const auto& [group, tiles_per_core] : {std::make_pair(group_1, tiles_1), std::make_pair(group_2, tiles_2)}) {
@@ -49,7 +61,7 @@ void run_op(Mesh& mesh, const std::string& kernels, const SfpuOp& op,
             reader_runtime_args.push_back(tiles_per_core);
             SetRuntimeArgs(program, reader, core, reader_runtime_args);
             SetRuntimeArgs(program, writer, core, {address(c), start_tile, tiles_per_core});
-            SetRuntimeArgs(program, compute, core, {tiles_per_core});
+            SetRuntimeArgs(program, compute, core, {tiles_per_core, op});
             start_tile += tiles_per_core;
         }
     }
@@ -70,7 +82,7 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     }
     for (uint32_t k = 0; k < kNumOps; ++k) {
         auto c = dram_tiles(mesh, ROWS * COLS / TILE_HW);
-        run_op(mesh, kernels, kSfpuOps[k], inputs, c);
+        run_op(mesh, kernels, k, inputs, c);
         download(mesh, c, tensors[NUM_INPUTS + k], ROWS, COLS);
     }
 }

@@ -16,6 +16,18 @@
 
 namespace tt::tt_metal {
 
+class Buffer;
+
+namespace host_detail {
+
+// Host <-> device copies of the first `bytes` bytes of a buffer, for the Enqueue* templates (the shim's own
+// entry points: the SDK's templates go through its command queues instead). Throw for more bytes than the
+// buffer holds, a deallocated buffer or a closed device.
+void write_buffer(const Buffer& buffer, const void* data, size_t bytes);
+void read_buffer(const Buffer& buffer, void* data, size_t bytes);
+
+}  // namespace host_detail
+
 struct BufferConfig {
     IDevice* device;
     DeviceAddr size;       // bytes
@@ -47,12 +59,10 @@ public:
 
     void deallocate();
 
-    // Host <-> device copies of the first `bytes` bytes (shim-specific; the Enqueue* calls use them). Throw
-    // for more bytes than the buffer holds, a deallocated buffer or a closed device.
-    void write(const void* data, size_t bytes) const;
-    void read(void* data, size_t bytes) const;
-
 private:
+    friend void host_detail::write_buffer(const Buffer& buffer, const void* data, size_t bytes);
+    friend void host_detail::read_buffer(const Buffer& buffer, void* data, size_t bytes);
+
     Buffer(IDevice* device, DeviceAddr size, DeviceAddr page_size, BufferType buffer_type);
 
     runtime_mock::Device& mock() const;

@@ -13,6 +13,9 @@
 #include <set>
 #include <string>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 namespace tt::tt_metal {
 
@@ -87,8 +90,15 @@ class CoreRangeSet {
 public:
     CoreRangeSet() = default;
     CoreRangeSet(const CoreRange& range);
-    // The constructors from several ranges or cores throw if two of them overlap.
-    CoreRangeSet(std::vector<CoreRange> ranges);
+    // The constructors from several ranges or cores throw if two of them overlap. The SDK takes a vector of
+    // ranges it may keep (an rvalue) or a span of them, which needs C++20 as its host API does; C++17 programs
+    // copy a vector they keep.
+    CoreRangeSet(std::vector<CoreRange>&& ranges);
+#if __cplusplus >= 202002L
+    CoreRangeSet(std::span<const CoreRange> ranges);
+#else
+    CoreRangeSet(const std::vector<CoreRange>& ranges) : CoreRangeSet(std::vector<CoreRange>(ranges)) {}
+#endif
     CoreRangeSet(const std::set<CoreRange>& ranges);
     CoreRangeSet(const std::vector<CoreCoord>& cores);
 

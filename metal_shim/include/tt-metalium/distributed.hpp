@@ -9,10 +9,14 @@
 #include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/mesh_workload.hpp>
 #include <tt-metalium/host_buffer_memory.hpp>
+#include <tt-metalium/sub_device_types.hpp>
 #include <tt_stl/assert.hpp>
 
 #include <memory>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 namespace tt::tt_metal::distributed {
 
@@ -20,6 +24,9 @@ namespace host_detail {
 
 // The unit mesh's copy of a mesh buffer; throws naming `call` for a null mesh buffer.
 Buffer& backing_buffer(const std::shared_ptr<MeshBuffer>& mesh_buffer, const char* call);
+
+// Finish for C++17 programs (the shim's own entry point, see Finish).
+void finish(MeshCommandQueue& mesh_cq);
 
 }  // namespace host_detail
 
@@ -29,7 +36,8 @@ void EnqueueWriteMeshBuffer(MeshCommandQueue& mesh_cq, const std::shared_ptr<Mes
                             const std::vector<DType>& src, bool blocking = false) {
     (void)mesh_cq;
     (void)blocking;
-    host_detail::backing_buffer(mesh_buffer, "EnqueueWriteMeshBuffer").write(src.data(), src.size() * sizeof(DType));
+    tt::tt_metal::host_detail::write_buffer(host_detail::backing_buffer(mesh_buffer, "EnqueueWriteMeshBuffer"),
+                                            src.data(), src.size() * sizeof(DType));
 }
 
 // Resizes dst to the buffer's size and reads the buffer into it.
@@ -40,7 +48,7 @@ void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
     (void)blocking;
     Buffer& source = host_detail::backing_buffer(mesh_buffer, "EnqueueReadMeshBuffer");
     tt::tt_metal::host_detail::resize_host_vector(dst, source.size() / sizeof(DType));
-    source.read(dst.data(), dst.size() * sizeof(DType));
+    tt::tt_metal::host_detail::read_buffer(source, dst.data(), dst.size() * sizeof(DType));
 }
 
 template <typename DType>
@@ -48,7 +56,8 @@ void WriteShard(MeshCommandQueue& mesh_cq, const std::shared_ptr<MeshBuffer>& me
                 const std::vector<DType>& src, const MeshCoordinate& coord, bool blocking = false) {
     (void)mesh_cq;
     (void)blocking;
-    mesh_buffer->get_device_buffer(coord)->write(src.data(), src.size() * sizeof(DType));
+    tt::tt_metal::host_detail::write_buffer(*mesh_buffer->get_device_buffer(coord), src.data(),
+                                            src.size() * sizeof(DType));
 }
 
 template <typename DType>
@@ -58,12 +67,20 @@ void ReadShard(MeshCommandQueue& mesh_cq, std::vector<DType>& dst, const std::sh
     (void)blocking;
     Buffer* buffer = mesh_buffer->get_device_buffer(coord);
     tt::tt_metal::host_detail::resize_host_vector(dst, buffer->size() / sizeof(DType));
-    buffer->read(dst.data(), dst.size() * sizeof(DType));
+    tt::tt_metal::host_detail::read_buffer(*buffer, dst.data(), dst.size() * sizeof(DType));
 }
 
 // Runs every program of the workload on the chips of its range.
 void EnqueueMeshWorkload(MeshCommandQueue& mesh_cq, MeshWorkload& mesh_workload, bool blocking);
 
-void Finish(MeshCommandQueue& mesh_cq);
+// Waits for the queue's commands (the mock's have all run). The SDK's signature needs C++20 (std::span), as
+// its host API does; C++17 programs wait for every sub-device, through the shim's own entry point.
+#if __cplusplus >= 202002L
+void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids = {});
+#else
+inline void Finish(MeshCommandQueue& mesh_cq) {
+    host_detail::finish(mesh_cq);
+}
+#endif
 
 }  // namespace tt::tt_metal::distributed

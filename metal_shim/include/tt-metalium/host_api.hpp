@@ -30,6 +30,9 @@
 #include <string>
 #include <variant>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 namespace tt::tt_metal {
 
@@ -47,7 +50,11 @@ Program CreateProgram();
 // $TT_METAL_KERNEL_PATH or $TT_METAL_HOME) on the given cores. RISCV_0/RISCV_1 data-movement kernels and
 // compute kernels are supported.
 KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
-                          const std::variant<DataMovementConfig, ComputeConfig, EthernetConfig>& config);
+                          const std::variant<DataMovementConfig, ComputeConfig>& config);
+
+// Ethernet kernels: the mock has no Ethernet cores, so this throws.
+KernelHandle CreateKernel(Program& program, const std::string& file_name, const CoreSpec& core_spec,
+                          const EthernetConfig& config);
 
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config);
 
@@ -59,8 +66,27 @@ std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
 
 void DeallocateBuffer(Buffer& buffer);
 
+namespace host_detail {
+
+// SetRuntimeArgs and SetCommonRuntimeArgs from a span, for C++17 programs (the shim's own entry points, see
+// below).
+void set_runtime_args(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                      stl::Span<const uint32_t> runtime_args);
+void set_common_runtime_args(const Program& program, KernelHandle kernel, stl::Span<const uint32_t> runtime_args);
+
+}  // namespace host_detail
+
+// The SDK's span signatures need C++20 (std::span), as its host API does; in C++17 programs the shim's
+// tt::stl::Span takes their place, through the shim's own entry points.
+#if __cplusplus >= 202002L
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
-                    stl::Span<const uint32_t> runtime_args);
+                    std::span<const uint32_t> runtime_args);
+#else
+inline void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
+                           stl::Span<const uint32_t> runtime_args) {
+    host_detail::set_runtime_args(program, kernel, core_spec, runtime_args);
+}
+#endif
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
                     std::initializer_list<uint32_t> runtime_args);
@@ -69,7 +95,14 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec&
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& core_spec,
                     const std::vector<std::vector<uint32_t>>& runtime_args);
 
-void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, stl::Span<const uint32_t> runtime_args);
+#if __cplusplus >= 202002L
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id, std::span<const uint32_t> runtime_args);
+#else
+inline void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel_id,
+                                 stl::Span<const uint32_t> runtime_args) {
+    host_detail::set_common_runtime_args(program, kernel_id, runtime_args);
+}
+#endif
 
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, std::initializer_list<uint32_t> runtime_args);
 
@@ -97,7 +130,7 @@ template <typename DType>
 void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, const std::vector<DType>& src, bool blocking) {
     (void)cq;
     (void)blocking;
-    host_detail::buffer_of(buffer).write(src.data(), src.size() * sizeof(DType));
+    host_detail::write_buffer(host_detail::buffer_of(buffer), src.data(), src.size() * sizeof(DType));
 }
 
 // Copies the whole buffer into dst (which must hold buffer.size() bytes).
@@ -110,7 +143,7 @@ void EnqueueReadBuffer(CommandQueue& cq, const BufferRef& buffer, std::vector<DT
     (void)blocking;
     Buffer& source = host_detail::buffer_of(buffer);
     tt::tt_metal::host_detail::resize_host_vector(dst, source.size() / sizeof(DType));
-    source.read(dst.data(), dst.size() * sizeof(DType));
+    host_detail::read_buffer(source, dst.data(), dst.size() * sizeof(DType));
 }
 
 void EnqueueProgram(CommandQueue& cq, Program& program, bool blocking);

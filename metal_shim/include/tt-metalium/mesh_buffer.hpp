@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <variant>
 
 namespace tt::tt_metal::distributed {
 
@@ -27,12 +28,18 @@ struct ReplicatedBufferConfig {
     DeviceAddr size = 0;  // bytes on each chip
 };
 
-using MeshBufferConfig = ReplicatedBufferConfig;
+// A buffer split into shards over the chips of a mesh. The mock's unit mesh refuses it, so only its size is
+// modelled (not the SDK's shard shape and orientation).
+struct ShardedBufferConfig {
+    DeviceAddr global_size = 0;  // bytes over the whole mesh
+};
+
+using MeshBufferConfig = std::variant<ReplicatedBufferConfig, ShardedBufferConfig>;
 
 class MeshBuffer {
 public:
-    // Allocates the buffer on every chip (see Buffer::create); throws for a null mesh device or a given
-    // address (the mock allocates every buffer itself).
+    // Allocates the buffer on every chip (see Buffer::create); throws for a sharded buffer, a null mesh device
+    // or a given address (the mock allocates every buffer itself).
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& mesh_buffer_config,
                                               const DeviceLocalBufferConfig& device_local_config,
                                               MeshDevice* mesh_device,
@@ -40,8 +47,8 @@ public:
 
     MeshDevice* device() const { return device_; }
     DeviceAddr address() const { return backing_->address(); }
-    DeviceAddr size() const { return global_config_.size; }
-    DeviceAddr device_local_size() const { return global_config_.size; }
+    DeviceAddr size() const { return std::get<ReplicatedBufferConfig>(global_config_).size; }
+    DeviceAddr device_local_size() const { return size(); }
     DeviceAddr page_size() const { return local_config_.page_size; }
     uint32_t num_pages() const { return backing_->num_pages(); }
     const DeviceLocalBufferConfig& device_local_config() const { return local_config_; }

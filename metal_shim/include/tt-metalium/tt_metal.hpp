@@ -15,7 +15,7 @@ namespace tt::tt_metal::detail {
 
 template <typename DType>
 void WriteToBuffer(Buffer& buffer, const std::vector<DType>& host_buffer) {
-    buffer.write(host_buffer.data(), host_buffer.size() * sizeof(DType));
+    tt::tt_metal::host_detail::write_buffer(buffer, host_buffer.data(), host_buffer.size() * sizeof(DType));
 }
 
 template <typename DType>
@@ -27,7 +27,7 @@ void WriteToBuffer(const std::shared_ptr<Buffer>& buffer, const std::vector<DTyp
 template <typename DType>
 void ReadFromBuffer(Buffer& buffer, std::vector<DType>& host_buffer) {
     tt::tt_metal::host_detail::resize_host_vector(host_buffer, buffer.size() / sizeof(DType));
-    buffer.read(host_buffer.data(), host_buffer.size() * sizeof(DType));
+    tt::tt_metal::host_detail::read_buffer(buffer, host_buffer.data(), host_buffer.size() * sizeof(DType));
 }
 
 template <typename DType>

@@ -1,6 +1,7 @@
-// c_16 = f(c_0, c_1, ...), tile by tile, f given by the host defines SFPU_OP_INIT (e.g. `exp_tile_init();`)
-// and SFPU_OP (e.g. `exp_tile(0);`), which reads DST[0..num_inputs) and leaves its result in DST[0].
-// Compile-time arg: num_inputs (CBs c_0 ... c_{num_inputs - 1}). Runtime arg: num_tiles.
+// c_16 = f(c_0, c_1, ...), tile by tile, f chosen by the runtime arg op among the host define SFPU_OP_CASES,
+// `case k: SFPU_OP_INIT SFPU_OP break;` per function k (e.g. `case 0: exp_tile_init(); exp_tile(0); break;`):
+// each reads DST[0..num_inputs) and leaves its result in DST[0].
+// Compile-time arg: num_inputs (CBs c_0 ... c_{num_inputs - 1}). Runtime args: num_tiles, op.
 #include <cstdint>
 
 #include "compute_kernel_api.h"
@@ -23,6 +24,7 @@
 
 void kernel_main() {
     const uint32_t num_tiles = get_arg_val<uint32_t>(0);
+    const uint32_t op = get_arg_val<uint32_t>(1);
     constexpr uint32_t num_inputs = get_compile_time_arg_val(0);
     constexpr auto cb_out = tt::CBIndex::c_16;
 
@@ -35,8 +37,7 @@ void kernel_main() {
             copy_tile_init(i);
             copy_tile(i, 0, i);
         }
-        SFPU_OP_INIT
-        SFPU_OP
+        switch (op) { SFPU_OP_CASES }
         tile_regs_commit();
         for (uint32_t i = 0; i < num_inputs; ++i) {
             cb_pop_front(i, 1);
