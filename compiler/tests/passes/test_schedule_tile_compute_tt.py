@@ -1,7 +1,11 @@
 """ScheduleTileComputeTT: a tile program's compute kernel becomes compute-API calls (engines, DST, CBs)."""
 
+import tilelang_tt.language as TL
+import tvm
+import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
+from programs import lower
 from softmax_tiles import CB_TABLE
 from tilelang_tt.passes import ScheduleTileComputeTT
 from tilelang_tt.records import ComputeConfig
@@ -184,3 +188,37 @@ def im2col_gather_scheduled():
 
 def test_im2col_rows_are_tilized_strip_by_strip():
     assert_pass(ScheduleTileComputeTT(), im2col_gather_compute, im2col_gather_scheduled)
+
+
+@TL.prim_func
+def masked_k_steps(
+    A: TL.Tensor((64, 128), "float16"),
+    B: TL.Tensor((128, 64), "float16"),
+    Mask: TL.Tensor((4,), "bool"),
+    C: TL.Tensor((64, 64), "float16"),
+):
+    with TL.Kernel(1) as bx:
+        A_s = TL.alloc_shared((64, 32), "float16")
+        B_s = TL.alloc_shared((32, 64), "float16")
+        C_f = TL.alloc_fragment((64, 64), "float32")
+        TL.clear(C_f)
+        for k in TL.serial(4):
+            if Mask[k]:
+                TL.copy(A[bx * 64, k * 32], A_s)
+                TL.copy(B[k * 32, 0], B_s)
+                TL.gemm(A_s, B_s, C_f)
+        TL.copy(C_f, C[0, 0])
+
+
+def test_tiles_loaded_in_one_branch_are_released_at_its_end():
+    """A masked K step waits for its A and B tiles inside the branch and pops them before the branch ends,
+    so a skipped step leaves the CBs as it found them; the accumulator, written in the branch but holding a
+    value before it, stays."""
+    compute = lower(masked_k_steps, "ScheduleTileComputeTT")["gemm_compute"]
+    branches = []
+    tvm_ffi.structural_walk(compute.body, (tvm.tirx.IfThenElse, branches.append))
+    (branch,) = branches
+    calls = [s.value for s in branch.then_case.seq if isinstance(s, tvm.tirx.Evaluate)]
+    last = [(str(c.args[0].value), str(c.args[1].name)) for c in calls[-2:]]
+    assert last == [("cb_pop_front", "cb_A_s"), ("cb_pop_front", "cb_B_s")], last
+    assert branch.else_case is None

@@ -15,6 +15,7 @@ from programs import gemm, lower
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops, get_attr
 from tilelang_tt.passes import SplitDeviceKernel
+from tilelang_tt.passes.split_device_kernel import keep_role
 
 
 def _ops(func):
@@ -59,3 +60,18 @@ def test_gemm_before_expected():
         }
     )
     assert_pass(SplitDeviceKernel(), before, expected)
+
+
+def test_each_kernel_keeps_its_part_of_a_branch():
+    """A block-sparse K step: the reader keeps the branch with its reads, the compute kernel the same
+    condition around its matmul, and the writer, with nothing of its own inside, no branch at all."""
+    k = tvm.tirx.Var("k", "int32")
+    masked = tvm.tirx.NE(ops.call("tt.table_value", table=2, index=k, dtype="int32"), 0)
+    read = tvm.tirx.Evaluate(ops.call("tt.read_to_cb", cb=0, tensor=0, row=0, col=k, rows=2, cols=1))
+    matmul = tvm.tirx.Evaluate(ops.call("tt.tile.matmul", a=0, b=1, c=24, trans_b=False))
+    branch = tvm.tirx.IfThenElse(masked, tvm.tirx.SeqStmt([read, matmul]), None)
+    reader, compute = keep_role(branch, "reader"), keep_role(branch, "compute")
+    assert isinstance(reader, tvm.tirx.IfThenElse) and reader.condition.same_as(masked)
+    names = [[str(site.call.op.name) for site in find_ops(s, ops.TT_OPS)] for s in (reader, compute)]
+    assert names == [["tt.read_to_cb"], ["tt.tile.matmul"]], names
+    assert keep_role(branch, "writer") is None
