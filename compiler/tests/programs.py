@@ -11,6 +11,18 @@ from tilelang_tt.pipeline import tt_passes
 from tvm import tirx
 
 
+@T.prim_func
+def page_table_gather(
+    K: T.Tensor((256, 64), "bfloat16"), Pages: T.Tensor((2, 3), "int32"), O: T.Tensor((192, 64), "bfloat16")
+):
+    """Each of 2 sequences' 3 pages of K, in the order the int32 index table Pages names them (a paged KV
+    cache), copied out contiguously."""
+    with T.Kernel(3, 2) as (bx, by):
+        K_s = T.alloc_shared((32, 64), "bfloat16")
+        T.copy(K[Pages[by, bx] * 32, 0], K_s)
+        T.copy(K_s, O[(by * 3 + bx) * 32, 0])
+
+
 def gemm(
     M=128,
     N=128,

@@ -6,7 +6,7 @@ import tvm
 from before_after import assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gemm_stages import AFTER_ACCESSORS, AFTER_PROPAGATE, launched
-from programs import attr, gemm, lower
+from programs import attr, gemm, lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import collect_vars, find_ops, get_attr, is_global, region, simplify
 from tilelang_tt.passes import AttachTensorAccessorTT
@@ -133,3 +133,17 @@ def gathered(data: T.Tensor((1, 8, 8, 32), "bfloat16"), out: T.Tensor((64, 32), 
 
 def test_a_gathered_image_is_stored_as_rows_of_channels():
     assert attr(lower(gathered, "AttachTensorAccessorTT"), "tt.tensor_accessors") == GATHER_ACCESSORS
+
+
+def test_an_index_table_is_one_page_of_words():
+    """Pages (2, 3) int32, read one value at a time: its whole tensor is one DRAM page of 6 32-bit words."""
+    table = attr(lower(page_table_gather, "AttachTensorAccessorTT"), "tt.tensor_accessors")[1]
+    assert (table.name, table.page_layout, table.pages, table.page_size, table.format, table.access) == (
+        "Pages",
+        "table",
+        1,
+        24,
+        "UInt32",
+        "read",
+    )
+    assert (list(table.view), list(table.tiles), list(table.shape)) == ([1, 6], [0, 0], [2, 3])

@@ -1,5 +1,6 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
+import tvm
 import tvm_ffi
 from before_after import T, assert_pass
 from gather_tiles import READER as GATHER_READER
@@ -13,7 +14,7 @@ from gemm_kernels import (
     write_by_accessor,
     writer_block,
 )
-from programs import extern_calls, gemm, lower
+from programs import extern_calls, gemm, lower, page_table_gather
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics
@@ -217,3 +218,22 @@ def im2col_reader_on_noc():
 
 def test_im2col_reader_reads_runs_of_channels_and_zero_fills_the_padding():
     assert_pass(LowerCBIntrinsics(), im2col_reader, im2col_reader_on_noc)
+
+
+def test_the_reader_copies_an_index_table_to_l1_once_and_reads_it_there():
+    """ConfigureTensorAccessorTT gives the table its accessor; the reader reads its one page before the work
+    loop, keeps it (the compute kernel does not need it: no push) and indexes the copy by word; a page
+    number is known at run time only, so tiles past K's end are zero-filled."""
+    reader = lower(page_table_gather, "LowerCBIntrinsics")["gemm_reader"]
+    (table,) = [a for a in reader.attrs["tt.accessor_args"] if a.tensor == "Pages"]
+    assert (table.page_layout, table.page_size) == ("table", 24)
+    externs = extern_calls(reader)
+    first_read = externs.index("noc_async_read")
+    assert externs[first_read + 1 : first_read + 3] == ["noc_async_read_barrier", "cb_reserve_back"]
+    binds = []
+    tvm_ffi.structural_walk(reader.body, (tirx.Bind, binds.append))
+    pointer = [b.var for b in binds if isinstance(b.var.ty, tvm.ir.PointerType)]
+    assert "Pages_words" in [str(v.name) for v in pointer], pointer  # (k_zeros: the zero fill past K's end)
+    loads = []
+    tvm_ffi.structural_walk(reader.body, (tvm.ir.TensorLoad, lambda t: loads.append(str(t.source.name))))
+    assert loads and set(loads) == {"Pages_words"}, loads

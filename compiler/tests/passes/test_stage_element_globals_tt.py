@@ -107,3 +107,31 @@ def square_staged(A: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float
 
 def test_two_reads_of_one_tensor_share_its_tile():
     assert_pass(StageElementGlobalsTT(), square, square_staged)
+
+
+@T.prim_func(private=True)
+def scale_bshd(Q: T.Buffer((1, 64, 2, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    q = T.alloc_buffer((32, 32), scope="local.fragment")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+            q[i, j] = Q[0, bx * 32 + i, 1, j] * T.float32(2)
+    T.tl.copy(q[0:32, 0:32], C[0:32, 0:32], "p.py:5:4")
+
+
+@T.prim_func(private=True)
+def scale_bshd_staged(Q: T.Buffer((1, 64, 2, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    q = T.alloc_buffer((32, 32), scope="local.fragment")
+    Q_tile = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(Q[0:1, bx * 32 : bx * 32 + 32, 1:2, 0:32], Q_tile[0:32, 0:32], "p.py:4:16")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:16"}):
+            q[i, j] = Q_tile[i, j] * T.float32(2)
+    T.tl.copy(q[0:32, 0:32], C[0:32, 0:32], "p.py:5:4")
+
+
+def test_an_nd_read_is_staged_in_a_2d_tile_of_the_dimensions_it_spans():
+    """Q[0, bx * 32 + i, 1, j] of a (B, S, H, D) tensor (retention's BSHD query) spans S and D: its staging
+    tile is (32, 32), not (1, 32, 1, 32), so the tile is a plain 2-D tile buffer."""
+    assert_pass(StageElementGlobalsTT(), scale_bshd, scale_bshd_staged)

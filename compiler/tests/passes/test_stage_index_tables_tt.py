@@ -3,7 +3,7 @@
 import pytest
 import tilelang_tt.language as TL
 from before_after import T, assert_pass
-from programs import lower
+from programs import lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import StageIndexTablesTT
 from tilelang_tt.records import IndexTable
@@ -40,20 +40,8 @@ def test_a_bool_mask_in_a_condition_becomes_a_table_read():
     assert_pass(StageIndexTablesTT(), masked_blocks, masked_blocks_staged)
 
 
-@TL.prim_func
-def page_table(
-    K: TL.Tensor((256, 64), "bfloat16"),
-    Pages: TL.Tensor((2, 3), "int32"),
-    O: TL.Tensor((192, 64), "bfloat16"),
-):
-    with TL.Kernel(3, 2) as (bx, by):
-        K_s = TL.alloc_shared((32, 64), "bfloat16")
-        TL.copy(K[Pages[by, bx] * 32, 0], K_s)
-        TL.copy(K_s, O[(by * 3 + bx) * 32, 0])
-
-
 def test_an_int32_page_table_indexes_a_copy():
-    func = lower(page_table, "StageIndexTablesTT")["gemm"]
+    func = lower(page_table_gather, "StageIndexTablesTT")["gemm"]
     (table,) = func.attrs["tt.index_tables"]
     assert (table.name, table.dtype, list(table.shape), table.words) == ("Pages", "int32", [2, 3], 6)
     assert 'T.tt.table_value("Pages", by * 3 + bx) * 32' in func.script(), func.script()
