@@ -4,7 +4,7 @@
     tt_example(name = "gemm", src = "gemm.py")
 
 creates
-  :gemm_artifacts  genrule running //tools:compile: gemm/{reader,compute,writer,main}.cpp + gemm/tt.plan.json
+  :gemm_artifacts  genrule running //tools:generate: gemm/{reader,compute,writer,main}.cpp + gemm/tt.plan.json
   :gemm_host       cc_binary of gemm/main.cpp, compiled with -Wall -Werror against //:metalium
   :gemm_test       runs :gemm_host standalone on random inputs and compares with the file's ref_program
 """
@@ -19,14 +19,14 @@ def tt_example(name, src, target = "wormhole", partition = "row_major", size = "
         name = name + "_artifacts",
         srcs = [src],
         outs = outs,
-        cmd = ("$(execpath //tools:compile) $(execpath {src}) --target {target} --partition {partition} " +
+        cmd = ("$(execpath //tools:generate) $(execpath {src}) --target {target} --partition {partition} " +
                "--out $(RULEDIR)/{name} > /dev/null").format(
             src = src,
             target = target,
             partition = partition,
             name = name,
         ),
-        tools = ["//tools:compile"],
+        tools = ["//tools:generate"],
     )
     native.cc_binary(
         name = name + "_host",

@@ -92,6 +92,15 @@ def compiler() -> str:
 
 
 # The simulator's variables were TT_METAL_MOCK_* until it took one name (runtime_mock) throughout.
+def host_precompiled_header() -> Path | None:
+    """The header host programs force-include when the build precompiled it (runtime_mock.host_flags):
+    present in Bazel's runfiles of tests and tools, absent from the wheel."""
+    from .host_flags import PRECOMPILED_HEADER
+
+    header = _WORKSPACE / PRECOMPILED_HEADER
+    return header if header.with_name(header.name + ".gch").is_file() else None
+
+
 FORMER_PREFIX, PREFIX = "TT_METAL_MOCK_", "RUNTIME_MOCK_"
 
 

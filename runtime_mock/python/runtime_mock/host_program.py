@@ -24,22 +24,19 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _runtime_mock, cache_entry, config
+from . import _runtime_mock, cache_entry, config, host_flags
 
 
 def _compile_command(
     sources: Sequence[Path], include_dirs: Sequence[Path], defines: Mapping[str, str], std: str
 ) -> list[str]:
-    # -O1: host code only sets up the device (the host API and (un)tilize run in _runtime_mock.so, built
-    # optimised), and -O2 adds a fifth to the build (1.6 s against 1.3 s of CPU for a 1024^3 GEMM program).
-    # No precompiled header: building one of the shim's headers takes 2.5 s and 80 MB and saves 0.45 s per
-    # program, a loss in the fresh cache directory of a first call or a test.
-    command = [config.compiler(), f"-std={std}", "-O1", "-fPIC", "-shared", "-pthread"]
-    # Like the SDK's programming examples: narrowing in braced runtime-arg lists is accepted.
-    command += ["-Wno-narrowing"]
+    command = [config.compiler(), *host_flags.compile_flags(std), "-shared"]
     command += [f"-I{d}" for d in include_dirs]
     command += [f"-I{d}" for d in config.include_dirs()]
     command += [f"-D{name}={value}" for name, value in defines.items()]
+    precompiled = config.host_precompiled_header()
+    if precompiled is not None and std == host_flags.PRECOMPILED_STD:
+        command += ["-include", str(precompiled)]
     # {fmt} is linked (libfmt-dev's libfmt.so) rather than compiled into every program: half the build time.
     return command + [str(s) for s in sources] + ["-lfmt"]
 
