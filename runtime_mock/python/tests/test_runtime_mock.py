@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +134,28 @@ def test_build_host_program_is_cached():
     first = runtime_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
     second = runtime_mock.build_host_program([KERNELS / "copy_host.cpp"], defines={"COPY_ELEMENTS": "4096"})
     assert first == second
+
+
+def test_the_builds_precompiled_header_is_valid_for_host_program_flags(tmp_path):
+    """The build precompiles the host programs' header (//runtime_mock:host_pch) with the flags
+    build_host_program uses; g++ silently reads the header's text instead when the two drift apart, so this
+    asks g++ (-H marks a precompiled header it loads with "!")."""
+    from runtime_mock import config, host_flags, host_program
+
+    header = config.host_precompiled_header()
+    assert header is not None, "no host_program.hpp.gch beside runtime_mock/host_pch/host_program.hpp"
+    source = tmp_path / "main.cpp"
+    source.write_text("int main() { return 0; }\n")
+    command = host_program._compile_command([source], [], {}, host_flags.PRECOMPILED_STD)
+    assert "-include" in command and command[command.index("-include") + 1] == str(header), command
+    checked = subprocess.run(
+        [*command, "-fsyntax-only", "-H", "-Winvalid-pch"], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert f"! {header}.gch" in checked.stderr, (
+        f"g++ did not load {header}.gch (flags differ from the ones it was built with?):\n"
+        + "\n".join(line for line in checked.stderr.splitlines() if "pch" in line or line.startswith("!"))
+    )
 
 
 def test_default_arch_reaches_host_programs(copy_host, capfd):
