@@ -20,6 +20,16 @@ from .errors import TTCompileError
 from .ir_utils import cb_var, comment, extern, l1_word_pointer, l1_words_of, named, seq, uint_var
 from .records import AccessorArgs, CircularBuffer
 
+# Tensor dtypes a table holds: integers and bool as uint32 words (the host widens them), and floats read one
+# value per block as float32 words (the host converts 16-bit floats exactly).
+INDEX_TABLE_DTYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32")
+SCALAR_TABLE_DTYPES = ("bfloat16", "float16", "float32")
+
+
+def word_dtype(dtype: str) -> str:
+    """The dtype of a table's words for a tensor of ``dtype``: float32 for a float, else uint32."""
+    return "float32" if dtype in SCALAR_TABLE_DTYPES else "uint32"
+
 
 def _words_name(entry: CircularBuffer) -> str:
     """The reader's pointer to its copy: ``<table>_words`` (uint32_t) or ``<table>_values`` (float)."""

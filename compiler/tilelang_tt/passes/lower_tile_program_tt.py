@@ -55,6 +55,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
+from ..index_tables import word_dtype
 from ..ir_utils import (
     buffer_scope,
     cast_to,
@@ -296,7 +297,7 @@ class _Planner:
             "buffer": table.name,
             "name": "cb_" + re.sub(r"\W", "_", table.name),
             "role": "table",
-            "dtype": "float32" if table.dtype in ("bfloat16", "float16", "float32") else "uint32",
+            "dtype": word_dtype(table.dtype),
             "format": TABLE_FORMAT,
             "page_size": page,
             "tiles": 1,

@@ -37,6 +37,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
+from ..index_tables import INDEX_TABLE_DTYPES, SCALAR_TABLE_DTYPES
 from ..ir_utils import (
     cast_to,
     collect_vars,
@@ -48,9 +49,6 @@ from ..ir_utils import (
     tensor_params,
 )
 from ..records import IndexTable
-
-INDEX_TABLE_DTYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32")
-SCALAR_TABLE_DTYPES = ("bfloat16", "float16", "float32")
 
 
 def _loads_of(node, names: set[str]) -> list[str]:
