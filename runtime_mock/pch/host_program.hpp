@@ -1,5 +1,5 @@
 // The headers generated host programs include (tilelang_tt/codegen/host.py), which the build precompiles
-// (//runtime_mock:host_pch, with runtime_mock.host_flags's flags) and build_host_program force-includes
+// (//runtime_mock:pch, with runtime_mock.host_flags's flags) and build_host_program force-includes
 // first: a generated main.cpp then compiles in about 2 s instead of 3.6. The list only has to be close to
 // main.cpp's: a header missing here is parsed as usual, one extra is harmless (each is guarded).
 #include <cmath>

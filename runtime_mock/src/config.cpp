@@ -63,6 +63,10 @@ std::string kernel_compiler() {
     return env("RUNTIME_MOCK_CXX").value_or("g++");
 }
 
+std::optional<std::string> kernel_precompiled_header() {
+    return env("RUNTIME_MOCK_KERNEL_PCH");
+}
+
 double watchdog_seconds() {
     return seconds("RUNTIME_MOCK_WATCHDOG_SECONDS", 5.0);
 }

@@ -6,6 +6,8 @@
 //                                   kernel ABI (runtime_mock/kernel_abi/*.h) those headers forward to (required)
 //   RUNTIME_MOCK_CACHE_DIR         kernel build cache (default ~/.cache/tilelang_tt/kernels)
 //   RUNTIME_MOCK_CXX               compiler for kernels (default g++)
+//   RUNTIME_MOCK_KERNEL_PCH        a header every kernel force-includes first, used when its .gch lies beside
+//                                   it (runtime_mock/pch/kernel_std.hpp, which the build precompiles; optional)
 //   RUNTIME_MOCK_WATCHDOG_SECONDS  how long no kernel may make progress before a run fails (default 5)
 //   RUNTIME_MOCK_PROFILE           1: every run records and replays the timing model (profile.hpp)
 //   RUNTIME_MOCK_LANES             how many OS threads ("lanes") run a program's kernels (default one per CPU
@@ -28,6 +30,7 @@ std::optional<std::string> arch_name();
 std::vector<std::string> kernel_include_dirs();
 std::string kernel_cache_dir();
 std::string kernel_compiler();
+std::optional<std::string> kernel_precompiled_header();
 double watchdog_seconds();
 double l1_wait_seconds();
 // The lane count a run uses at most (a run never has more lanes than cores with kernels).

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -19,6 +20,7 @@
 
 #include "cache_entry.hpp"
 #include "config.hpp"
+#include "kernel_build_flags.hpp"
 #include "kernel_loader.hpp"
 #include "runtime_mock/device.hpp"
 #include "subprocess.hpp"
@@ -66,22 +68,18 @@ std::string join(const std::vector<uint32_t>& values) {
 
 std::vector<std::string> compile_flags(const KernelBuild& build, const std::vector<std::string>& include_dirs) {
     const bool compute = build.role == KernelRole::Compute;
-    std::vector<std::string> flags = {
-        "-std=c++17",
-        // -O2, not -O3: a compute kernel builds in 1.5 s instead of 4.0 s of CPU (its tile math runs in the
-        // runtime library, built -O3), and every distinct program pays that build once per cache.
-        "-O2",
-        "-g1",  // line tables only: a fault or a stalled kernel is reported with its source line
-        "-march=native", "-fPIC", "-shared", "-fvisibility=hidden"};
+    std::vector<std::string> flags(std::begin(kKernelBuildFlags), std::end(kKernelBuildFlags));
+    flags.push_back("-shared");
+    // The precompiled standard headers go first, where g++ looks for a .gch; it checks that the flags match
+    // and otherwise parses the header's text, so the object is the same either way.
+    if (auto header = config::kernel_precompiled_header(); header && fs::is_regular_file(*header + ".gch"))
+        flags.insert(flags.end(), {"-include", *header});
     for (const std::string& dir : include_dirs)
         flags.push_back("-I" + dir);
     flags.insert(flags.end(), {"-I" + fs::path(build.source_path).parent_path().string(), "-include",
                                compute ? "runtime_mock/kernel_abi/compute_kernel_entry.h"
                                        : "runtime_mock/kernel_abi/dataflow_kernel_entry.h",
                                "-DKERNEL_COMPILE_TIME_ARGS=" + join(build.compile_args), "-DKERNEL_BUILD"});
-    // Probe every page of a large stack frame, so a kernel's stack overflow hits its thread's guard page
-    // (a KernelFaultError) instead of jumping over it into another thread's memory.
-    flags.push_back("-fstack-clash-protection");
     if (!build.named_compile_args.empty()) {
         std::string map;
         for (const auto& [name, value] : build.named_compile_args) {

@@ -8,6 +8,9 @@
 - ``RUNTIME_MOCK_CACHE_DIR``: kernel build cache of the device (default ``~/.cache/tilelang_tt/kernels``);
   host programs built by :func:`runtime_mock.build_host_program` are cached in its ``host`` subdirectory.
 - ``RUNTIME_MOCK_CXX``: the C++ compiler (default ``g++``).
+- ``RUNTIME_MOCK_KERNEL_PCH``: a header every kernel force-includes first when its ``.gch`` lies beside it;
+  when unset, the package sets it to ``runtime_mock/pch/kernel_std.hpp`` if the build precompiled that
+  (Bazel's runfiles of tests and tools; not the wheel).
 - ``RUNTIME_MOCK_ARCH``: default arch of new devices (read by the runtime).
 """
 
@@ -92,13 +95,23 @@ def compiler() -> str:
 
 
 # The simulator's variables were TT_METAL_MOCK_* until it took one name (runtime_mock) throughout.
+def _precompiled(tree_path: Path) -> Path | None:
+    """The header at ``tree_path`` if the build precompiled it (its .gch beside it), else None."""
+    header = _WORKSPACE / tree_path
+    return header if header.with_name(header.name + ".gch").is_file() else None
+
+
 def host_precompiled_header() -> Path | None:
-    """The header host programs force-include when the build precompiled it (runtime_mock.host_flags):
-    present in Bazel's runfiles of tests and tools, absent from the wheel."""
+    """The header host programs force-include when the build precompiled it (runtime_mock.host_flags)."""
     from .host_flags import PRECOMPILED_HEADER
 
-    header = _WORKSPACE / PRECOMPILED_HEADER
-    return header if header.with_name(header.name + ".gch").is_file() else None
+    return _precompiled(PRECOMPILED_HEADER)
+
+
+KERNEL_PCH_VARIABLE = "RUNTIME_MOCK_KERNEL_PCH"
+
+# The kernels' precompiled standard headers (the JIT's flags: runtime_mock/src/kernel_build_flags.hpp).
+KERNEL_PRECOMPILED_HEADER = Path("runtime_mock/pch/kernel_std.hpp")
 
 
 FORMER_PREFIX, PREFIX = "TT_METAL_MOCK_", "RUNTIME_MOCK_"
@@ -118,8 +131,11 @@ def warn_of_former_variables() -> None:
 
 
 def export_include_dirs() -> None:
-    """Sets RUNTIME_MOCK_SHIM_INCLUDE and RUNTIME_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT,
-    each unless the user did."""
+    """Sets RUNTIME_MOCK_SHIM_INCLUDE and RUNTIME_MOCK_KERNEL_ABI_INCLUDE for the runtime's kernel JIT, and
+    RUNTIME_MOCK_KERNEL_PCH when the build precompiled the kernels' header, each unless the user did."""
+    kernel_header = _precompiled(KERNEL_PRECOMPILED_HEADER)
+    if kernel_header is not None:
+        os.environ.setdefault(KERNEL_PCH_VARIABLE, str(kernel_header))
     for variable, tree_path, marker in INCLUDE_ROOTS:
         if os.environ.get(variable):
             continue

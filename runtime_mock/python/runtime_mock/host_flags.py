@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # The force-included header (its path in the tree); its .gch lies beside it when the build made one.
-PRECOMPILED_HEADER = Path("runtime_mock/host_pch/host_program.hpp")
+PRECOMPILED_HEADER = Path("runtime_mock/pch/host_program.hpp")
 
 # The language standard the precompiled header is built for (build_host_program's default).
 PRECOMPILED_STD = "c++20"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -55,6 +56,29 @@ def test_program_copies_pages_and_counts_them():
     counters = device.counters()[(0, 0)]
     assert counters.tiles_read == 5, counters
     assert counters.noc_bytes_read == 5 * PAGE, counters
+
+
+def test_kernels_load_the_builds_precompiled_standard_headers(tmp_path, monkeypatch):
+    """The JIT force-includes runtime_mock/pch/kernel_std.hpp, which the build precompiles with the kernels'
+    flags (src/kernel_build_flags.hpp); g++ silently parses the header's text instead when the two drift
+    apart, so this builds a kernel through a compiler that reports each precompiled header it loads (-H
+    marks one with "!")."""
+    header = os.environ.get("RUNTIME_MOCK_KERNEL_PCH")
+    assert header, "RUNTIME_MOCK_KERNEL_PCH is not set: no kernel_std.hpp.gch beside runtime_mock/pch/"
+    log = tmp_path / "compiler.log"
+    reporting = tmp_path / "reporting-g++"
+    reporting.write_text(f'#!/bin/sh\nexec g++ -H "$@" 2>>"{log}"\n')
+    reporting.chmod(0o755)
+    monkeypatch.setenv("RUNTIME_MOCK_CXX", str(reporting))
+    monkeypatch.setenv("RUNTIME_MOCK_CACHE_DIR", str(tmp_path / "kernels"))
+    device = runtime_mock.Device()
+    data = np.arange(2 * 1024, dtype=np.uint16)
+    src = device.dram_buffer(data, page_size=PAGE)
+    dst = device.dram_buffer(size=data.nbytes, page_size=PAGE)
+    device.run(_copy_program(device, src, dst, 2))
+    np.testing.assert_array_equal(dst.read(np.uint16), data)
+    loaded = [line for line in log.read_text().splitlines() if ".gch" in line]
+    assert f"! {header}.gch" in loaded, f"the kernel build did not load {header}.gch: {loaded}"
 
 
 def test_deadlock_raises_deadlock_error():
@@ -137,13 +161,13 @@ def test_build_host_program_is_cached():
 
 
 def test_the_builds_precompiled_header_is_valid_for_host_program_flags(tmp_path):
-    """The build precompiles the host programs' header (//runtime_mock:host_pch) with the flags
+    """The build precompiles the host programs' header (//runtime_mock:pch) with the flags
     build_host_program uses; g++ silently reads the header's text instead when the two drift apart, so this
     asks g++ (-H marks a precompiled header it loads with "!")."""
     from runtime_mock import config, host_flags, host_program
 
     header = config.host_precompiled_header()
-    assert header is not None, "no host_program.hpp.gch beside runtime_mock/host_pch/host_program.hpp"
+    assert header is not None, "no host_program.hpp.gch beside runtime_mock/pch/host_program.hpp"
     source = tmp_path / "main.cpp"
     source.write_text("int main() { return 0; }\n")
     command = host_program._compile_command([source], [], {}, host_flags.PRECOMPILED_STD)
