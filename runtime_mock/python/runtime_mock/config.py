@@ -94,7 +94,6 @@ def compiler() -> str:
     return os.environ.get("RUNTIME_MOCK_CXX", "g++")
 
 
-# The simulator's variables were TT_METAL_MOCK_* until it took one name (runtime_mock) throughout.
 def _precompiled(tree_path: Path) -> Path | None:
     """The header at ``tree_path`` if the build precompiled it (its .gch beside it), else None."""
     header = _WORKSPACE / tree_path
@@ -114,6 +113,7 @@ KERNEL_PCH_VARIABLE = "RUNTIME_MOCK_KERNEL_PCH"
 KERNEL_PRECOMPILED_HEADER = Path("runtime_mock/pch/kernel_std.hpp")
 
 
+# The simulator's variables were TT_METAL_MOCK_* until it took one name (runtime_mock) throughout.
 FORMER_PREFIX, PREFIX = "TT_METAL_MOCK_", "RUNTIME_MOCK_"
 
 
