@@ -5,7 +5,7 @@ from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from gather_tiles import TILE_DFG as GATHER_TILE_DFG
-from programs import gemm
+from programs import attr, gemm, lower, page_table_gather
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt.passes import LowerTileProgramTT
 from tilelang_tt.passes.lower_tile_program_tt import is_tile_program
@@ -119,3 +119,27 @@ def test_a_gemm_repeated_on_tiles_loaded_outside_its_loop_is_a_tile_program():
     """Not the plain matmul shape: its schedule loads A and B once per reduction step, this loop does not."""
     assert is_tile_program(gemm_repeated_on_tiles_loaded_once)
     assert not is_tile_program(gemm())
+
+
+@TL.prim_func
+def rows_scaled_per_block(
+    A: TL.Tensor((64, 64), "float32"), Scale: TL.Tensor((2,), "bfloat16"), B: TL.Tensor((64, 64), "float32")
+):
+    with TL.Kernel(1, 2) as (bx, by):
+        A_s = TL.alloc_shared((32, 64), "float32")
+        TL.copy(A[by * 32, 0], A_s)
+        for i, j in TL.Parallel(32, 64):
+            A_s[i, j] = A_s[i, j] * TL.Cast("float32", Scale[by])
+        TL.copy(A_s, B[by * 32, 0])
+
+
+def test_an_index_table_is_one_page_of_32_bit_words():
+    """An int32 table (6 values) is uint32 words and a bf16 one read once per block (2 values) float32 words;
+    each CB holds one page, rounded up to the L1 alignment (16 bytes on Wormhole), in the UInt32 format."""
+    for program, name, dtype, page in (
+        (page_table_gather, "Pages", "uint32", 32),
+        (rows_scaled_per_block, "Scale", "float32", 16),
+    ):
+        (table,) = [e for e in attr(lower(program, "LowerTileProgramTT"), "tt.cb_table") if e.role == "table"]
+        got = (table.buffer, table.dtype, table.format, table.page_size, table.tiles, table.depth)
+        assert got == (name, dtype, "UInt32", page, 1, 1), f"table CB of {name}: {table}"
