@@ -1,5 +1,6 @@
 """How host programs compile: the flags build_host_program passes, and the header the build precompiles
-with the same flags (gen_host_pch.py loads this file by path, without the package and its extension).
+with the same flags. Run as a script (//runtime_mock:print_host_build_flags, which needs neither the package
+nor its extension), it prints the precompiled header's flags, one per line, for that build step.
 
 A precompiled header is used only when it was built with exactly these flags; g++ checks that itself and
 otherwise reads the header's text, so a stale or foreign ``.gch`` costs time, never correctness.
@@ -22,3 +23,7 @@ def compile_flags(std: str) -> list[str]:
     # optimised), and -O2 adds a fifth to the build (1.6 s against 1.3 s of CPU for a 1024^3 GEMM program).
     # -Wno-narrowing: like the SDK's programming examples, narrowing in braced runtime-arg lists is accepted.
     return [f"-std={std}", "-O1", "-fPIC", "-pthread", "-Wno-narrowing"]
+
+
+if __name__ == "__main__":
+    print("\n".join(compile_flags(PRECOMPILED_STD)))
