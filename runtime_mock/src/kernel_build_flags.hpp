@@ -7,9 +7,14 @@ namespace runtime_mock {
 
 inline constexpr const char* kKernelBuildFlags[] = {
     "-std=c++17",
-    // -O2, not -O3: a compute kernel builds in 1.5 s instead of 4.0 s of CPU (its tile math runs in the
-    // runtime library, built -O3), and every distinct program pays that build once per cache.
-    "-O2",
+    // -O1: a kernel's own code is thin (its tile math runs in the runtime library, built -O3), and every
+    // distinct program pays its build once per cache. Flash attention's compute kernel builds in 1.9 s of
+    // CPU instead of 2.6 s at -O2 (4.0 s of a GEMM's at -O3); the compiled GEMM benchmark's calls of
+    // //tools:bench_runtime run as fast within its run-to-run spread.
+    "-O1",
+    // ...with the loop vectoriser -O2 would add: a tile's unpack and pack (kernel_abi/tile_format.h,
+    // compiled into the kernel) convert whole face rows at a time.
+    "-ftree-vectorize",
     "-g1",  // line tables only: a fault or a stalled kernel is reported with its source line
     "-march=native",
     "-fPIC",

@@ -4,7 +4,8 @@
 // (row % 16) * 16 + col % 16 of face (row / 16) * 2 + col / 16 in L1, converted with bf16_to_float /
 // float_to_bf16 (round to nearest even, NaN -> 0x7fc0) or the fp16 and fp32 equivalents. Inputs are
 // random bit patterns, so they include NaNs, infinities, subnormals and rounding ties. Built at -O3, which
-// vectorises more aggressively than the -O2 of the JIT-built kernels that use these functions.
+// vectorises more aggressively than the -O1 -ftree-vectorize of the JIT-built kernels that use these
+// functions.
 #include <cstdio>
 #include <cstring>
 #include <random>

@@ -3,7 +3,8 @@ compiled to an object against metal_shim's headers, leaves undefined only tt:: /
 pinned ttnn wheel's libtt_metal.so exports under the same mangled name (so the shim declares the SDK's
 signatures, not look-alikes that would only compile).
 
-The object is compiled as C++20, the language of the SDK's host API (its signatures take std::span)."""
+The object is compiled as build_host_program compiles it: C++20, the language of the SDK's host API (its
+signatures take std::span)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from runtime_mock import config, host_flags
 from tools import compile as compile_cli
 
 SDK_PYTHON = Path(os.environ["SDK_PYTHON"]).absolute()
@@ -74,8 +76,13 @@ def demangle(names: list[str]) -> list[str]:
 def undefined_sdk_symbols(main_cpp: Path, obj: Path) -> set[str]:
     """The mangled tt:: / ttsl:: names main_cpp's object needs from the library, shim helpers excepted."""
     includes = [f"-I{d.absolute()}" for d in INCLUDE_DIRS]
+    # build_host_program's own flags, so its precompiled header applies (a third of the time).
+    flags = host_flags.compile_flags(host_flags.PRECOMPILED_STD)
+    precompiled = config.host_precompiled_header()
+    if precompiled is not None:
+        flags += ["-include", str(precompiled.absolute())]
     compiled = subprocess.run(
-        ["g++", "-std=c++20", "-c", str(main_cpp), "-o", str(obj), *includes], capture_output=True, text=True
+        ["g++", *flags, "-c", str(main_cpp), "-o", str(obj), *includes], capture_output=True, text=True
     )
     assert compiled.returncode == 0, f"{main_cpp} does not compile against metal_shim:\n{compiled.stderr}"
     listing = subprocess.run(

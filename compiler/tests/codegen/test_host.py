@@ -36,7 +36,6 @@ def test_main_compiles_with_werror(program, options):
             "-Wall",
             "-Werror",
             "-fsyntax-only",
-            "-DFMT_HEADER_ONLY",
             "-x",
             "c++",
             *ISYSTEM,
