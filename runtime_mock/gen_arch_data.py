@@ -81,6 +81,7 @@ inline constexpr ArchSpec k{ident}Spec{{
     {int(chip["grid"][0])},
     {int(chip["grid"][1])},
     {int(chip["l1_bytes"])}u,
+    {int(chip["l1_reserved_bytes"])}u,
     {int(chip["dram_banks"])},
     {int(chip["dram_bank_bytes"])}ull,
     {int(chip["num_circular_buffers"])},

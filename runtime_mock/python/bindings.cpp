@@ -135,6 +135,7 @@ void bind_arch(py::module_& m) {
         .def_readonly("grid_x", &runtime_mock::ArchSpec::grid_x)
         .def_readonly("grid_y", &runtime_mock::ArchSpec::grid_y)
         .def_readonly("l1_bytes", &runtime_mock::ArchSpec::l1_bytes)
+        .def_readonly("l1_reserved_bytes", &runtime_mock::ArchSpec::l1_reserved_bytes)
         .def_readonly("dram_banks", &runtime_mock::ArchSpec::dram_banks)
         .def_readonly("dram_bank_bytes", &runtime_mock::ArchSpec::dram_bank_bytes)
         .def_readonly("num_circular_buffers", &runtime_mock::ArchSpec::num_circular_buffers)

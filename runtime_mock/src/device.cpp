@@ -36,7 +36,7 @@ struct Device::Impl {
     explicit Impl(Arch a)
         : arch(arch_spec(a)),
           dram(arch.dram_banks, arch.dram_bank_bytes, arch.dram_alignment),
-          l1(arch.grid_x * arch.grid_y, arch.l1_bytes) {}
+          l1(arch.grid_x * arch.grid_y, arch.l1_bytes, arch.l1_reserved_bytes) {}
 
     // The bank address (L1 offset) of an L1 buffer address handed out by allocate_l1, which is a pointer
     // value into the L1 of core (0,0), the core of bank 0.
@@ -150,7 +150,7 @@ void Device::Impl::run(const ProgramSpec& program) {
     for (size_t i = 0; i < program.circular_buffers.size(); i++) {
         const CircularBufferSpec& cb = program.circular_buffers[i];
         const std::string what = "circular buffer config #" + std::to_string(i);
-        uint32_t address = kL1UnreservedBase;
+        uint32_t address = arch.l1_reserved_bytes;
         for (LogicalCore core : cb.cores) {
             core_run(core, what);
             auto it = cb_top.find(core);
@@ -159,10 +159,10 @@ void Device::Impl::run(const ProgramSpec& program) {
         }
         address = kernel_abi::align_up(address, 32);
         if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
-            throw ArgumentError(what + " (" + std::to_string(cb.total_size) + " bytes at L1 " +
-                                std::to_string(address) +
-                                ") does not fit in L1: " + std::to_string(l1.buffers().lowest() - kL1UnreservedBase) +
-                                " bytes are available for circular buffers");
+            throw ArgumentError(
+                what + " (" + std::to_string(cb.total_size) + " bytes at L1 " + std::to_string(address) +
+                ") does not fit in L1: " + std::to_string(l1.buffers().lowest() - arch.l1_reserved_bytes) +
+                " bytes are available for circular buffers");
         }
         for (LogicalCore core : cb.cores) {
             cb_top[core] = address + cb.total_size;

@@ -26,11 +26,11 @@ uint64_t slot_bytes(uint32_t l1_bytes) {
 
 }  // namespace
 
-L1::L1(uint32_t num_cores, uint32_t l1_bytes)
+L1::L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes)
     : slot_bytes_(slot_bytes(l1_bytes)),
       num_cores_(num_cores),
       l1_bytes_(l1_bytes),
-      buffers_("L1", num_cores, kL1UnreservedBase, l1_bytes, 32, kernel_abi::kL1Alignment, true) {
+      buffers_("L1", num_cores, reserved_bytes, l1_bytes, 32, kernel_abi::kL1Alignment, true) {
     base_ = low_address_space::reuse(pool_bytes(), layout());
     if (base_ != nullptr)
         return;

@@ -7,9 +7,10 @@
 // get_semaphore, ...). A kernel that dereferences a pointer up to kGuardBytes past its L1 faults in the
 // guard instead of writing the next core's L1 (the fault report names the core and offset); the NOC
 // checks every transfer against the core's L1 size. Layout of each core's L1:
-//   [0, 32 KiB)               reserved like the SDK's firmware area: runtime args of the three kernels
-//                             (unique then common, 4 KiB per kernel) and the semaphores (16 B apart)
-//   [32 KiB, ...)             circular buffers, allocated upwards, at the same address on every core
+//   [0, reserved)             reserved like the SDK's firmware area (ArchSpec::l1_reserved_bytes, where the
+//                             release places its first CB): runtime args of the three kernels (unique
+//                             then common, 4 KiB per kernel) and the semaphores (16 B apart)
+//   [reserved, ...)           circular buffers, allocated upwards, at the same address on every core
 //   [..., l1_bytes)           interleaved L1 buffers, allocated downwards; `buffers()` works in offsets,
 //                             Device hands out the matching pointer values of core 0 (see allocate_l1)
 // A destroyed device's pool is zeroed on the scrubber thread and kept for the next device of the same grid
@@ -29,11 +30,11 @@ constexpr uint32_t kL1ArgsBase = 0x1000;
 constexpr uint32_t kL1ArgsStride = 0x1000;  // per kernel role: unique args, then common args at +0x800
 constexpr uint32_t kL1CommonArgsOffset = 0x800;
 constexpr uint32_t kL1SemaphoreBase = 0x4000;
-constexpr uint32_t kL1UnreservedBase = 0x8000;
 
 class L1 {
 public:
-    L1(uint32_t num_cores, uint32_t l1_bytes);
+    // `reserved_bytes`: the L1 below the first circular buffer, where L1 buffers may not reach.
+    L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes);
     ~L1();
     L1(const L1&) = delete;
     L1& operator=(const L1&) = delete;

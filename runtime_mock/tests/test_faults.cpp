@@ -36,7 +36,9 @@ std::string fault_line(const std::string& name) {
 ProgramSpec faulting_program(const Device& device, const std::vector<std::pair<LogicalCore, std::string>>& cores) {
     ProgramSpec program;
     for (const auto& [core, fault] : cores) {
-        const uint32_t n = fault == "STACK_OVERFLOW" ? 1u << 30 : device.spec().l1_bytes;
+        // L1_OVERRUN: the bytes from the first CB (c_0) to the end of the core's L1.
+        const uint32_t n =
+            fault == "STACK_OVERFLOW" ? 1u << 30 : device.spec().l1_bytes - device.spec().l1_reserved_bytes;
         KernelSpec k = test::kernel_on(kKernel, KernelRole::DataMovement1, core, {}, {0, n});
         if (!fault.empty())
             k.defines = {{"FAULT_" + fault, "1"}};

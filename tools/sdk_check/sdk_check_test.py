@@ -119,6 +119,21 @@ def cb_size(total: int):
     return make
 
 
+def cbs_filling_l1(extra_pages: int):
+    """The first CB grown to the most whole pages that fit below the end of L1 with the others, plus
+    `extra_pages`: whether it fits depends on where the first CB starts (chip.l1_reserved_bytes, taken
+    from the release), so the release and the simulator agree on it only if they place it alike."""
+
+    def make(folder: Path) -> None:
+        plan = json.loads((folder / "tt.plan.json").read_text())
+        chip = runtime_mock.arch_facts(plan["target"]["arch"])["chip"]
+        first, *others = plan["circular_buffers"]
+        free = chip["l1_bytes"] - chip["l1_reserved_bytes"] - sum(cb["total_bytes"] for cb in others)
+        cb_size((free // first["page_size"] + extra_pages) * first["page_size"])(folder)
+
+    return make
+
+
 def core_outside_the_grid(folder: Path) -> None:
     edit_plan(folder, lambda p: p["core_ranges"].append({"x0": 8, "y0": 0, "x1": 8, "y1": 0}))
     edit_source(
@@ -147,10 +162,8 @@ MISTAKES = {
         "must be divisible by page size",
         "must be divisible by page size",
     ),
-    # Beyond what either side leaves for CBs. They differ below that: the release's CBs start at L1 offset
-    # 105824 on a Wormhole n150, the simulator's at 32 KiB (the compiler budgets from 102400), so CBs of
-    # 1.39 to 1.46 MB pass the simulator and not the release.
-    "circular_buffers_beyond_l1": (cb_size(2048 * 720), "beyond max L1 size", "does not fit in L1"),
+    # One page more than fits (the twin: test_cbs_that_just_fit_l1_pass_both).
+    "circular_buffers_beyond_l1": (cbs_filling_l1(extra_pages=1), "beyond max L1 size", "does not fit in L1"),
     "core_outside_the_grid": (
         core_outside_the_grid,
         "outside the worker grid",
@@ -189,11 +202,17 @@ def test_the_unmodified_program_runs_on_the_simulator(generated, tmp_path):
     simulate(mistake_folder(generated, tmp_path), "wormhole")
 
 
+# Twins of mistakes, which both sides accept: name -> how to make it.
+CORRECT = {"cbs_filling_l1": cbs_filling_l1(extra_pages=0)}
+
+
 @pytest.fixture(scope="module")
 def seeded(generated, tmp_path_factory) -> dict[str, sdk_check.Result]:
-    """Each mistake seeded into its own copy of gemm, all checked by one runtime process."""
+    """Each mistake, and each correct twin, seeded into its own copy of gemm, all checked by one runtime
+    process."""
+    makers = {name: make for name, (make, _, _) in MISTAKES.items()} | CORRECT
     folders = {}
-    for name, (make, _, _) in MISTAKES.items():
+    for name, make in makers.items():
         folders[name] = mistake_folder(generated, tmp_path_factory.mktemp(name))
         make(folders[name])
     results = sdk_check.check_all(list(folders.values()), "wormhole", SDK_PYTHON)
@@ -209,6 +228,14 @@ def test_seeded_mistake_is_rejected_by_the_release_runtime_and_the_simulator(see
     )
     with pytest.raises(RuntimeError, match=re.escape(simulator_says)):  # DeviceError and build errors
         simulate(result.folder, "wormhole")
+
+
+def test_cbs_that_just_fit_l1_pass_both(seeded):
+    """The largest first CB that fits, in whole pages, fits on both sides: with one page more,
+    circular_buffers_beyond_l1, neither accepts it."""
+    result = seeded["cbs_filling_l1"]
+    assert result.passed, f"the release's runtime rejects CBs that fit in L1:\n{result.output}"
+    simulate(result.folder, "wormhole")
 
 
 def test_lock_file_pins_the_sdk_release():

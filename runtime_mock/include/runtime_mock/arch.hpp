@@ -44,6 +44,9 @@ struct ArchSpec {
     const char* name;         // "wormhole_b0" / "blackhole"
     uint32_t grid_x, grid_y;  // compute grid used by programs
     uint32_t l1_bytes;        // per Tensix core
+    // L1 below the first circular buffer (the SDK's unreserved base): firmware, kernel configuration,
+    // runtime args and semaphores.
+    uint32_t l1_reserved_bytes;
     uint32_t dram_banks;
     uint64_t dram_bank_bytes;
     uint32_t num_circular_buffers;

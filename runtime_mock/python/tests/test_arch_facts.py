@@ -15,6 +15,7 @@ def test_simulator_tables_come_from_the_data_file(name):
     assert spec.name == facts["name"]
     assert [spec.grid_x, spec.grid_y] == chip["grid"]
     assert spec.l1_bytes == chip["l1_bytes"]
+    assert spec.l1_reserved_bytes == chip["l1_reserved_bytes"]
     assert spec.dram_banks == chip["dram_banks"]
     assert spec.dram_bank_bytes == chip["dram_bank_bytes"]
     assert spec.dram_alignment == chip["dram_alignment"]
@@ -39,7 +40,9 @@ def test_the_published_figures():
     assert (wormhole["clock_ghz"], blackhole["clock_ghz"]) == (1.0, 1.35)
     matmul = wormhole["compute"]["fidelity_op_cycles_per_tile"]["matmul_tiles"]
     assert matmul == {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}
-    assert wormhole["chip"]["l1_reserved_bytes"] == 102400 and wormhole["chip"]["max_runtime_args"] == 341
+    assert wormhole["chip"]["max_runtime_args"] == 341
+    # tt-metal 0.81's first circular buffer on an n150 and a p150 (//tools/sdk_check)
+    assert (wormhole["chip"]["l1_reserved_bytes"], blackhole["chip"]["l1_reserved_bytes"]) == (105824, 111744)
 
 
 def test_a_copy_each_time():

@@ -42,7 +42,8 @@ def faulting_program(device: runtime_mock.Device, fault: str | None, core=(0, 0)
     kernel = program.add_kernel(FAULTING, core, "riscv_1", defines=defines)
     program.add_circular_buffer(core, index=0, data_format="Float16_b", page_size=PAGE, num_pages=2)
     program.add_semaphore(core)
-    depth = 1 << 30 if fault == "STACK_OVERFLOW" else device.spec.l1_bytes
+    # L1_OVERRUN: the bytes from the first CB (c_0) to the end of the core's L1.
+    depth = 1 << 30 if fault == "STACK_OVERFLOW" else device.spec.l1_bytes - device.spec.l1_reserved_bytes
     program.set_runtime_args(kernel, core, [0, depth])
     return program
 

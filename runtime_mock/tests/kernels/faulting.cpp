@@ -1,8 +1,8 @@
 // A data-movement kernel that crashes in the way its FAULT_* define selects; the line of each crash
 // carries a "// fault:<NAME>" marker that test_faults.cpp and test_kernel_faults.py look up to check the
 // reported line. Runtime args: a zero the compiler cannot see (divisor, null address, spin flag value),
-// and `n`: the recursion depth (STACK_OVERFLOW) or the core's L1 size in bytes (L1_OVERRUN). CB c_0 is
-// the first CB, at the start of the unreserved L1 (0x8000).
+// and `n`: the recursion depth (STACK_OVERFLOW) or the bytes from CB c_0, the first CB, to the end of the
+// core's L1 (L1_OVERRUN).
 #include <cassert>
 #include <cstdint>
 
@@ -36,7 +36,7 @@ void kernel_main() {
         __builtin_trap();  // fault:TRAP
 #elif defined(FAULT_L1_OVERRUN)
     // One word past the end of this core's L1, where the next core's L1 would begin.
-    const uint32_t l1_end = get_write_ptr(tt::CBIndex::c_0) - 0x8000 + n;
+    const uint32_t l1_end = get_write_ptr(tt::CBIndex::c_0) + n;
     *reinterpret_cast<volatile uint32_t*>(uintptr_t(l1_end) + 0x100) = 1;  // fault:L1_OVERRUN
 #elif defined(FAULT_SPIN)
     volatile tt_l1_ptr uint32_t* flag = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
