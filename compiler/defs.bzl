@@ -47,6 +47,8 @@ def tt_example(name, src, target = "wormhole", partition = "row_major", size = "
             "//metal_shim:headers",
         ] + outs,
         env = {
+            # Poisoned fresh L1 (NaN where nothing wrote): an example that reads never-written L1 fails.
+            "RUNTIME_MOCK_L1_FILL": "poison",
             "TT_EXAMPLE_SRC": "$(rootpath %s)" % src,
             "TT_EXAMPLE_HOST": "$(rootpath :%s_host)" % name,
             "TT_EXAMPLE_PLAN": "$(rootpath %s/tt.plan.json)" % name,

@@ -90,4 +90,11 @@ bool profile_every_run() {
     return env("RUNTIME_MOCK_PROFILE").value_or("") == "1";
 }
 
+bool poison_fresh_l1() {
+    const std::string value = env("RUNTIME_MOCK_L1_FILL").value_or("zero");
+    if (value != "zero" && value != "poison")
+        throw ArgumentError("RUNTIME_MOCK_L1_FILL='" + value + "' is neither zero nor poison");
+    return value == "poison";
+}
+
 }  // namespace runtime_mock::config

@@ -15,6 +15,9 @@
 //                                   at any instruction, as a many-CPU machine interleaves them)
 //   RUNTIME_MOCK_L1_WAIT_SECONDS   how long a new device waits for L1 address space below 4 GiB that other
 //                                   devices of the process hold (default 30)
+//   RUNTIME_MOCK_L1_FILL           what a new device's L1 holds above the reserved area until something writes
+//                                   it: zero (default) or poison (0xff bytes: NaN in every float format, so
+//                                   a result that depends on never-written L1 is visibly wrong, as on silicon)
 #pragma once
 
 #include <cstddef>
@@ -36,5 +39,7 @@ double l1_wait_seconds();
 // The lane count a run uses at most (a run never has more lanes than cores with kernels).
 size_t lanes();
 bool profile_every_run();
+// RUNTIME_MOCK_L1_FILL=poison; throws ArgumentError naming the variable for a value other than zero/poison.
+bool poison_fresh_l1();
 
 }  // namespace runtime_mock::config

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "low_address_space.hpp"
 #include "scrubber.hpp"
 #include "runtime_mock/device.hpp"
@@ -31,17 +32,23 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes)
       num_cores_(num_cores),
       l1_bytes_(l1_bytes),
       buffers_("L1", num_cores, reserved_bytes, l1_bytes, 32, kernel_abi::kL1Alignment, true) {
+    const bool poison = config::poison_fresh_l1();  // before taking address space: it may throw
     base_ = low_address_space::reuse(pool_bytes(), layout());
-    if (base_ != nullptr)
-        return;
-    const std::string what = std::to_string(num_cores) + " cores of " + std::to_string(l1_bytes >> 10) + " KiB";
-    base_ = low_address_space::reserve(pool_bytes(), what.c_str());
-    for (uint32_t core = 0; core < num_cores; core++) {
-        if (mprotect(core_memory(core), l1_bytes, PROT_READ | PROT_WRITE) != 0) {
-            const int error = errno;
-            low_address_space::release(base_, pool_bytes());
-            throw DeviceError(std::string("cannot make L1 writable: mprotect: ") + std::strerror(error));
+    if (base_ == nullptr) {
+        const std::string what = std::to_string(num_cores) + " cores of " + std::to_string(l1_bytes >> 10) + " KiB";
+        base_ = low_address_space::reserve(pool_bytes(), what.c_str());
+        for (uint32_t core = 0; core < num_cores; core++) {
+            if (mprotect(core_memory(core), l1_bytes, PROT_READ | PROT_WRITE) != 0) {
+                const int error = errno;
+                low_address_space::release(base_, pool_bytes());
+                throw DeviceError(std::string("cannot make L1 writable: mprotect: ") + std::strerror(error));
+            }
         }
+    }
+    // The reserved area keeps its zeros: the runtime writes what lives there (arguments, semaphores) itself.
+    if (poison) {
+        for (uint32_t core = 0; core < num_cores; core++)
+            std::memset(core_memory(core) + reserved_bytes, 0xff, l1_bytes - reserved_bytes);
     }
 }
 

@@ -15,7 +15,8 @@
 //                             Device hands out the matching pointer values of core 0 (see allocate_l1)
 // A destroyed device's pool is zeroed on the scrubber thread and kept for the next device of the same grid
 // (low_address_space::retire), so a program run over and over does not fault its L1 pages in on every
-// call; every device starts from zeroed L1 either way.
+// call; every device starts from zeroed L1 either way, or, with RUNTIME_MOCK_L1_FILL=poison, from 0xff
+// bytes above the reserved area.
 #pragma once
 
 #include <cstddef>

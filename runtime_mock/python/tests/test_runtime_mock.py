@@ -81,6 +81,41 @@ def test_kernels_load_the_builds_precompiled_standard_headers(tmp_path, monkeypa
     assert f"! {header}.gch" in loaded, f"the kernel build did not load {header}.gch: {loaded}"
 
 
+def _unfilled_page(device) -> np.ndarray:
+    """What a kernel that pushes a CB page it never filled writes out, as float32."""
+    dst = device.dram_buffer(size=PAGE, page_size=PAGE)
+    program = runtime_mock.Program()
+    kernel = program.add_kernel(KERNELS / "unfilled_cb_page.cpp", (0, 0), "riscv_0", compile_args=[2])
+    program.add_circular_buffer((0, 0), index=0, data_format="Float32", page_size=PAGE, num_pages=1)
+    program.set_runtime_args(kernel, (0, 0), [dst.address, PAGE])
+    device.run(program)
+    return dst.read(np.float32)
+
+
+@pytest.mark.parametrize("fill", ["zero", "poison"])
+def test_never_written_l1_holds_zeros_or_poison(fill, monkeypatch):
+    """RUNTIME_MOCK_L1_FILL=poison fills a new device's L1 above the reserved area with 0xff bytes (NaN in
+    every float format), so a never-filled CB page or an L1 buffer the host never wrote reads as NaN."""
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", fill)
+    device = runtime_mock.Device()
+    reads = {
+        "an unwritten L1 buffer": device.l1_buffer(size=2 * PAGE, page_size=PAGE).read(np.float32),
+        "an unfilled CB page": _unfilled_page(device),
+    }
+    for what, values in reads.items():
+        if fill == "poison":
+            assert np.isnan(values).all(), f"{what} under poison: {values[:4]}"
+        else:
+            assert (values == 0).all(), f"{what}: {values[:4]}"
+
+
+def test_an_unknown_l1_fill_is_named(monkeypatch):
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "nan")
+    expected = "RUNTIME_MOCK_L1_FILL='nan' is neither zero nor poison"
+    with pytest.raises(runtime_mock.ArgumentError, match=expected):
+        runtime_mock.Device()
+
+
 def test_deadlock_raises_deadlock_error():
     device = runtime_mock.Device()
     program = runtime_mock.Program()
