@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #include <atomic>
 #include <csignal>
@@ -99,6 +100,29 @@ void pass_on(int signal, const siginfo_t* info) {
         raise(signal);
 }
 
+// The innermost return address on this thread's stack that lies in `code`, minus one (inside the call
+// instruction, so its line is the caller's), or 0. Walks the frames through the signal trampoline with the
+// unwinder's tables; called only for a SIGABRT the kernel raised (abort() from a failed assert), where the
+// interrupted instruction is in the C library and the unwinder's locks are free.
+uintptr_t innermost_call_in(const KernelCode& code) {
+    struct Search {
+        const KernelCode* code;
+        uintptr_t found;
+    } search{&code, 0};
+    _Unwind_Backtrace(
+        [](_Unwind_Context* frame, void* argument) {
+            auto* search = static_cast<Search*>(argument);
+            const uintptr_t ip = _Unwind_GetIP(frame);
+            if (ip != 0 && search->code->contains(ip - 1)) {
+                search->found = ip - 1;
+                return _URC_END_OF_STACK;
+            }
+            return _URC_NO_REASON;
+        },
+        &search);
+    return search.found;
+}
+
 void install(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
     struct sigaction current;
     sigaction(signal, nullptr, &current);
@@ -125,6 +149,10 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     fault.signal = signal;
     fault.address = uintptr_t(info->si_addr);
     fault.pc = interrupted_instruction(context);
+    if (signal == SIGABRT && !guard->code_.contains(fault.pc)) {
+        if (const uintptr_t call = innermost_call_in(guard->code_))
+            fault.pc = call;  // the kernel's line that called abort (its failed assert)
+    }
     fault.stack_overflow = signal == SIGSEGV && fault.address < guard->stack_low_ + 4096 &&
                            fault.address + kOverflowReach >= guard->stack_low_;
     guard->armed_.store(false);
