@@ -181,14 +181,19 @@ std::string hex(uint64_t value) {
     return out.str();
 }
 
-// "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <signal> at address 0x...: <what>".
-std::string fault_report(const KernelThread& thread, const Fault& fault) {
-    const std::string line = source_line_of(thread.code, fault.pc, thread.source_path);
+// "core (x,y) <role> [<kernel>]: <what> at <file>:<line>" for instruction `pc` of the kernel's code (without
+// the place when the object has no line for it).
+std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc) {
+    const std::string line = source_line_of(thread.code, pc, thread.source_path);
     const size_t colon = line.rfind(':');
     const std::string file = colon == std::string::npos ? "" : line.substr(0, colon);
     const int line_number = colon == std::string::npos ? 0 : std::atoi(line.c_str() + colon + 1);
-    std::string report =
-        describe(thread, "kernel fault", CallSite{file.c_str(), line_number}) + ": " + signal_description(fault.signal);
+    return describe(thread, what, CallSite{file.c_str(), line_number});
+}
+
+// "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <signal> at address 0x...: <what>".
+std::string fault_report(const KernelThread& thread, const Fault& fault) {
+    std::string report = describe_at(thread, "kernel fault", fault.pc) + ": " + signal_description(fault.signal);
     if (fault.signal == SIGSEGV || fault.signal == SIGBUS)
         report += " at address " + hex(fault.address);
     const L1& l1 = *thread.run->l1;
@@ -231,7 +236,11 @@ void thread_main(KernelThread& thread, KernelJob& job) {
         error = fault.message;
     } catch (const Aborted&) {
     } catch (const std::exception& e) {
-        error = describe(thread, "kernel", CallSite{"", 0}) + ": uncaught exception: " + e.what();
+        // The kernel's own `throw` noted the object and its place (kernel_resume.h); a library's did not.
+        const bool thrown_by_kernel = thread.ctx.thrown_object == dynamic_cast<const void*>(&e);
+        error = (thrown_by_kernel ? describe_at(thread, "kernel", thread.ctx.throw_pc)
+                                  : describe(thread, "kernel", CallSite{"", 0})) +
+                ": uncaught exception: " + e.what();
     }
     {
         std::lock_guard<std::mutex> lock(run.mutex);

@@ -122,6 +122,13 @@ TEST(stack_overflow_is_a_kernel_fault) {
     expect_fault("STACK_OVERFLOW", {"SIGSEGV", "stack overflow"});
 }
 
+// Not a signal: the exception unwinds the kernel, and the report names the kernel's `throw`.
+TEST(uncaught_exception_names_the_throwing_line) {
+    test::expect_error<DeviceError>([] { run_fault("THROW"); },
+                                    {"uncaught exception: thrown by the kernel", fault_line("THROW")});
+    run_fault("");
+}
+
 TEST(illegal_instruction_is_a_kernel_fault) {
     expect_fault("TRAP", {"SIGILL (illegal instruction", fault_line("TRAP")});
 }

@@ -5,6 +5,7 @@
 // core's L1 (L1_OVERRUN).
 #include <cassert>
 #include <cstdint>
+#include <stdexcept>
 
 namespace {
 
@@ -31,6 +32,9 @@ void kernel_main() {
     assert(zero == 1);  // fault:ASSERT
 #elif defined(FAULT_STACK_OVERFLOW)
     result = recurse(n);
+#elif defined(FAULT_THROW)
+    if (zero == 0)
+        throw std::runtime_error("thrown by the kernel");  // fault:THROW
 #elif defined(FAULT_TRAP)
     if (zero == 0)
         __builtin_trap();  // fault:TRAP

@@ -175,6 +175,10 @@ struct KernelContext {
     ComputeState compute;
     uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
     PrintState print;
+    // The last exception the kernel's own code threw, and the address inside its `throw` (kernel_resume.h),
+    // so an exception that ends the kernel is reported with the kernel's line.
+    const void* thrown_object;
+    uintptr_t throw_pc;
 };
 
 // The sizes of the structures kernels and the runtime share, as one number: a kernel and a runtime built

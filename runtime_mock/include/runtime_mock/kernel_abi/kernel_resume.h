@@ -7,6 +7,10 @@
 // after a wait, which points it back at this kernel's context. Included once, by the kernel's entry header.
 #pragma once
 
+#include <dlfcn.h>
+
+#include <cstdint>
+
 #include "runtime_mock/kernel_abi/kernel_context.h"
 
 namespace runtime_mock::kernel_abi {
@@ -30,4 +34,20 @@ inline void check_kernel_abi(KernelContext* context) {
 extern "C" __attribute__((visibility("default"))) void runtime_mock_kernel_resume(
     runtime_mock::kernel_abi::KernelContext* context) {
     runtime_mock::kernel_abi::current_context = context;
+}
+
+// Every `throw` in the kernel's code calls this definition (hidden: only this object's calls bind to it). It
+// notes the exception and where it was thrown, then throws it with the C++ runtime's own __cxa_throw. Its
+// signature is the one g++ declares implicitly for a throw expression (the type as void*). Exceptions thrown
+// inside the C++ library (std::vector::at) do not pass here and are reported without a line.
+extern "C" __attribute__((visibility("hidden"), noreturn)) void __cxa_throw(void* object, void* type,
+                                                                            void (*destroy)(void*)) {
+    using Throw = void (*)(void*, void*, void (*)(void*));
+    static const Throw next = reinterpret_cast<Throw>(dlsym(RTLD_NEXT, "__cxa_throw"));
+    if (runtime_mock::kernel_abi::KernelContext* context = runtime_mock::kernel_abi::current_context) {
+        context->thrown_object = object;
+        context->throw_pc = uintptr_t(__builtin_return_address(0)) - 1;
+    }
+    next(object, type, destroy);
+    __builtin_unreachable();
 }
