@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime_mock import config, host_flags
+from runtime_mock import host_program
 from tools import compile as compile_cli
 
 SDK_PYTHON = Path(os.environ["SDK_PYTHON"]).absolute()
@@ -77,12 +77,10 @@ def undefined_sdk_symbols(main_cpp: Path, obj: Path) -> set[str]:
     """The mangled tt:: / ttsl:: names main_cpp's object needs from the library, shim helpers excepted."""
     includes = [f"-I{d.absolute()}" for d in INCLUDE_DIRS]
     # build_host_program's own flags, so its precompiled header applies (a third of the time).
-    flags = host_flags.compile_flags(host_flags.PRECOMPILED_STD)
-    precompiled = config.host_precompiled_header()
-    if precompiled is not None:
-        flags += ["-include", str(precompiled.absolute())]
     compiled = subprocess.run(
-        ["g++", *flags, "-c", str(main_cpp), "-o", str(obj), *includes], capture_output=True, text=True
+        ["g++", *host_program.code_flags(), "-c", str(main_cpp), "-o", str(obj), *includes],
+        capture_output=True,
+        text=True,
     )
     assert compiled.returncode == 0, f"{main_cpp} does not compile against metal_shim:\n{compiled.stderr}"
     listing = subprocess.run(

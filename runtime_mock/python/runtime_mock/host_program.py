@@ -27,16 +27,23 @@ import numpy as np
 from . import _runtime_mock, cache_entry, config, host_flags
 
 
+def code_flags(std: str = host_flags.PRECOMPILED_STD) -> list[str]:
+    """The flags a host program's object is compiled with as ``std`` (no sources, outputs or includes): the
+    code-generation flags, and the build's precompiled header when there is one for that standard."""
+    flags = host_flags.compile_flags(std)
+    precompiled = config.host_precompiled_header()
+    if precompiled is not None and std == host_flags.PRECOMPILED_STD:
+        flags += ["-include", str(precompiled)]
+    return flags
+
+
 def _compile_command(
     sources: Sequence[Path], include_dirs: Sequence[Path], defines: Mapping[str, str], std: str
 ) -> list[str]:
-    command = [config.compiler(), *host_flags.compile_flags(std), "-shared"]
+    command = [config.compiler(), *code_flags(std), "-shared"]
     command += [f"-I{d}" for d in include_dirs]
     command += [f"-I{d}" for d in config.include_dirs()]
     command += [f"-D{name}={value}" for name, value in defines.items()]
-    precompiled = config.host_precompiled_header()
-    if precompiled is not None and std == host_flags.PRECOMPILED_STD:
-        command += ["-include", str(precompiled)]
     # {fmt} is linked (libfmt-dev's libfmt.so) rather than compiled into every program: half the build time.
     return command + [str(s) for s in sources] + ["-lfmt"]
 
