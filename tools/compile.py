@@ -16,7 +16,8 @@ with its own out_idx and target unless --target/--partition/--math-fidelity say 
 is left to compile.
 
 Writes reader.cpp, compute.cpp, writer.cpp, main.cpp and tt.plan.json per function (into DIR/<func>/
-when the file has several), prints per-pass times, the artifacts written and the cores used. ``--run``
+when the file has several; a function of several T.Kernel blocks writes one DIR/<program>/ per block),
+prints per-pass times, the artifacts written and the cores used. ``--run``
 also executes each program on the mock device with random inputs and, when the file defines
 ``ref_program`` (TileLang's convention), checks the outputs against it. Relative paths are taken from
 the directory bazel was run from ($BUILD_WORKING_DIRECTORY). Errors print as file:line:col with the DSL
@@ -73,30 +74,30 @@ def _call_args(text: str) -> tuple[list, dict]:
 
 def _kernels(module) -> dict:
     """The module-level PrimFuncs, JITKernels and tilelang.jit factories of ``module``, once each."""
-    from tilelang_tt import JITKernel
     from tilelang_tt.factory import KernelFactory
+    from tilelang_tt.jit import CompiledKernel
     from tvm import tirx
 
     found, seen = {}, set()
     for name, value in vars(module).items():
-        if isinstance(value, tirx.PrimFunc | JITKernel | KernelFactory) and id(value) not in seen:
+        if isinstance(value, tirx.PrimFunc | CompiledKernel | KernelFactory) and id(value) not in seen:
             found[name] = value
             seen.add(id(value))
     return found
 
 
 def _compile(item, call_args, options: dict):
-    """A JITKernel for one module-level object, with the CLI's ``options`` (target, partition,
+    """A compiled kernel for one module-level object, with the CLI's ``options`` (target, partition,
     math_fidelity, dump_ir)."""
     import tilelang_tt
-    from tilelang_tt import JITKernel
     from tilelang_tt.factory import KernelFactory
+    from tilelang_tt.jit import CompiledKernel
 
     if isinstance(item, KernelFactory):  # its decorator's settings, overridden by the options given
         args, kwargs = call_args
         given = {k: v for k, v in options.items() if v is not None}
         return item.compile_fn(item.get_tir(*args, **kwargs), **given)
-    if isinstance(item, JITKernel):
+    if isinstance(item, CompiledKernel):
         options = {
             "target": options.get("target") or item.options.target,
             "partition": options.get("partition") or item.options.partition,
@@ -127,6 +128,22 @@ def _needs_arguments(item) -> str | None:
     if isinstance(item, EagerKernelFactory) and not missing:
         missing = item.const_names()  # sizes only tensors or --args give
     return ", ".join(missing) or None
+
+
+def _describe(label: str, program) -> None:
+    """Print a compiled program's target, partition, cores and per-pass compile times."""
+    partition = program.plan["work_partition"]["tile_order"]  # what "auto" chose
+    if program.options.partition == "auto":
+        partition += " (auto)"
+    print(
+        f"{label}: {program.options.target}, partition {partition}, "
+        f"{program.cores_used} cores, {program.plan['grid']['num_blocks']} blocks"
+    )
+    print(f"  {'pass':34s} {'ms':>8s}")
+    for pass_name, seconds in program.pass_timings:
+        print(f"  {pass_name:34s} {seconds * 1000:8.2f}")
+    print(f"  {'codegen':34s} {program.codegen_seconds * 1000:8.2f}")
+    print(f"  {'total':34s} {program.compile_seconds * 1000:8.2f}")
 
 
 def _profile(kernel, trace: str | None, out_dir: str, several: bool) -> int:
@@ -239,18 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             print(err, file=sys.stderr)
             status = 1
             continue
-        partition = kernel.plan["work_partition"]["tile_order"]  # what "auto" chose
-        if kernel.options.partition == "auto":
-            partition += " (auto)"
-        print(
-            f"{name}: {kernel.options.target}, partition {partition}, "
-            f"{kernel.cores_used} cores, {kernel.plan['grid']['num_blocks']} blocks"
-        )
-        print(f"  {'pass':34s} {'ms':>8s}")
-        for pass_name, seconds in kernel.pass_timings:
-            print(f"  {pass_name:34s} {seconds * 1000:8.2f}")
-        print(f"  {'codegen':34s} {kernel.codegen_seconds * 1000:8.2f}")
-        print(f"  {'total':34s} {kernel.compile_seconds * 1000:8.2f}")
+        for program in kernel.programs:  # one per T.Kernel block of the function
+            _describe(name if len(kernel.programs) == 1 else f"{name}: {program.name}", program)
         base = os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd())
         shown = [os.path.relpath(w, base) if w.startswith(base + os.sep) else w for w in written]
         print("  artifacts: " + ", ".join(shown))

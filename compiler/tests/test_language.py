@@ -3,6 +3,7 @@
 import importlib.util
 
 import pytest
+import tilelang_tt
 import tilelang_tt.language as T
 import tvm
 from programs import gemm
@@ -148,19 +149,39 @@ def test_reshape_of_a_tile_buffer_is_a_located_error():
     assert err.value.filename == __file__, err.value
 
 
-def test_a_function_of_two_kernels_is_a_located_error():
-    with pytest.raises(TTCompileError, match="this function launches 2 kernels") as err:
+@T.prim_func
+def split_and_combine(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
+    with T.Kernel(1) as bx:
+        a = T.alloc_fragment((64, 64), "float32")
+        T.copy(A[0, 0], a)
+        T.copy(a, B[0, 0])
+    with T.Kernel(1) as bx:
+        b = T.alloc_fragment((64, 64), "float32")
+        T.copy(B[0, 0], b)
+        T.copy(b, A[0, 0])
 
-        @T.prim_func
-        def split_and_combine(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
-            with T.Kernel(1) as bx:
-                a = T.alloc_fragment((64, 64), "float32")
-                T.copy(A[0, 0], a)
-                T.copy(a, B[0, 0])
-            with T.Kernel(1) as bx:
-                b = T.alloc_fragment((64, 64), "float32")
-                T.copy(B[0, 0], b)
-                T.copy(b, A[0, 0])
 
+def test_the_pipeline_lowers_one_kernel_and_says_where_the_second_starts():
+    """tilelang_tt.compile makes each T.Kernel block a program (stages.py); run_pipeline takes one."""
+    with pytest.raises(TTCompileError, match="launches 2 kernels .* tilelang_tt.compile") as err:
+        tilelang_tt.run_pipeline(tvm.IRModule({"main": split_and_combine}))
     # at the first statement of the second kernel
     assert err.value.filename == __file__ and "T.copy(B[0, 0], b)" in str(err.value), err.value
+
+
+def test_a_statement_between_kernels_is_a_located_error():
+    @T.prim_func
+    def between(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1) as bx:
+            a = T.alloc_fragment((64, 64), "float32")
+            T.copy(A[0, 0], a)
+            T.copy(a, B[0, 0])
+        T.copy(B, A)
+        with T.Kernel(1) as bx:
+            b = T.alloc_fragment((64, 64), "float32")
+            T.copy(B[0, 0], b)
+            T.copy(b, A[0, 0])
+
+    with pytest.raises(TTCompileError, match="may hold only T.alloc_global allocations and T.Kernel") as err:
+        tilelang_tt.compile(between)
+    assert err.value.filename == __file__ and "T.copy(B, A)" in str(err.value), err.value

@@ -77,7 +77,7 @@ CASES = {
     "read_before_write": "D_f is read here but holds no value",
     "dies_with_loop": "D_f is read here but holds no value",
     "branches_differ": "D_f is read here but holds no value at this point",
-    "vector_both_ways": "used here as a row vector but as a column vector",
+    "vector_both_ways": "v is used in this statement both as a row vector and as a column vector",
     "transposed_index": "index tile buffers by the T.Parallel variables in order",
     "transposed_broadcast": "an operand is indexed in a different order than the stored buffer",
     "partial_store": r"storing C_f indexes \[i, 0\] of a \(64, 64\) buffer",

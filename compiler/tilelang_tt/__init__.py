@@ -19,6 +19,7 @@ from .options import CompileOptions
 from .pass_config import PassConfigKey
 from .pipeline import build_tt_pipeline, emit_tt_artifacts, run_pipeline, validate_module_for_tt
 from .reference_check import CheckResult, check_against_reference
+from .staged_kernel import StagedKernel
 from .target import TARGETS, TTTarget, get_target
 from .tensor_supply import TensorSupplyType
 from .version import __version__
@@ -36,6 +37,7 @@ __all__ = [
     "TTRuntimeError",
     "build_tt_pipeline",
     "run_pipeline",
+    "StagedKernel",
     "validate_module_for_tt",
     "emit_tt_artifacts",
     "TARGETS",

@@ -38,9 +38,10 @@ from .options import CompileOptions
 from .pass_config import TT_MATH_FIDELITY, check_pass_configs
 from .pipeline import emit_tt_artifacts, run_pipeline
 from .profiler import KernelProfile, Profiler
+from .stages import split_kernels
 from .tensor_supply import TensorSupplyType
 
-__all__ = ["JITKernel", "compile", "jit"]
+__all__ = ["CompiledKernel", "JITKernel", "compile", "function_name", "jit"]
 
 MOCK_ARCHS = ("wormhole", "blackhole")
 KERNEL_FILES = ("reader.cpp", "compute.cpp", "writer.cpp")
@@ -62,7 +63,33 @@ def shim_fingerprint() -> str:
     return ",".join(_headers_digest(d) for d in include_dirs.values()) if include_dirs else "no shim"
 
 
-class JITKernel:
+def function_name(func: tirx.PrimFunc) -> str:
+    """The name a kernel compiled from ``func`` goes by: its global symbol, else "main"."""
+    return str(func.attrs["global_symbol"]) if func.attrs and "global_symbol" in func.attrs else "main"
+
+
+class CompiledKernel:
+    """What every compiled kernel offers beside its call: TileLang's profiler and a profiled call. A
+    subclass has ``name``, ``options``, ``params``, ``out_idx``, ``build()`` and ``__call__``."""
+
+    def get_profiler(self, tensor_supply_type: TensorSupplyType = TensorSupplyType.Auto) -> Profiler:
+        """TileLang's profiler for this kernel: ``assert_allclose(ref_program)``, ``do_bench()``,
+        ``run_once()`` on inputs drawn as ``tensor_supply_type`` says (``profiler.py``)."""
+        return Profiler(self, tensor_supply_type)
+
+    def profile(self, *args) -> KernelProfile:
+        """One call, with ``__call__``'s arguments (none: generated inputs), under the device timing model:
+        modelled time, per-core per-RISC breakdown, TFLOPS against the peak, Chrome trace (profiler.py)."""
+        if not args:
+            return self.get_profiler().profile()
+        runtime_mock = _device()
+        self.build()  # a first call's host build and kernel JIT are not device time
+        with runtime_mock.profiling() as session:
+            self(*args)
+        return KernelProfile(session, self.name, self.options.target, self.options.math_fidelity)
+
+
+class JITKernel(CompiledKernel):
     """A compiled program: its artifacts, per-pass timings and a ``__call__`` that runs it."""
 
     def __init__(self, func: tirx.PrimFunc, options: CompileOptions, dump_ir: str | None = None):
@@ -70,7 +97,7 @@ class JITKernel:
         self.options = options
         self.pass_timings: list[tuple[str, float]] = []
         start = time.perf_counter()
-        name = str(func.attrs["global_symbol"]) if func.attrs and "global_symbol" in func.attrs else "main"
+        name = function_name(func)
         self.name = name
         mod = tvm.IRModule({name: func})
         self.lowered = run_pipeline(
@@ -100,21 +127,10 @@ class JITKernel:
             f"// ===== {n} =====\n{self.artifacts[n]}" for n in ("reader.cpp", "compute.cpp", "writer.cpp")
         )
 
-    def get_profiler(self, tensor_supply_type: TensorSupplyType = TensorSupplyType.Auto) -> Profiler:
-        """TileLang's profiler for this kernel: ``assert_allclose(ref_program)``, ``do_bench()``,
-        ``run_once()`` on inputs drawn as ``tensor_supply_type`` says (``profiler.py``)."""
-        return Profiler(self, tensor_supply_type)
-
-    def profile(self, *args) -> KernelProfile:
-        """One call, with ``__call__``'s arguments (none: generated inputs), under the device timing model:
-        modelled time, per-core per-RISC breakdown, TFLOPS against the peak, Chrome trace (profiler.py)."""
-        if not args:
-            return self.get_profiler().profile()
-        runtime_mock = _device()
-        self.build()  # a first call's host build and kernel JIT are not device time
-        with runtime_mock.profiling() as session:
-            self(*args)
-        return KernelProfile(session, self.name, self.options.target, self.options.math_fidelity)
+    @property
+    def programs(self) -> list[JITKernel]:
+        """The device programs a call runs: this one."""
+        return [self]
 
     def write_artifacts(self, path: str) -> list[str]:
         os.makedirs(path, exist_ok=True)
@@ -390,8 +406,10 @@ def compile(
     enable_prefetch: bool = True,
     dump_ir: str | None = None,
     math_fidelity: str | None = None,
-) -> JITKernel:
-    """Compile ``func`` into a kernel (TileLang's ``tilelang.compile``, same arguments).
+) -> CompiledKernel:
+    """Compile ``func`` into a kernel (TileLang's ``tilelang.compile``, same arguments): a JITKernel, or for
+    a function of several ``T.Kernel`` blocks or with ``T.alloc_global`` workspaces a StagedKernel, which
+    runs one program per block (``stages.py``).
 
     ``out_idx``: the parameters the kernel allocates and returns (an int or a list, negative from the end).
     ``target``: "wormhole" (default), "blackhole" or "grayskull"; None, "auto" and GPU targets ("cuda",
@@ -423,6 +441,11 @@ def compile(
         enable_prefetch,
         math_fidelity or configured,
     )
+    stages = split_kernels(func, function_name(func))
+    if stages is not None:
+        from .staged_kernel import StagedKernel  # it builds on JITKernel
+
+        return StagedKernel(func, stages, options, dump_ir=dump_ir)
     return JITKernel(func, options, dump_ir=dump_ir)
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "alloc_local",
     "alloc_reducer",
     "alloc_var",
+    "alloc_global",
     "get_thread_binding",
     "get_thread_bindings",
     "get_thread_extent",
@@ -172,27 +173,8 @@ prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator
 
 def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
     """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets,
-    ``T.Persistent`` loops as the launch grid they walk; a function of several kernels is refused."""
-    _check_one_kernel(func)
+    ``T.Persistent`` loops as the launch grid they walk."""
     return _persistent_to_grid(_named_scalars_to_lets(_attach_parallel_locs(func)))
-
-
-def _check_one_kernel(func: tirx.PrimFunc) -> None:
-    """TTCompileError at the first statement of a second ``with T.Kernel(...)`` block of ``func``."""
-    body = func.body
-    if isinstance(body, tirx.AttrStmt) or not isinstance(body, tirx.SeqStmt):
-        return
-    kernels = [s for s in body.seq if isinstance(s, tirx.AttrStmt) and s.attr_key == "thread_extent"]
-    if len(kernels) < 2:
-        return
-    sites = find_ops(kernels[1], tuple(n for n in ops.SPECS if n.startswith("tl.")))
-    loc = next((site.loc for site in sites if site.loc), "")
-    raise TTCompileError.at(
-        loc,
-        f"this function launches {len(kernels)} kernels (T.Kernel blocks); only one T.Kernel per "
-        f"T.prim_func is supported on Tenstorrent yet: write each kernel as its own prim_func (flash "
-        f"decoding's split and combine kernels, for example)",
-    )
 
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
@@ -385,6 +367,13 @@ def alloc_shared(shape, dtype, scope: str = "shared"):
 def alloc_fragment(shape, dtype, scope: str = "local.fragment"):
     """An accumulator tile (kept in DST, spilled to an L1 circular buffer when larger than DST)."""
     return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
+
+
+def alloc_global(shape, dtype):
+    """A workspace tensor in DRAM, in the function's body before its ``T.Kernel`` blocks (split-KV partial
+    outputs that a second kernel combines): passed to each kernel that uses it as one more tensor,
+    allocated per call and zero at the start of it (``stages.py``)."""
+    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope="global")
 
 
 def alloc_local(shape, dtype, scope: str = "local"):

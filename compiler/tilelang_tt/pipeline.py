@@ -12,6 +12,7 @@ import time
 import tvm
 
 from . import passes as P
+from .stages import check_one_kernel
 
 __all__ = ["build_tt_pipeline", "run_pipeline", "validate_module_for_tt", "emit_tt_artifacts", "pass_names"]
 
@@ -136,6 +137,8 @@ def run_pipeline(
     math_fidelity: str = "HiFi4",
 ) -> tvm.IRModule:
     """Run every pass; ``dump_ir`` writes the IR after each pass, ``timings`` receives (pass, seconds)."""
+    for name, func in mod.functions.items():
+        check_one_kernel(func, name.name_hint)
     if dump_ir:
         os.makedirs(dump_ir, exist_ok=True)
     recorder = _Recorder(dump_ir)

@@ -16,7 +16,11 @@ Output guarantees
       * a 1-D ``T.Parallel`` body, a ``T.copy`` or ``T.fill`` ties the vectors it touches together; a copy
         from a 2-D region one row (column) wide makes a row (column);
       * nothing decides → row.
-    A vector used both ways is a TTCompileError at the line that contradicts the earlier use.
+    A statement that uses a vector the other way than its class (the first statement to fix a class decides)
+    reads and writes a copy of it in that orientation instead, made by ``tl.transpose`` before the statement
+    when it reads the vector and transposed back after it when it writes it: a column of row maxima copied
+    into a row of a tensor, or a row of column sums scaling the rows of a tile. One statement using a vector
+    both ways, and a copy between two vectors of different orientations, are TTCompileErrors.
     ``tt.declared_shapes`` {tensor: shape} keeps the shape callers pass for reshaped parameters.
 Example
     before: m = T.alloc_fragment((64,), "float32"); T.tl.reduce(S[0:64, 0:64], m[0:64], "max", 1, 1, l)
@@ -34,7 +38,7 @@ from tvm_ffi.structural import WalkResult
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, get_attr, parallel_loc
+from ..ir_utils import collect_vars, get_attr, parallel_loc, seq
 
 COLUMN, ROW = "column", "row"
 
@@ -45,6 +49,7 @@ class _Orientations:
     def __init__(self, names):
         self.parent = {n: n for n in names}
         self.fixed: dict[str, tuple[str, str]] = {}  # root → (orientation, loc that fixed it)
+        self.crossings: dict[object, dict[str, str]] = {}  # statement → {vector: orientation it wants}
 
     def root(self, name):
         while self.parent[name] != name:
@@ -52,9 +57,15 @@ class _Orientations:
             name = self.parent[name]
         return name
 
-    def fix(self, name, orientation, loc):
+    def fix(self, name, orientation, loc, site=None):
+        """Fix ``name``'s class to ``orientation``. A statement ``site`` that wants the other orientation of
+        a class already fixed is recorded as a crossing (it will use a transposed copy); without a site, the
+        contradiction is a TTCompileError."""
         r = self.root(name)
         if r in self.fixed and self.fixed[r][0] != orientation:
+            if site is not None:
+                self.crossings.setdefault(site, {})[name] = orientation
+                return
             raise TTCompileError.at(
                 loc,
                 f"{name} is used here as a {orientation} vector but as a {self.fixed[r][0]} vector at "
@@ -109,21 +120,35 @@ def _constrain(func, vectors) -> _Orientations:
         while isinstance(body, tirx.For):
             loop_vars.append(body.loop_var)
             body = body.body
-        names = []
+        names, along, wanted = [], None, {}
         for buf, indices in _accesses(body):
             name = str(buf.name)
             if name not in vectors:
+                if len(loop_vars) == 1 and len(indices) >= 2:  # X[k, i] walks a row of X, X[i, k] a column
+                    walks = [loop_vars[0].name in {v.name for v in collect_vars(x)} for x in indices[-2:]]
+                    along = ROW if walks == [False, True] else COLUMN if walks == [True, False] else along
                 continue
             names.append(name)
             if len(loop_vars) >= 2:
                 used = {v.name for v in collect_vars(indices[0])}
-                if loop_vars[-1].name in used:
-                    uf.fix(name, ROW, loc)
-                elif loop_vars[-2].name in used:
-                    uf.fix(name, COLUMN, loc)
+                orientation = (
+                    ROW if loop_vars[-1].name in used else COLUMN if loop_vars[-2].name in used else None
+                )
+                if orientation is not None and wanted.setdefault(name, orientation) != orientation:
+                    raise TTCompileError.at(
+                        loc,
+                        f"{name} is used in this statement both as a row vector and as a column vector; a "
+                        "1-D buffer holds one or the other on Tenstorrent (copy it into a second vector for "
+                        "one of the uses)",
+                    )
+        for name, orientation in wanted.items():
+            uf.fix(name, orientation, loc, nest)
         if len(loop_vars) == 1:
             for other in names[1:]:
                 uf.union(names[0], other, loc)
+            if along is not None:
+                for name in dict.fromkeys(names):
+                    uf.fix(name, along, loc, nest)
 
     def visit(stmt):
         if isinstance(stmt, tirx.For) and stmt.annotations and "tl.loc" in stmt.annotations:
@@ -138,7 +163,7 @@ def _constrain(func, vectors) -> _Orientations:
         vec = [r for r in regions if str(r.source.name) in vectors]
         if ops.is_op(call_node, "tl.reduce") and len(regions) == 2 and regions[1] in vec:
             dim = ops.fields(call_node).dim
-            uf.fix(str(regions[1].source.name), COLUMN if dim == 1 else ROW, loc)
+            uf.fix(str(regions[1].source.name), COLUMN if dim == 1 else ROW, loc, call_node)
         elif ops.is_op(call_node, "tl.copy") and vec:
             if len(vec) == 2:
                 uf.union(str(vec[0].source.name), str(vec[1].source.name), loc)
@@ -148,9 +173,9 @@ def _constrain(func, vectors) -> _Orientations:
                     int(r.extent.value) if isinstance(r.extent, tirx.IntImm) else 0 for r in other.region
                 ]
                 if len(extents) >= 2 and extents[-1] == 1 and extents[-2] != 1:
-                    uf.fix(str(vec[0].source.name), COLUMN, loc)
+                    uf.fix(str(vec[0].source.name), COLUMN, loc, call_node)
                 elif len(extents) >= 2 and extents[-2] == 1:
-                    uf.fix(str(vec[0].source.name), ROW, loc)
+                    uf.fix(str(vec[0].source.name), ROW, loc, call_node)
     return uf
 
 
@@ -163,6 +188,83 @@ def _tile_calls(stmt) -> list:
 
     tvm_ffi.structural_walk(stmt, (tvm.ir.Call, visit))
     return found
+
+
+_DESTINATION = {"tl.copy": 1, "tl.reduce": 1, "tl.transpose": 1, "tl.fill": 0}  # region a tile op writes
+
+
+def _reads_writes(stmt, buf) -> tuple[bool, bool]:
+    """Whether the statement (a ``T.Parallel`` nest or a tile op's Evaluate) reads and writes ``buf``."""
+    if isinstance(stmt, tirx.Evaluate):
+        call = stmt.value
+        regions = [a for a in call.args if isinstance(a, tvm.ir.TensorRegion)]
+        mine = [i for i, r in enumerate(regions) if r.source.same_as(buf)]
+        dst = _DESTINATION.get(str(call.op.name))
+        writes = dst is None or dst in mine
+        accumulates = ops.is_op(call, "tl.reduce") and not ops.fields(call).clear
+        return dst is None or accumulates or any(i != dst for i in mine), writes
+    loads, stores = [], []
+    tvm_ffi.structural_walk(
+        stmt,
+        [
+            (tirx.BufferStore, lambda b: stores.append(b) if b.buffer.same_as(buf) else None),
+            (tvm.ir.TensorLoad, lambda t: loads.append(t) if t.source.same_as(buf) else None),
+        ],
+    )
+    return bool(loads), bool(stores)
+
+
+def _transpose(src, dst, loc: str) -> tirx.Evaluate:
+    whole = [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), src.ty.shape[0])]
+    return tirx.Evaluate(
+        ops.call("tl.transpose", tirx.BufferRegion(src, whole), tirx.BufferRegion(dst, whole), loc)
+    )
+
+
+def _cross(func, vectors, uf):
+    """Each statement that uses a vector in the orientation its class does not hold (a column of row maxima
+    copied into a row of a tensor, ``lse[k, i]`` read into a vector that scales rows) gets a copy of the
+    vector in that orientation: transposed from it before the statement when the statement reads it,
+    transposed back after when it writes it. Returns the new body; the copies join ``vectors`` and ``uf``."""
+    made: dict[str, int] = {}
+
+    def crossed(stmt, key, loc):
+        wanted = uf.crossings.get(key)
+        if not wanted:
+            return None
+        before, after = [], []
+        for name, orientation in wanted.items():
+            buf = vectors[name]
+            made[name] = made.get(name, 0) + 1
+            copy = tirx.decl_buffer(
+                buf.ty.shape, buf.ty.dtype, f"{name}_{orientation}{made[name]}", scope=buf.ty.storage_scope
+            )
+            vectors[str(copy.name)] = copy
+            uf.parent[str(copy.name)] = str(copy.name)
+            uf.fixed[str(copy.name)] = (orientation, loc)
+            reads, writes = _reads_writes(stmt, buf)
+            before.append(tirx.AllocBuffer(copy))
+            if reads:
+                before.append(_transpose(buf, copy, loc))
+            if writes:
+                after.append(_transpose(copy, buf, loc))
+            stmt = tvm_ffi.structural_map(
+                stmt, (tvm.ir.Var, lambda v, b=buf, c=copy: c if v.same_as(b) else v)
+            )
+        return seq([*before, stmt, *after])
+
+    def on_for(nest, mutator):
+        loc = parallel_loc(nest)
+        if loc is not None:
+            return crossed(nest, nest, loc) or nest
+        return mutator.default_mutate(nest)
+
+    def on_evaluate(ev, mutator):
+        if isinstance(ev.value, tvm.ir.Call) and ev.value in uf.crossings:
+            return crossed(ev, ev.value, ops.loc_of(ev.value)) or ev
+        return ev
+
+    return tvm_ffi.structural_mutate(func.body, [(tirx.For, on_for), (tirx.Evaluate, on_evaluate)])
 
 
 def _reshape(vector, orientation):
@@ -229,6 +331,9 @@ def LegalizeVectorsTT() -> tvm.transform.Pass:  # noqa: N802
         vectors = _vectors(func)
         if not vectors:
             return func
-        return _rewrite(func, vectors, _constrain(func, vectors))
+        uf = _constrain(func, vectors)
+        if uf.crossings:
+            func = func.with_body(_cross(func, vectors, uf))
+        return _rewrite(func, vectors, uf)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="LegalizeVectorsTT")

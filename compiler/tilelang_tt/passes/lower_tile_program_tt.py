@@ -591,11 +591,12 @@ class _Lowering:
     def transpose(self, c, loc):
         src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
         s, d = self._whole(src, loc, "T.transpose"), self._whole(dst, loc, "T.transpose")
-        if dst.extents != src.extents[::-1] or any(e % TILE for e in src.extents):
+        # A vector (one extent 1) sits in column 0 or row 0 of its tiles, so it turns into the other.
+        if dst.extents != src.extents[::-1] or any(e % TILE and e != 1 for e in src.extents):
             raise TTCompileError.at(
                 loc,
                 f"T.transpose({src.name}{tuple(src.extents)}, {dst.name}{tuple(dst.extents)}): the "
-                "destination must have the source's shape reversed, in whole 32x32 tiles",
+                "destination must have the source's shape reversed, in whole 32x32 tiles or as a vector",
             )
         ids = [s.value_cb["cb"], d.value_cb["cb"]]
         return self._tile_op("tt.tile.transpose", loc, src=ids[0], dst=ids[1])

@@ -1,0 +1,116 @@
+"""A function of several ``T.Kernel`` blocks, or with ``T.alloc_global`` workspaces, as one program per block.
+
+TileLang's split-KV programs (flash decoding, MLA decode) launch two kernels from one function, the second
+reading what the first wrote into global workspaces::
+
+    glse = T.alloc_global([batch, heads, num_split, seqlen_q], dtype)
+    with T.Kernel(...) as (bx, by, bz):      # split: partial outputs and their log-sum-exps
+        ...
+    with T.Kernel(...) as (bx, by, bz):      # combine: reads glse
+        ...
+
+On Tenstorrent each block is a program of its own (its reader, compute and writer kernels and host
+program), run one after another on the device: a later program sees everything an earlier one wrote, as
+programs on one command queue do. ``split_kernels`` makes each block a PrimFunc whose tensor parameters
+are the function's parameters it touches followed by the workspaces it touches; ``StagedKernel``
+(``staged_kernel.py``) compiles and runs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import tvm
+import tvm_ffi
+from tvm import tirx
+
+from . import ops
+from .eager import OUT_IDX_ATTR
+from .errors import TTCompileError
+from .ir_utils import def_loc, find_ops
+
+__all__ = ["Stage", "check_one_kernel", "split_kernels"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Stage:
+    """One ``T.Kernel`` block as a PrimFunc of its own, and which of its parameters are workspaces."""
+
+    func: tirx.PrimFunc
+    name: str
+    workspaces: tuple[str, ...]  # names of the parameters that are T.alloc_global buffers
+
+
+def _is_kernel(stmt) -> bool:
+    return isinstance(stmt, tirx.AttrStmt) and stmt.attr_key == "thread_extent"
+
+
+def _is_workspace(stmt) -> bool:
+    return isinstance(stmt, tirx.AllocBuffer) and str(stmt.buffer.ty.storage_scope) == "global"
+
+
+def _top_level(func: tirx.PrimFunc) -> list:
+    return list(func.body.seq) if isinstance(func.body, tirx.SeqStmt) else [func.body]
+
+
+def _first_loc(stmt) -> str:
+    """The DSL location of the first tile operator under ``stmt`` ("" when it has none)."""
+    sites = find_ops(stmt, tuple(n for n in ops.SPECS if n.startswith("tl.")))
+    return next((site.loc for site in sites if site.loc), "")
+
+
+def check_one_kernel(func: tirx.PrimFunc, name: str) -> None:
+    """TTCompileError at the second ``T.Kernel`` block of ``func`` when it has several, or at its first
+    ``T.alloc_global``: the lowering pipeline takes one program; ``tilelang_tt.compile`` splits the rest."""
+    stmts = _top_level(func)
+    kernels = [s for s in stmts if _is_kernel(s)]
+    if len(kernels) > 1:
+        raise TTCompileError.at(
+            _first_loc(kernels[1]),
+            f"{name} launches {len(kernels)} kernels (T.Kernel blocks); the pipeline lowers one program: "
+            f"compile the function with tilelang_tt.compile, which makes each block a program of its own",
+        )
+    if any(_is_workspace(s) for s in stmts):
+        raise TTCompileError.at(
+            def_loc(func),
+            f"{name} allocates T.alloc_global workspaces; the pipeline lowers one program over its "
+            f"parameters: compile the function with tilelang_tt.compile, which passes workspaces as tensors",
+        )
+
+
+def _buffers_used(stmt) -> set:
+    """The variables ``stmt`` mentions: tensor parameters and workspaces among them (a view's storage
+    names its tensor too)."""
+    found: set = set()
+    tvm_ffi.structural_walk(stmt, (tvm.ir.Var, found.add))
+    return found
+
+
+def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
+    """The programs of ``func``, one per ``T.Kernel`` block in launch order; None for a function of one
+    block and no workspace (compiled as it is). Statements between the blocks other than ``T.alloc_global``
+    workspaces are a located error."""
+    stmts = _top_level(func)
+    kernels = [s for s in stmts if _is_kernel(s)]
+    workspaces = [s.buffer for s in stmts if _is_workspace(s)]
+    if len(kernels) < 2 and not workspaces:
+        return None
+    for stmt in stmts:
+        if not (_is_kernel(stmt) or _is_workspace(stmt)):
+            raise TTCompileError.at(
+                _first_loc(stmt) or def_loc(func),
+                f"{name} launches several kernels (or allocates T.alloc_global workspaces), so its body may "
+                f"hold only T.alloc_global allocations and T.Kernel blocks; this statement stands between "
+                f"them ({type(stmt).__name__}): move it into the kernel that uses it",
+            )
+    attrs = {k: v for k, v in (func.attrs or {}).items() if k != OUT_IDX_ATTR}
+    stages = []
+    for index, kernel in enumerate(kernels):
+        used = _buffers_used(kernel)
+        params = [p for p in func.params if p in used or not isinstance(p.ty, tirx.BufferType)]
+        spaces = [w for w in workspaces if w in used]
+        stage_name = f"{name}_kernel{index + 1}" if len(kernels) > 1 else name
+        stage = tirx.PrimFunc(params + spaces, kernel, func.ret_type)
+        stage = stage.with_attrs({**attrs, "global_symbol": stage_name})
+        stages.append(Stage(stage, stage_name, tuple(str(w.name) for w in spaces)))
+    return stages

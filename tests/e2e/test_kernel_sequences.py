@@ -1,0 +1,115 @@
+"""Functions of several ``T.Kernel`` blocks with ``T.alloc_global`` workspaces (the shape of TileLang's
+split-KV decoding: a split kernel writes partial results, a second kernel combines them), and vectors a
+program uses both as a column and as a row, on the simulated device against numpy."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+from tilelang_tt.staged_kernel import StagedKernel
+
+
+def split_k_through_a_workspace(M, N, K, split, block_M=32, block_N=32, block_K=32):
+    """Split-K GEMM in two kernels: partial products into a workspace, then their sum."""
+    per_split = K // split
+
+    @T.prim_func
+    def split_k_gemm(
+        A: T.Tensor((M, K), T.float16),
+        B: T.Tensor((K, N), T.float16),
+        C: T.Tensor((M, N), T.float32),
+    ):
+        partial = T.alloc_global((split, M, N), T.float32)
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), split, threads=128) as (bx, by, bz):
+            A_shared = T.alloc_shared((block_M, block_K), T.float16)
+            B_shared = T.alloc_shared((block_K, block_N), T.float16)
+            C_local = T.alloc_fragment((block_M, block_N), T.float32)
+            T.clear(C_local)
+            for ko in T.Pipelined(T.ceildiv(per_split, block_K), num_stages=2):
+                T.copy(A[by * block_M, bz * per_split + ko * block_K], A_shared)
+                T.copy(B[bz * per_split + ko * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, partial[bz, by * block_M, bx * block_N])
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            total = T.alloc_fragment((block_M, block_N), T.float32)
+            part = T.alloc_fragment((block_M, block_N), T.float32)
+            T.clear(total)
+            for s in T.serial(split):
+                T.copy(partial[s, by * block_M, bx * block_N], part)
+                for i, j in T.Parallel(block_M, block_N):
+                    total[i, j] += part[i, j]
+            T.copy(total, C[by * block_M, bx * block_N])
+
+    return split_k_gemm
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_two_kernels_share_a_workspace(target):
+    kernel = tilelang.compile(split_k_through_a_workspace(64, 96, 256, 4), out_idx=[2], target=target)
+    assert isinstance(kernel, StagedKernel), type(kernel)
+    assert [p.name for p in kernel.programs] == ["split_k_gemm_kernel1", "split_k_gemm_kernel2"]
+    # the workspace is no parameter of the function: the caller passes A and B and gets C
+    assert [(p["name"], p["access"]) for p in kernel.params] == [("A", "read"), ("B", "read"), ("C", "write")]
+    assert [w["name"] for w in kernel.workspaces] == ["partial"]
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((64, 256)).astype(np.float16)
+    b = rng.standard_normal((256, 96)).astype(np.float16)
+    c = kernel(a, b)
+    expected = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(
+        c, expected, rtol=1e-3, atol=1e-3, err_msg="split then sum through a workspace"
+    )
+    # a second call starts from a zeroed workspace again (nothing of the first call's partials is summed)
+    np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3, err_msg="second call")
+
+
+def test_a_profile_covers_every_program_of_the_call(tmp_path):
+    kernel = tilelang.compile(split_k_through_a_workspace(64, 64, 128, 2), out_idx=[2])
+    profile = kernel.profile()
+    assert len(profile.session.runs) == 2, "one device run per program"
+    assert profile.device_ms > 0
+    written = kernel.write_artifacts(str(tmp_path))
+    for program in kernel.programs:  # one folder of artifacts per program
+        assert sorted(p.name for p in (tmp_path / program.name).iterdir()) == sorted(program.artifacts)
+    assert len(written) == sum(len(p.artifacts) for p in kernel.programs)
+    assert "split_k_gemm_kernel2/compute.cpp" in kernel.get_kernel_source()
+
+
+@T.prim_func
+def scale_columns_by_row_maxima(A: T.Tensor((64, 64), T.float32), B: T.Tensor((64, 64), T.float32)):
+    """m[i] = max_j A[i, j] is a column (one value per row); B[i, j] = A[i, j] * m[j] reads it as a row."""
+    with T.Kernel(1) as _:
+        A_local = T.alloc_fragment((64, 64), T.float32)
+        m = T.alloc_fragment((64,), T.float32)
+        T.copy(A, A_local)
+        T.reduce_max(A_local, m, dim=1)
+        for i, j in T.Parallel(64, 64):
+            A_local[i, j] = A_local[i, j] * m[j]
+        T.copy(A_local, B)
+
+
+@T.prim_func
+def scale_rows_by_column_sums(A: T.Tensor((64, 64), T.float32), B: T.Tensor((64, 64), T.float32)):
+    """c[j] = sum_i A[i, j] is a row (one value per column); ``B[i, j] = A[i, j] * c[i]`` reads it as a
+    column, as flash decoding's combine kernel scales the rows of a partial output by a row of its table."""
+    with T.Kernel(1) as _:
+        A_local = T.alloc_fragment((64, 64), T.float32)
+        c = T.alloc_fragment((64,), T.float32)
+        T.copy(A, A_local)
+        T.reduce_sum(A_local, c, dim=0)
+        for i, j in T.Parallel(64, 64):
+            A_local[i, j] = A_local[i, j] * c[i]
+        T.copy(A_local, B)
+
+
+def test_a_column_vector_read_as_a_row_is_transposed():
+    kernel = tilelang.compile(scale_columns_by_row_maxima, out_idx=[1], target="wormhole")
+    a = np.random.default_rng(1).standard_normal((64, 64)).astype(np.float32)
+    np.testing.assert_allclose(kernel(a), a * a.max(axis=1)[None, :], rtol=1e-6, err_msg="A * rowmax(A)[j]")
+
+
+def test_a_row_vector_read_as_a_column_is_transposed():
+    kernel = tilelang.compile(scale_rows_by_column_sums, out_idx=[1], target="blackhole")
+    a = np.random.default_rng(2).standard_normal((64, 64)).astype(np.float32)
+    expected = a * a.sum(axis=0)[:, None]
+    np.testing.assert_allclose(kernel(a), expected, rtol=1e-3, atol=1e-3, err_msg="A * colsum(A)[i]")
