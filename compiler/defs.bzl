@@ -32,6 +32,7 @@ def tt_example(name, src, target = "wormhole", partition = "row_major", size = "
         name = name + "_host",
         srcs = [name + "/main.cpp"],
         copts = [
+            "-std=c++20",  # as the SDK builds host programs (0.81's API takes std::span)
             "-Wall",
             "-Werror",
         ],

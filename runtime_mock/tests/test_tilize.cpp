@@ -7,6 +7,7 @@
 // distinct, so any misplaced one is found. A type that is not trivially copyable takes the same path.
 // convert_layout (from a span) gives the same results, and refuses the conversions the mock lacks.
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,7 +69,7 @@ void check_conversions(Make make, const char* type) {
         expect_equal(untilize_swizzled(plain, shape.m, shape.n), row_major, "untilize_swizzled " + where);
         // convert_layout, from a span over the caller's data (here: a vector's).
         const PhysicalSize size{shape.m, shape.n};
-        const tt::stl::Span<const T> rows(row_major.data(), row_major.size());
+        const std::span<const T> rows(row_major.data(), row_major.size());
         expect_equal(convert_layout(rows, size, TensorLayoutType::LIN_ROW_MAJOR, TensorLayoutType::TILED_NFACES), faced,
                      "convert_layout to faces " + where);
         expect_equal(convert_layout<T>(faced, size, TensorLayoutType::TILED_NFACES, TensorLayoutType::LIN_ROW_MAJOR),

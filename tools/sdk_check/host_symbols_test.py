@@ -73,8 +73,23 @@ def demangle(names: list[str]) -> list[str]:
     ).stdout.split("\n")[: len(names)]
 
 
-def undefined_sdk_symbols(main_cpp: Path, obj: Path) -> set[str]:
-    """The mangled tt:: / ttsl:: names main_cpp's object needs from the library, shim helpers excepted."""
+# A global function template's instantiation (convert_layout<bfloat16>(...)): its name, then its arguments.
+GLOBAL_TEMPLATE = re.compile(r"^_Z(\d+)")
+
+
+def global_template_name(symbol: str) -> str | None:
+    """``convert_layout`` for ``_Z14convert_layoutI...``, None for any other kind of name."""
+    match = GLOBAL_TEMPLATE.match(symbol)
+    if match is None:
+        return None
+    start = match.end()
+    name = symbol[start : start + int(match.group(1))]
+    return name if symbol[start + len(name) : start + len(name) + 1] == "I" else None
+
+
+def sdk_symbols(main_cpp: Path, obj: Path) -> tuple[set[str], set[str]]:
+    """main_cpp's object: the mangled tt:: / ttsl:: names it needs from the library (shim helpers
+    excepted), and the global function template instantiations it defines itself (weak)."""
     includes = [f"-I{d.absolute()}" for d in INCLUDE_DIRS]
     # build_host_program's own flags, so its precompiled header applies (a third of the time).
     compiled = subprocess.run(
@@ -83,17 +98,20 @@ def undefined_sdk_symbols(main_cpp: Path, obj: Path) -> set[str]:
         text=True,
     )
     assert compiled.returncode == 0, f"{main_cpp} does not compile against metal_shim:\n{compiled.stderr}"
-    listing = subprocess.run(
-        ["nm", "-u", "--format=just-symbols", str(obj)], capture_output=True, text=True, check=True
-    )
-    names = set(listing.stdout.split())
-    return {n for n in names if SDK_NAME.match(n) and not n.startswith(SHIM_PREFIXES)}
+    listing = subprocess.run(["nm", "--format=posix", str(obj)], capture_output=True, text=True, check=True)
+    symbols = [line.split()[:2] for line in listing.stdout.splitlines() if line.strip()]
+    needed = {
+        n for n, kind in symbols if kind == "U" and SDK_NAME.match(n) and not n.startswith(SHIM_PREFIXES)
+    }
+    instantiated = {n for n, kind in symbols if kind == "W" and global_template_name(n)}
+    return needed, instantiated
 
 
 @pytest.fixture(scope="module")
-def needed(tmp_path_factory) -> dict[str, set[str]]:
-    """Example name -> the SDK symbols its host programs need (Wormhole; the host API is the same for
-    Blackhole). The compiles share one import of the compiler, and the C++ compiles run in parallel."""
+def objects(tmp_path_factory) -> dict[str, tuple[set[str], set[str]]]:
+    """Example name -> (the SDK symbols its host programs need, the global template instantiations they
+    define) (Wormhole; the host API is the same for Blackhole). The compiles share one import of the
+    compiler, and the C++ compiles run in parallel."""
     root = tmp_path_factory.mktemp("generated")
     programs: list[tuple[str, Path]] = []
     for example in EXAMPLES:
@@ -105,11 +123,18 @@ def needed(tmp_path_factory) -> dict[str, set[str]]:
         programs += [(example.stem, main) for main in sorted(folder.glob("**/main.cpp"))]
     assert programs, "no example produced a main.cpp"
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        found = pool.map(lambda p: (p[0], undefined_sdk_symbols(p[1], p[1].with_suffix(".o"))), programs)
-        result: dict[str, set[str]] = {}
-        for example, names in found:
-            result.setdefault(example, set()).update(names)
+        found = pool.map(lambda p: (p[0], sdk_symbols(p[1], p[1].with_suffix(".o"))), programs)
+        result: dict[str, tuple[set[str], set[str]]] = {}
+        for example, (needs, defines) in found:
+            entry = result.setdefault(example, (set(), set()))
+            entry[0].update(needs)
+            entry[1].update(defines)
     return result
+
+
+@pytest.fixture(scope="module")
+def needed(objects) -> dict[str, set[str]]:
+    return {example: needs for example, (needs, _) in objects.items()}
 
 
 @pytest.fixture(scope="module")
@@ -151,4 +176,26 @@ def test_every_needed_symbol_is_exported_by_libtt_metal(needed, exported):
         + "\n".join(lines)
         + "\nDeclare them in metal_shim/include with the SDK's exact signature (`nm -DC --defined-only "
         "libtt_metal.so` lists them), or, for a shim-only helper, move it into one of SHIM_NAMESPACES."
+    )
+
+
+def test_sdk_templates_are_instantiated_with_the_sdk_signature(objects, exported):
+    """A global template the SDK exports instantiations of (convert_layout, tilize_nfaces...) is inline in
+    the shim, so the object defines it instead of needing it; its mangled name must still be one the
+    library exports, or the call would not compile against the release (0.81's convert_layout takes a
+    std::span, not a tt::stl::Span)."""
+    sdk_templates = {name for symbol in exported if (name := global_template_name(symbol))}
+    checked: dict[str, list[str]] = {}
+    for example, (_, defines) in sorted(objects.items()):
+        for symbol in defines:
+            if global_template_name(symbol) in sdk_templates:
+                checked.setdefault(symbol, []).append(example)
+    assert any(global_template_name(s) == "convert_layout" for s in checked), (
+        f"no example's host program instantiates convert_layout; checked {sorted(demangle(list(checked)))}"
+    )
+    wrong = [name for name in checked if name not in exported]
+    readable = dict(zip(wrong, demangle(wrong), strict=True))
+    assert not wrong, (
+        "instantiations whose signature the released libtt_metal.so does not have:\n"
+        + "\n".join(f"  {readable[name]}\n      in {', '.join(checked[name])}" for name in wrong)
     )

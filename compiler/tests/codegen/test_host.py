@@ -32,7 +32,7 @@ def test_main_compiles_with_werror(program, options):
     result = subprocess.run(
         [
             "g++",
-            "-std=c++17",
+            "-std=c++20",  # as the SDK builds host programs (0.81's API takes std::span)
             "-Wall",
             "-Werror",
             "-fsyntax-only",

@@ -427,6 +427,7 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
         "#include <fstream>",
         "#include <limits>",
         "#include <memory>",
+        "#include <span>",
         "#include <sstream>",
         "#include <stdexcept>",
         "#include <string>",
@@ -680,7 +681,7 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
             ]
         else:  # tilized straight from the caller's data: no row-major copy
             L += [
-                f"const tt::stl::Span<const {ty}> {n}_span({n}_host, {elements});",
+                f"const std::span<const {ty}> {n}_span({n}_host, {elements});",
                 f"const PhysicalSize {n}_shape{{{rows}, {cols}}};",
                 f"const std::vector<{ty}> {n}_tiles = convert_layout({n}_span, {n}_shape, row_major, tiled);",
             ]

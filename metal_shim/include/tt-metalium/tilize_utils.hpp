@@ -20,6 +20,9 @@
 #include <optional>
 #include <type_traits>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 
 enum class TensorLayoutType {
     LIN_ROW_MAJOR = 0,   // row-major datums
@@ -116,11 +119,21 @@ extern template std::vector<bfloat16> convert(tt::stl::Span<const bfloat16>, uin
 
 }  // namespace tt::tilize_detail
 
+// What convert_layout converts from: tt-metal 0.81 takes a std::span (host programs are C++20, as the SDK
+// builds them); C++17 programs written against the releases before it passed a tt::stl::Span.
+#if __cplusplus >= 202002L
+template <typename T>
+using LayoutInput = std::span<const T>;
+#else
+template <typename T>
+using LayoutInput = tt::stl::Span<const T>;
+#endif
+
 // The SDK's general conversion. The mock converts between LIN_ROW_MAJOR and either tiled layout with the
 // default 32x32 tiles of 16x16 faces, unflipped; any other request is a TT_FATAL naming it. `shape` is
 // {rows, columns} of one matrix; `inp` may hold several.
 template <typename T>
-std::vector<T> convert_layout(tt::stl::Span<const T> inp, const PhysicalSize& shape, TensorLayoutType inL,
+std::vector<T> convert_layout(LayoutInput<T> inp, const PhysicalSize& shape, TensorLayoutType inL,
                               TensorLayoutType outL, std::optional<PhysicalSize> tile_shape = std::nullopt,
                               std::optional<PhysicalSize> face_shape = std::nullopt, bool transpose_within_face = false,
                               bool transpose_of_faces = false) {
@@ -137,7 +150,8 @@ std::vector<T> convert_layout(tt::stl::Span<const T> inp, const PhysicalSize& sh
              "convert_layout: the mock converts between LIN_ROW_MAJOR and a tiled layout only (asked {} -> {})",
              static_cast<int>(inL), static_cast<int>(outL));
     const bool faces = (to_tiles ? outL : inL) == TensorLayoutType::TILED_NFACES;
-    return tt::tilize_detail::convert(inp, shape[0], shape[1], faces, to_tiles, "convert_layout");
+    return tt::tilize_detail::convert(tt::stl::Span<const T>(inp.data(), inp.size()), shape[0], shape[1], faces,
+                                      to_tiles, "convert_layout");
 }
 
 template <typename T>
