@@ -1,6 +1,6 @@
 """`bazel run //tools:compile -- FILE.py [--func NAME [--args ARGS]] [--target T] [--partition P]
-[--math-fidelity F] [--out DIR] [--run] [--profile [--trace FILE]] [--dump-ir DIR]`: compile the kernels
-of a TileLang-TT program.
+[--math-fidelity F] [--out DIR] [--run [--schedules N]] [--profile [--trace FILE]] [--dump-ir DIR]`:
+compile the kernels of a TileLang-TT program.
 
 The kernels of a file are its module-level objects of three kinds: PrimFuncs (``@T.prim_func``), compiled
 kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
@@ -22,6 +22,10 @@ also executes each program on the mock device with random inputs and, when the f
 ``ref_program`` (TileLang's convention), checks the outputs against it. Relative paths are taken from
 the directory bazel was run from ($BUILD_WORKING_DIRECTORY). Errors print as file:line:col with the DSL
 line and a caret; the exit status is non-zero.
+
+``--schedules N`` (with ``--run``) repeats the check under N seeded kernel interleavings (seeds 0 to N-1,
+``runtime_mock.schedules``) on the same inputs and names the first seed that fails, so a failure that
+depends on the interleaving becomes a command to replay.
 
 ``--profile`` runs each program once more under the device timing model (random inputs) and prints its
 modelled time, the busy and wait breakdown of every core's RISCs, TFLOPS and DRAM GB/s against the
@@ -130,6 +134,29 @@ def _needs_arguments(item) -> str | None:
     return ", ".join(missing) or None
 
 
+def _check_schedules(kernel, ref_program, schedules: int) -> str:
+    """The --run check under seeds 0..schedules-1 (runtime_mock.schedules), each on the same inputs: the
+    first failing seed, with the command to replay it, or the last result when all passed."""
+    import numpy as np
+    import tilelang_tt
+
+    import runtime_mock
+
+    results = []
+
+    def check() -> None:
+        result = tilelang_tt.check_against_reference(kernel, ref_program, np.random.default_rng(0))
+        if result.passed is False:
+            raise AssertionError(str(result))
+        results.append(result)
+
+    failure = runtime_mock.first_failing_schedule(check, schedules)
+    if failure is not None:
+        seed, error = failure
+        return f"FAIL under schedule seed {seed} (replay with RUNTIME_MOCK_SCHEDULE_SEED={seed}): {error}"
+    return f"{results[-1]}, under each of {schedules} seeded schedules"
+
+
 def _describe(label: str, program) -> None:
     """Print a compiled program's target, partition, cores and per-pass compile times."""
     partition = program.plan["work_partition"]["tile_order"]  # what "auto" chose
@@ -179,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default="tt_out", help="output directory (default: tt_out)")
     parser.add_argument("--run", action="store_true", help="run on the mock device and check ref_program")
+    parser.add_argument(
+        "--schedules",
+        type=int,
+        metavar="N",
+        help="with --run: check under N seeded kernel interleavings (seeds 0..N-1), naming the first failing",
+    )
     parser.add_argument("--dump-ir", help="write the IR after every pass into this directory")
     parser.add_argument("--profile", action="store_true", help="model the device time of one call")
     parser.add_argument("--trace", help="Chrome trace of the profiled call (default: OUT/trace.json)")
@@ -192,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         call_args = _call_args(args.args) if args.args is not None else ([], {})
     except ValueError as err:
         print(f"compile: {err}", file=sys.stderr)
+        return 2
+    if args.schedules is not None and (not args.run or args.schedules < 1):
+        print("compile: --schedules N (N >= 1) repeats the --run check; pass --run too", file=sys.stderr)
         return 2
     if args.args is not None and not args.func:
         print("compile: --args gives the arguments of the factory named by --func", file=sys.stderr)
@@ -247,11 +283,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             kernel = _compile(func, call_args, options)
             written = kernel.write_artifacts(out_dir)
-            result = (
-                str(tilelang_tt.check_against_reference(kernel, getattr(module, "ref_program", None), rng))
-                if args.run
-                else "not run (pass --run)"
-            )
+            ref_program = getattr(module, "ref_program", None)
+            if not args.run:
+                result = "not run (pass --run)"
+            elif args.schedules:
+                result = _check_schedules(kernel, ref_program, args.schedules)
+            else:
+                result = str(tilelang_tt.check_against_reference(kernel, ref_program, rng))
         except (TTError, TypeError) as err:
             print(err, file=sys.stderr)
             status = 1

@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <string>
 
@@ -84,6 +86,18 @@ size_t lanes() {
     if (end == value->c_str() || *end != '\0' || parsed == 0 || parsed > 4096 || value->front() == '-')
         throw ArgumentError("RUNTIME_MOCK_LANES='" + *value + "' is not a lane count from 1 to 4096");
     return parsed;
+}
+
+std::optional<uint64_t> schedule_seed() {
+    const std::optional<std::string> value = env("RUNTIME_MOCK_SCHEDULE_SEED");
+    if (!value)
+        return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long parsed = std::strtoull(value->c_str(), &end, 10);
+    if (end == value->c_str() || *end != '\0' || errno == ERANGE || !std::isdigit(uint8_t(value->front())))
+        throw ArgumentError("RUNTIME_MOCK_SCHEDULE_SEED='" + *value + "' is not a seed (a number from 0 to 2^64-1)");
+    return uint64_t(parsed);
 }
 
 bool profile_every_run() {

@@ -13,6 +13,11 @@
 //   RUNTIME_MOCK_LANES             how many OS threads ("lanes") run a program's kernels (default one per CPU
 //                                   this process may use; more than the CPUs makes the host preempt kernels
 //                                   at any instruction, as a many-CPU machine interleaves them)
+//   RUNTIME_MOCK_SCHEDULE_SEED     a number (0 to 2^64-1): every run's kernels share one lane and interleave
+//                                   as drawn from it (which ready kernel runs next, and whether a kernel lets
+//                                   another run after each NOC transfer or barrier, semaphore update and CB
+//                                   wake-up), so one seed replays one interleaving exactly and other seeds
+//                                   try others; unset (default): lanes interleave as the host runs them
 //   RUNTIME_MOCK_L1_WAIT_SECONDS   how long a new device waits for L1 address space below 4 GiB that other
 //                                   devices of the process hold (default 30)
 //   RUNTIME_MOCK_L1_FILL           what a new device's L1 holds above the reserved area until something writes
@@ -21,6 +26,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +45,9 @@ double l1_wait_seconds();
 // The lane count a run uses at most (a run never has more lanes than cores with kernels).
 size_t lanes();
 bool profile_every_run();
+// RUNTIME_MOCK_SCHEDULE_SEED, none when unset; throws ArgumentError naming the variable for a value that is
+// not a 64-bit unsigned number.
+std::optional<uint64_t> schedule_seed();
 // RUNTIME_MOCK_L1_FILL=poison; throws ArgumentError naming the variable for a value other than zero/poison.
 bool poison_fresh_l1();
 

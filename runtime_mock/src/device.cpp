@@ -111,7 +111,8 @@ void Device::Impl::run(const ProgramSpec& program) {
     run.arch = &arch;
     run.l1 = &l1;
     run.dram = &dram;
-    run.functions = runtime_functions();
+    run.schedule_seed = config::schedule_seed();
+    run.functions = runtime_functions(run.schedule_seed.has_value());
     const bool recording = ProfilingSession::recording_on_this_thread();
     SemaphoreInitialValues semaphore_values;
 

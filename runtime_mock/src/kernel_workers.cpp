@@ -7,6 +7,7 @@
 #include <deque>
 #include <future>
 #include <new>
+#include <random>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -25,7 +26,8 @@ struct Lane {
     std::shared_ptr<KernelBatch> batch;
     std::vector<KernelJob*> batch_jobs;  // this lane's jobs of the running batch
     std::deque<KernelJob*> ready;
-    size_t polling = 0;  // parked jobs that poll
+    size_t polling = 0;                    // parked jobs that poll
+    std::optional<std::mt19937_64> order;  // a seeded batch's choices (KernelBatch::start)
     // This lane's number in its batch and the batch's lane count (kept after the batch, for take()).
     size_t index = 0, lanes = 0;
     bool abandoned = false;  // under the pool's mutex: a job will not be waited for; end when it returns
@@ -49,6 +51,8 @@ struct Lane {
                         make_ready(*job);
             }
         }
+        if (order && ready.size() > 1)
+            std::swap(ready.front(), ready[(*order)() % ready.size()]);
         KernelJob& job = *ready.front();
         ready.pop_front();
         job.state_ = KernelJob::State::Running;
@@ -83,6 +87,18 @@ void KernelJob::unpark() {
 bool KernelJob::lane_has_ready() const {
     std::lock_guard<std::mutex> lock(lane_->mutex);
     return !lane_->ready.empty();
+}
+
+bool KernelJob::maybe_yield() {
+    {
+        std::lock_guard<std::mutex> lock(lane_->mutex);
+        if (!lane_->order || lane_->ready.empty() || ((*lane_->order)() & 1) == 0)
+            return false;
+        wake_pending_ = true;  // run_batch files it as ready again, behind the others
+    }
+    poll_ = false;
+    fiber_->suspend();
+    return true;
 }
 
 // Idle lanes of the process. Never destroyed: lanes may outlive static destructors. A child process made
@@ -234,7 +250,7 @@ struct LanePool {
 };
 
 std::shared_ptr<KernelBatch> KernelBatch::start(std::vector<KernelJob::Body> bodies, const std::vector<size_t>& lane_of,
-                                                std::string& error) {
+                                                std::string& error, std::optional<uint64_t> seed) {
     std::shared_ptr<KernelBatch> batch(new KernelBatch);
     batch->returned_.assign(bodies.size(), false);
     size_t lanes = 0;
@@ -275,6 +291,9 @@ std::shared_ptr<KernelBatch> KernelBatch::start(std::vector<KernelJob::Body> bod
         std::lock_guard<std::mutex> lock(lane.mutex);
         lane.index = l;
         lane.lanes = lanes;
+        lane.order.reset();
+        if (seed)
+            lane.order.emplace(*seed + l);
         for (const auto& job : batch->jobs_) {
             if (job->lane_ == &lane) {
                 lane.batch_jobs.push_back(job.get());

@@ -26,6 +26,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -58,6 +59,11 @@ public:
     // Whether another job of this job's lane is ready to run.
     bool lane_has_ready() const;
 
+    // From the job itself, in a seeded batch (see KernelBatch::start): with even odds drawn from the lane's
+    // generator, and only when another job of the lane is ready, lets the lane run another job first.
+    // Returns whether it did (the job then runs again on its lane's thread with other jobs having run).
+    bool maybe_yield();
+
 private:
     friend struct Lane;
     friend struct LanePool;
@@ -83,9 +89,11 @@ private:
 class KernelBatch {
 public:
     // Runs job i as a fiber on lane lane_of[i] (lanes are numbered from 0). When a lane or a fiber cannot
-    // be had, runs nothing (started() is 0) and says why in `error`.
+    // be had, runs nothing (started() is 0) and says why in `error`. With a `seed`, each lane picks which
+    // ready job runs next, and whether maybe_yield() yields, from a generator seeded with it: on one lane,
+    // the jobs' interleaving is then a function of the seed alone.
     static std::shared_ptr<KernelBatch> start(std::vector<KernelJob::Body> jobs, const std::vector<size_t>& lane_of,
-                                              std::string& error);
+                                              std::string& error, std::optional<uint64_t> seed = std::nullopt);
 
     size_t started() const { return started_; }
     void wait_returned(size_t job);

@@ -56,9 +56,21 @@ void print(KernelContext* ctx, const char* text, size_t length) {
     std::fflush(stdout);
 }
 
+// `Call`, then a schedule point (schedule_point): for the calls another kernel can observe, in a seeded run.
+template <auto Call>
+struct ThenSchedulePoint;
+
+template <typename... Args, void (*Call)(KernelContext*, Args...)>
+struct ThenSchedulePoint<Call> {
+    static void run(KernelContext* ctx, Args... args) {
+        Call(ctx, args...);
+        schedule_point(thread_of(ctx));
+    }
+};
+
 }  // namespace
 
-kernel_abi::RuntimeFunctions runtime_functions() {
+kernel_abi::RuntimeFunctions runtime_functions(bool seeded) {
     kernel_abi::RuntimeFunctions f{};
     f.fail = fail;
     f.warn = warn;
@@ -78,6 +90,15 @@ kernel_abi::RuntimeFunctions runtime_functions() {
     f.record = record;
     f.tile_matmul = tile_matmul::selected();
     f.tile_matmul_bf16 = tile_matmul::bf16_selected();
+    if (seeded) {
+        f.cb_wake = ThenSchedulePoint<cb_wake>::run;
+        f.noc_read = ThenSchedulePoint<noc_read>::run;
+        f.noc_write = ThenSchedulePoint<noc_write>::run;
+        f.noc_write_multicast = ThenSchedulePoint<noc_write_multicast>::run;
+        f.noc_barrier = ThenSchedulePoint<noc_barrier>::run;
+        f.semaphore_set = ThenSchedulePoint<semaphore_set>::run;
+        f.semaphore_inc = ThenSchedulePoint<semaphore_inc>::run;
+    }
     return f;
 }
 

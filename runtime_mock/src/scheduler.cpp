@@ -157,6 +157,14 @@ void block_until_satisfied(KernelThread& thread, const BlockedOn& what) {
         throw Aborted{};
 }
 
+void schedule_point(KernelThread& thread) {
+    if (!thread.run->schedule_seed || !thread.job->maybe_yield())
+        return;
+    thread.resume(&thread.ctx);  // other kernels' fibers ran on this thread meanwhile
+    if (thread.run->aborted.load())
+        throw Aborted{};
+}
+
 namespace {
 
 // The job's FaultGuard, published to the scheduler (which interrupts the kernel) while the kernel runs.
@@ -357,7 +365,8 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     std::map<size_t, size_t> core_order;  // core position -> its rank among the cores that run kernels
     for (auto& thread : run.threads)
         core_order.emplace(thread->core->position, core_order.size());
-    const size_t lanes = std::max<size_t>(1, std::min(config::lanes(), core_order.size()));
+    // A seeded run is one lane: its interleaving is then the seed's alone.
+    const size_t lanes = run.schedule_seed ? 1 : std::max<size_t>(1, std::min(config::lanes(), core_order.size()));
     std::vector<KernelJob::Body> jobs;
     std::vector<size_t> lane_of;
     for (auto& thread : run.threads) {
@@ -369,7 +378,8 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
         run.live = run.threads.size();
     }
     std::string start_error;
-    const std::shared_ptr<KernelBatch> batch = KernelBatch::start(std::move(jobs), lane_of, start_error);
+    const std::shared_ptr<KernelBatch> batch =
+        KernelBatch::start(std::move(jobs), lane_of, start_error, run.schedule_seed);
     if (batch->started() < run.threads.size()) {
         // The threads already started are told to stop; the others never count as live.
         std::lock_guard<std::mutex> lock(run.mutex);

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -59,6 +60,9 @@ struct RunState {
     L1* l1 = nullptr;
     Dram* dram = nullptr;
     kernel_abi::RuntimeFunctions functions{};
+    // RUNTIME_MOCK_SCHEDULE_SEED when set: the kernels run on one lane in an order drawn from it, and the
+    // calls other kernels can observe are schedule points (schedule_point).
+    std::optional<uint64_t> schedule_seed;
     std::vector<std::unique_ptr<CoreRun>> cores;
     std::vector<CoreRun*> core_at_l1_slot;  // by slot of the L1 pool; nullptr for a core not in the run
     std::vector<std::unique_ptr<KernelThread>> threads;
@@ -90,6 +94,11 @@ BlockedOn blocked_state(KernelThread& thread);
 // live thread is blocked for good; throws Aborted when the run is aborted.
 void block_until_satisfied(KernelThread& thread, const BlockedOn& what);
 
+// In a seeded run, after a call another kernel can observe (a NOC transfer or barrier, a semaphore update,
+// a CB wake-up): may let another kernel of the lane run first, as the seed draws it (throws Aborted when
+// the run was aborted meanwhile). Does nothing in other runs.
+void schedule_point(KernelThread& thread);
+
 // block_until_satisfied, calling `enter` before and `leave` after the wait (also when it unwinds): the
 // waiter registers where its wakers look for it.
 template <typename Register, typename Unregister>
@@ -104,8 +113,9 @@ void block_registered(KernelThread& thread, const BlockedOn& what, Register ente
     leave();
 }
 
-// The RuntimeFunctions table given to kernels.
-kernel_abi::RuntimeFunctions runtime_functions();
+// The RuntimeFunctions table given to kernels; `seeded` adds a schedule point after each call another
+// kernel can observe (schedule_point).
+kernel_abi::RuntimeFunctions runtime_functions(bool seeded);
 
 // Starts every kernel thread, waits for all of them (watching for stalls), and throws the run's first
 // error as the matching DeviceError subclass. If threads never return (spinning after an abort), the

@@ -116,7 +116,7 @@ TEST(kernels_get_the_fastest_supported_path_and_matmul_tile_transposes_b) {
     const tm::Path fastest = tm::fastest_supported_path();
     CHECK(tm::supported(fastest));
     CHECK(tm::selected() == tm::function_of(fastest));
-    const runtime_mock::kernel_abi::RuntimeFunctions functions = runtime_mock::runtime_functions();
+    const runtime_mock::kernel_abi::RuntimeFunctions functions = runtime_mock::runtime_functions(false);
     CHECK(functions.tile_matmul == tm::selected());
     CHECK(functions.tile_matmul_bf16 == tm::bf16_selected());
     std::printf("  selected: %s\n", tm::path_name(fastest));

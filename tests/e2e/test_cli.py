@@ -36,6 +36,48 @@ def test_run_checks_ref_program(tmp_path):
     assert result.returncode == 0 and "check: PASS" in result.stdout, result.stdout + result.stderr
 
 
+def test_run_checks_under_seeded_schedules(tmp_path):
+    result = _cli(os.path.abspath(EXAMPLE), "--out", str(tmp_path / "out"), "--run", "--schedules", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "check: PASS" in result.stdout and "under each of 3 seeded schedules" in result.stdout, (
+        result.stdout
+    )
+    alone = _cli(os.path.abspath(EXAMPLE), "--out", str(tmp_path / "out"), "--schedules", "3")
+    assert alone.returncode == 2 and "pass --run too" in alone.stderr, alone.stderr
+
+
+def test_a_function_of_two_kernels_writes_a_folder_per_program(tmp_path):
+    program = tmp_path / "two_kernels.py"
+    program.write_text(
+        textwrap.dedent("""
+        import tilelang_tt.language as T
+
+        @T.prim_func
+        def twice(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32")):
+            W = T.alloc_global((64, 64), "float32")
+            with T.Kernel(2, 2) as (bx, by):
+                a = T.alloc_fragment((32, 32), "float32")
+                T.copy(A[by * 32, bx * 32], a)
+                for i, j in T.Parallel(32, 32):
+                    a[i, j] = a[i, j] * 2.0
+                T.copy(a, W[by * 32, bx * 32])
+            with T.Kernel(2, 2) as (bx, by):
+                w = T.alloc_fragment((32, 32), "float32")
+                T.copy(W[by * 32, bx * 32], w)
+                for i, j in T.Parallel(32, 32):
+                    w[i, j] = w[i, j] + 1.0
+                T.copy(w, C[by * 32, bx * 32])
+
+        def ref_program(A):
+            return A * 2 + 1
+    """)
+    )
+    result = _cli(str(program), "--out", str(tmp_path / "out"), "--run")
+    assert result.returncode == 0 and "check: PASS" in result.stdout, result.stdout + result.stderr
+    assert sorted(os.listdir(tmp_path / "out")) == ["twice_kernel1", "twice_kernel2"]
+    assert "twice: twice_kernel2: wormhole" in result.stdout, result.stdout
+
+
 def test_paths_are_relative_to_the_working_directory(tmp_path):
     env_dir = os.path.dirname(os.path.abspath(EXAMPLE))
     os.environ["BUILD_WORKING_DIRECTORY"] = env_dir

@@ -61,6 +61,7 @@ from .device import (  # noqa: E402
 from .host_program import HostProgram, build_host_program  # noqa: E402
 from .profile import ProfilingSession, RunProfile, profiling  # noqa: E402
 from .program import Kernel, Program, core_range, tensor_accessor_args  # noqa: E402
+from .schedules import first_failing_schedule, schedule_seed  # noqa: E402
 
 __all__ = [
     "ArgumentError",
@@ -83,8 +84,10 @@ __all__ = [
     "build_host_program",
     "core_range",
     "default_arch",
+    "first_failing_schedule",
     "profile",
     "profiling",
+    "schedule_seed",
     "set_default_arch",
     "wait_for_scrubber",
     "tensor_accessor_args",

@@ -12,6 +12,8 @@
   when unset, the package sets it to ``runtime_mock/pch/kernel_std.hpp`` if the build precompiled that
   (Bazel's runfiles of tests and tools; not the wheel).
 - ``RUNTIME_MOCK_ARCH``: default arch of new devices (read by the runtime).
+- ``RUNTIME_MOCK_SCHEDULE_SEED``: the seed of a run's interleaving (read by the runtime at every run;
+  ``schedules.py`` sets it for a block).
 """
 
 from __future__ import annotations
