@@ -417,7 +417,8 @@ def compile(
     Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of
     TileLang's), ``target_host``, ``verbose``, ``compile_flags``. Tenstorrent options: ``partition``
     (auto | row_major | column_major | block; auto is block, with multicast, where the cores divide the
-    blocks evenly and a block holds 16 tiles or more), ``enable_double_buffer``, ``enable_prefetch``,
+    blocks evenly, a block holds 16 tiles or more and the rectangles use every core row_major would),
+    ``enable_double_buffer``, ``enable_prefetch``,
     ``dump_ir`` (a directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4,
     default HiFi4; or the pass_configs key)."""
     if not isinstance(func, tirx.PrimFunc):

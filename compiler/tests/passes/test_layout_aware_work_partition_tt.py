@@ -160,6 +160,16 @@ def test_auto_multicasts_blocks_big_enough_to_pay_for_the_hand_off(blocks, expec
     assert attr(mod, "tt.work_partition").tile_order == expected
 
 
+def test_auto_keeps_every_core_busy_for_a_grid_one_block_column_wide():
+    """Softmax's grid shape: 256 row blocks of 32x512 (16 tiles, big enough to multicast), one block
+    column. As rectangles they would fill one column of 8 cores; auto walks them row-major over all 64."""
+    mod = lower(
+        gemm(M=8192, N=512, K=64, bM=32, bN=512), "LayoutAwareWorkPartitionTT", partition_strategy="auto"
+    )
+    assert attr(mod, "tt.work_partition").tile_order == "row_major"
+    assert len(attr(mod, "tt.core_work")) == 64
+
+
 @T.prim_func
 def columns_walked_backwards(A: T.Tensor((64, 256), "float32"), B: T.Tensor((64, 256), "float32")):
     with T.Kernel(2) as bx:

@@ -25,8 +25,9 @@ Output guarantees
     multicast (LowerCBIntrinsics).
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
-    (a 2-D rectangle of blocks per core), auto (block where the cores can step in lockstep and the output
-    blocks hold at least MIN_MULTICAST_BLOCK_TILES tiles, so shared reads are multicast, else row_major).
+    (a 2-D rectangle of blocks per core), auto (block where the cores can step in lockstep, the output
+    blocks hold at least MIN_MULTICAST_BLOCK_TILES tiles, so shared reads are multicast, and the rectangles
+    keep as many cores busy as row_major would; else row_major).
     An output whose padded tile view the grid's blocks do not cover → TTCompileError at the store (blocks
     reaching past its end are legal: CheckTileBoundsTT).
 Example
@@ -268,7 +269,10 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
             blocks = assign("block", gx, gy * gz, *target.grid)
             big = tiles(spans[0][1]) * tiles(spans[1][1]) >= MIN_MULTICAST_BLOCK_TILES
             lockstep = lockstep_grid("block", gx, gy * gz, blocks) is not None
-            strategy = "block" if big and lockstep else "row_major"
+            # A grid one block column wide (softmax's rows) fills one core column as rectangles: multicast
+            # does not pay for leaving the other cores idle.
+            every_core = len(blocks) == min(gx * gy * gz, target.grid[0] * target.grid[1])
+            strategy = "block" if big and lockstep and every_core else "row_major"
         work = assign(strategy, gx, gy * gz, *target.grid)
         encoding = "rect" if strategy == "block" else f"range_{strategy}"
         lockstep = lockstep_grid(strategy, gx, gy * gz, work)
