@@ -264,6 +264,7 @@ void Device::Impl::run(const ProgramSpec& program) {
             t.ctx.common_args = reinterpret_cast<const uint32_t*>(memory + args_offset + kL1CommonArgsOffset);
             t.ctx.num_common_args = uint32_t(kernel.common_runtime_args.size());
             t.ctx.recording = recording ? 1 : 0;
+            t.ctx.poisoned_l1 = l1.poisoned() ? 1 : 0;
             t.math_fidelity = uint32_t(kernel.compute.math_fidelity);
             if (kernel.role == KernelRole::Compute) {
                 t.dst = allocate_dst(arch, kernel.compute);

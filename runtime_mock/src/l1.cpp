@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "low_address_space.hpp"
+#include "runtime_mock/kernel_abi/l1_fill.h"
 #include "scrubber.hpp"
 #include "runtime_mock/device.hpp"
 #include "runtime_mock/kernel_abi/noc.h"
@@ -48,7 +49,8 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes)
     // The reserved area keeps its zeros: the runtime writes what lives there (arguments, semaphores) itself.
     if (poison) {
         for (uint32_t core = 0; core < num_cores; core++)
-            std::memset(core_memory(core) + reserved_bytes, 0xff, l1_bytes - reserved_bytes);
+            std::memset(core_memory(core) + reserved_bytes, kernel_abi::kL1PoisonByte, l1_bytes - reserved_bytes);
+        poisoned_ = true;
     }
 }
 

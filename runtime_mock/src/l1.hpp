@@ -57,6 +57,8 @@ public:
     const BankAllocator& buffers() const { return buffers_; }
     // Keeps the mapping alive for the rest of the process (kernel threads that never returned use it).
     void leak() { leaked_ = true; }
+    // Whether the device's L1 started as the poison fill (RUNTIME_MOCK_L1_FILL=poison, kernel_abi/l1_fill.h).
+    bool poisoned() const { return poisoned_; }
 
     static constexpr uint64_t kGuardBytes = uint64_t(256) << 10;
 
@@ -75,6 +77,7 @@ private:
     uint32_t l1_bytes_;
     BankAllocator buffers_;
     bool leaked_ = false;
+    bool poisoned_ = false;
 };
 
 }  // namespace runtime_mock

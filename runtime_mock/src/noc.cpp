@@ -8,6 +8,7 @@
 #include "noc_store.hpp"
 #include "semaphore.hpp"
 #include "timing_model.hpp"
+#include "runtime_mock/kernel_abi/l1_fill.h"
 #include "runtime_mock/kernel_abi/noc.h"
 
 namespace runtime_mock {
@@ -16,6 +17,18 @@ namespace {
 
 [[noreturn]] void noc_error(KernelThread& thread, const char* call, CallSite site, const std::string& message) {
     throw KernelFault{ErrorKind::NocAccess, describe(thread, call, site) + ": " + message};
+}
+
+// A NOC write that sends a page nothing wrote in this program (every byte still the poison fill,
+// kernel_abi/l1_fill.h) reads never-written L1: an error at the sending line.
+void check_source_written(KernelThread& thread, const uint8_t* from, uint32_t size, uint32_t src, const char* call,
+                          CallSite site) {
+    if (thread.ctx.poisoned_l1 && kernel_abi::holds_only_poison(from, size)) {
+        throw KernelFault{ErrorKind::Protocol, describe(thread, call, site) + ": sends " + std::to_string(size) +
+                                                   " bytes from L1 " + hex(src) +
+                                                   " that nothing wrote in this program: every byte still holds the "
+                                                   "RUNTIME_MOCK_L1_FILL=poison fill"};
+    }
 }
 
 void check_running(KernelThread& thread) {
@@ -186,6 +199,7 @@ void noc_write(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint3
     const char* call = "noc_async_write";
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
+    check_source_written(thread, from, size, src, call, site);  // after the address checks, which come first
     copy_to(*thread.run, from, to, size);
     record_transfer(ctx, kernel_abi::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from, to.offset);
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
@@ -223,12 +237,17 @@ void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t 
                       (self_inside ? (loopback ? " (including the sender)" : " (excluding the sender)") : ""));
     }
     const uint32_t offset = l1_offset(thread, kernel_abi::noc_local(dst), size, call, site);
+    bool source_checked = false;
     for (uint32_t y = y0; y <= y1; y++) {
         for (uint32_t x = x0; x <= x1; x++) {
             if (x == my_x && y == my_y && !loopback)
                 continue;
             const uint32_t core = (y - 1) * run.arch->grid_x + (x - 1);
             check_buffer_access(thread, false, core, offset, size, call, site);
+            if (!source_checked) {  // after the first destination's address checks, which come first
+                check_source_written(thread, from, size, src, call, site);
+                source_checked = true;
+            }
             uint8_t* to = run.l1->core_memory(core) + offset;
             store_once(to, from, size);
             wake_semaphore_waiters(*thread.run, to, size);

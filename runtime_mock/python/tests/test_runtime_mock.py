@@ -92,21 +92,46 @@ def _unfilled_page(device) -> np.ndarray:
     return dst.read(np.float32)
 
 
-@pytest.mark.parametrize("fill", ["zero", "poison"])
-def test_never_written_l1_holds_zeros_or_poison(fill, monkeypatch):
+def test_never_written_l1_holds_zeros_or_poison(monkeypatch):
     """RUNTIME_MOCK_L1_FILL=poison fills a new device's L1 above the reserved area with 0xff bytes (NaN in
-    every float format), so a never-filled CB page or an L1 buffer the host never wrote reads as NaN."""
-    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", fill)
-    device = runtime_mock.Device()
-    reads = {
-        "an unwritten L1 buffer": device.l1_buffer(size=2 * PAGE, page_size=PAGE).read(np.float32),
-        "an unfilled CB page": _unfilled_page(device),
-    }
-    for what, values in reads.items():
-        if fill == "poison":
-            assert np.isnan(values).all(), f"{what} under poison: {values[:4]}"
-        else:
-            assert (values == 0).all(), f"{what}: {values[:4]}"
+    every float format), so an L1 buffer the host never wrote reads as NaN; by default it reads as zeros,
+    and a never-filled CB page goes out as zeros."""
+    for fill, expected in (("zero", 0.0), ("poison", np.nan)):
+        monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", fill)
+        values = runtime_mock.Device().l1_buffer(size=2 * PAGE, page_size=PAGE).read(np.float32)
+        np.testing.assert_array_equal(values, np.full_like(values, expected), err_msg=f"{fill}: unwritten L1")
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "zero")
+    assert (_unfilled_page(runtime_mock.Device()) == 0).all()
+
+
+def _line_of(kernel: str, text: str) -> int:
+    lines = (KERNELS / kernel).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_never_written_page_sent_over_the_noc_is_reported_at_its_line(monkeypatch):
+    """Under the poison fill, a NOC write whose whole source still holds it reads L1 nothing wrote."""
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "poison")
+    with pytest.raises(runtime_mock.DeviceError) as err:
+        _unfilled_page(runtime_mock.Device())
+    line = _line_of("unfilled_cb_page.cpp", "noc_async_write_page(")
+    assert f"unfilled_cb_page.cpp:{line}" in str(err.value), err.value
+    assert "that nothing wrote in this program: every byte still holds the" in str(err.value), err.value
+
+
+def test_a_never_written_tile_unpacked_by_compute_is_reported_at_its_line(monkeypatch):
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "poison")
+    program = runtime_mock.Program()
+    program.add_kernel(KERNELS / "unfilled_tile_unpack.cpp", (0, 0), "compute")
+    for index in (0, 16):
+        program.add_circular_buffer((0, 0), index=index, data_format="Float16_b", page_size=PAGE, num_pages=1)
+    with pytest.raises(runtime_mock.DeviceError) as err:
+        runtime_mock.Device().run(program)
+    line = _line_of("unfilled_tile_unpack.cpp", "copy_tile(")
+    assert f"unfilled_tile_unpack.cpp:{line}" in str(err.value), err.value
+    assert "reads page 0 of circular buffer 0" in str(err.value) and "nothing wrote" in str(err.value), (
+        err.value
+    )
 
 
 def test_an_unknown_l1_fill_is_named(monkeypatch):

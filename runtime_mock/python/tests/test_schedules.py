@@ -16,9 +16,15 @@ KERNELS = Path(__file__).absolute().parent / "kernels"
 SEEDS = range(16)
 
 
+@pytest.fixture(autouse=True)
+def zeroed_l1(monkeypatch):
+    """Fresh L1 reads as zeros here (the racy read's early answer is 0), whatever the environment says."""
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "zero")
+
+
 def _word_seen(wait: bool) -> int:
     """The word core (0, 0) reads from its L1 while core (1, 0) writes 42 there (after a semaphore wait
-    when `wait`)."""
+    when `wait`): 0, the fresh L1's, when it reads first."""
     device = runtime_mock.Device("wormhole")
     dst = device.dram_buffer(size=32, page_size=32)
     program = runtime_mock.Program()

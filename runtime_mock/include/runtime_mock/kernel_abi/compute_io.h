@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "runtime_mock/kernel_abi/dst.h"
+#include "runtime_mock/kernel_abi/l1_fill.h"
 
 namespace runtime_mock::kernel_abi {
 
@@ -23,7 +24,15 @@ inline DataFormat checked_format(uint32_t cb, const char* call, CallSite site) {
 
 inline void unpack_from_cb(uint32_t cb, uint32_t index, float* out, const char* call, CallSite site) {
     const uint32_t addr = cb_front_page(cb, index, call, site);
-    unpack_tile(reinterpret_cast<const void*>(uintptr_t(addr)), checked_format(cb, call, site), out);
+    const DataFormat format = checked_format(cb, call, site);
+    const void* tile = reinterpret_cast<const void*>(uintptr_t(addr));
+    if (ctx()->poisoned_l1 && holds_only_poison(tile, tile_size_bytes(format))) {
+        failf(ErrorKind::Protocol, call, site,
+              "reads page %u of circular buffer %u (L1 0x%x), which nothing wrote in this program: every byte "
+              "still holds the RUNTIME_MOCK_L1_FILL=poison fill",
+              index, cb, addr);
+    }
+    unpack_tile(tile, format, out);
 }
 
 inline void pack_to_cb(const float* tile, uint32_t cb, uint32_t index, const char* call, CallSite site) {

@@ -174,6 +174,9 @@ struct KernelContext {
     Counters counters;
     ComputeState compute;
     uint32_t recording;  // nonzero: API calls record timing events (profile_event.h)
+    // Nonzero: the device's L1 started as the poison fill (RUNTIME_MOCK_L1_FILL=poison), so reading a tile or
+    // page that still holds all of it is reported (l1_fill.h).
+    uint32_t poisoned_l1;
     PrintState print;
     // The last exception the kernel's own code threw, and the address inside its `throw` (kernel_resume.h),
     // so an exception that ends the kernel is reported with the kernel's line.
