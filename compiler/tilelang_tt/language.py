@@ -173,8 +173,42 @@ prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator
 
 def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
     """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets,
-    ``T.Persistent`` loops as the launch grid they walk."""
-    return _persistent_to_grid(_named_scalars_to_lets(_attach_parallel_locs(func)))
+    ``T.Persistent`` loops as the launch grid they walk, buffers of one name in different scopes apart."""
+    return _persistent_to_grid(_named_scalars_to_lets(_unique_buffer_names(_attach_parallel_locs(func))))
+
+
+def _unique_buffer_names(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """Python lets two scopes of a kernel name a value alike (``dy_v = ...`` in two ``T.Parallel`` nests);
+    each is its own buffer, and the compiler keys buffers (circular buffers, tiles, values) by name: every
+    allocation whose name a parameter or an earlier allocation has gets a numbered one (``dy_v_1``)."""
+    taken = {str(p.name) for p in func.params}
+    renamed: dict = {}
+
+    def visit(node):
+        name = str(node.buffer.name)
+        if name not in taken:
+            taken.add(name)
+            return
+        n = 1
+        while f"{name}_{n}" in taken:
+            n += 1
+        buf = node.buffer
+        renamed[buf] = tirx.decl_buffer(buf.ty.shape, buf.ty.dtype, f"{name}_{n}", scope=buf.ty.storage_scope)
+        taken.add(f"{name}_{n}")
+
+    tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, visit))
+    if not renamed:
+        return func
+
+    def alloc(node):
+        buf = renamed.get(node.buffer)
+        return node if buf is None else tirx.AllocBuffer(buf, node.annotations)
+
+    def var(v):
+        return renamed.get(v, v)
+
+    body = tvm_ffi.structural_map(func.body, [(tirx.AllocBuffer, alloc), (tvm.ir.Var, var)], order="post")
+    return func.with_body(body)
 
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:

@@ -345,3 +345,26 @@ def test_reshape_of_a_global_tensor(target, N, M, dtype):
     kernel = tilelang.compile(reshape_test(N, M, dtype), out_idx=-1, target=target)
     a = np.random.default_rng(12).standard_normal(N).astype(dtype)
     assert np.array_equal(kernel(a), a.reshape(N // M, M)), "the reshaped copy differs from numpy's reshape"
+
+
+@T.prim_func
+def one_name_in_two_element_loops(A: T.Tensor((64, 64), T.float32), B: T.Tensor((64, 64), T.float32)):
+    """As TileLang's LayerNorm backward names ``dy_v = ...`` in two T.Parallel nests: two values, one name."""
+    with T.Kernel(2) as bx:
+        a = T.alloc_fragment((32, 64), T.float32)
+        b = T.alloc_fragment((32, 64), T.float32)
+        T.copy(A[bx * 32, 0], a)
+        for i, j in T.Parallel(32, 64):
+            v = a[i, j] * 2.0
+            b[i, j] = v + 1.0
+        for i, j in T.Parallel(32, 64):
+            v = b[i, j] * a[i, j]
+            a[i, j] = v - b[i, j]
+        T.copy(a, B[bx * 32, 0])
+
+
+def test_a_name_given_to_values_in_two_loops_names_two_values():
+    kernel = tilelang.compile(one_name_in_two_element_loops, out_idx=[1], target="blackhole")
+    a = np.random.default_rng(5).standard_normal((64, 64)).astype(np.float32)
+    b = a * 2 + 1
+    np.testing.assert_allclose(kernel(a), b * a - b, rtol=1e-5, atol=1e-5)

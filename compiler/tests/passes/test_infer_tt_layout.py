@@ -2,12 +2,15 @@
 
 import pytest
 import tilelang_tt.language as T
+import tvm
+import tvm_ffi
 from before_after import assert_pass
 from gemm_stages import AFTER_INFER, DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import InferTTLayout
 from tilelang_tt.records import LayoutDesc
+from tvm import tirx
 
 
 def test_globals_default_to_dram_interleaved():
@@ -55,9 +58,29 @@ def reused_name(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat
             T.copy(S, C[0, 0])
 
 
+def _allocations(func) -> list:
+    found = []
+    tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, lambda a: found.append(a.buffer)))
+    return found
+
+
 def test_buffer_names_must_be_unique():
-    with pytest.raises(TTCompileError, match="S is used more than once"):
-        lower(reused_name, "InferTTLayout")
+    """The DSL numbers a name two scopes share (language._unique_buffer_names); IR built otherwise, with two
+    buffers of one name, is refused at its function."""
+    assert [str(b.name) for b in _allocations(reused_name)] == ["S", "S_1"]
+    second = _allocations(reused_name)[1]
+    again = tirx.decl_buffer(second.ty.shape, second.ty.dtype, "S", scope=second.ty.storage_scope)
+    body = tvm_ffi.structural_map(
+        reused_name.body,
+        [
+            (tirx.AllocBuffer, lambda a: tirx.AllocBuffer(again) if a.buffer.same_as(second) else a),
+            (tvm.ir.Var, lambda v: again if v.same_as(second) else v),
+        ],
+        order="post",
+    )
+    with pytest.raises(TTCompileError, match="S is used more than once") as err:
+        lower(reused_name.with_body(body), "InferTTLayout")
+    assert err.value.filename == __file__, err.value
 
 
 def test_gemm_before_expected():

@@ -26,7 +26,7 @@ import tvm_ffi
 from tvm import tirx
 
 from ..errors import TTCompileError
-from ..ir_utils import get_attr, require_attr, tensor_params
+from ..ir_utils import def_loc, get_attr, require_attr, tensor_params
 from ..records import LayoutDesc
 
 DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
@@ -54,14 +54,15 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
         names = [str(p.name) for p in tensor_params(func)] + allocated
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise TTCompileError(
-                f"buffer names must be unique; {', '.join(duplicates)} is used more than once"
+            raise TTCompileError.at(
+                def_loc(func), f"buffer names must be unique; {', '.join(duplicates)} is used more than once"
             )
         hints = get_attr(func, "tt.layout_hints", {})
         for name in hints:
             if name not in formats:
-                raise TTCompileError(
-                    f"tt.layout_hints names {name!r}, which is not a buffer of {func.attrs['global_symbol']}"
+                raise TTCompileError.at(
+                    def_loc(func),
+                    f"tt.layout_hints names {name!r}, which is not a buffer of {func.attrs['global_symbol']}",
                 )
         desc = {}
         for name in formats:
