@@ -41,6 +41,15 @@ def test_ddr_means_dram():
     assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["A"].memory == "DRAM"
 
 
+def test_hint_with_an_unknown_key_is_rejected_at_the_function():
+    func = gemm().with_attr("tt.layout_hints", {"A": {"colour": "blue"}})
+    with pytest.raises(
+        TTCompileError, match="tt.layout_hints for 'A' sets 'colour'; a layout hint sets"
+    ) as err:
+        lower(func, "InferTTLayout")
+    assert err.value.lineno is not None, err.value
+
+
 def test_hint_for_unknown_buffer_is_rejected():
     func = gemm().with_attr("tt.layout_hints", {"Z": {"memory": "DRAM"}})
     with pytest.raises(TTCompileError, match="names 'Z'"):

@@ -70,8 +70,9 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
             hint = normalise_hint(hints.get(name, {}))
             unknown = sorted(set(hint) - set(base))
             if unknown:
-                raise TTCompileError(
-                    f"tt.layout_hints for {name!r} sets {unknown[0]!r}; a layout hint sets {', '.join(base)}"
+                raise TTCompileError.at(
+                    def_loc(func),
+                    f"tt.layout_hints for {name!r} sets {unknown[0]!r}; a layout hint sets {', '.join(base)}",
                 )
             base.update(hint)
             desc[name] = LayoutDesc(**base)
