@@ -185,3 +185,36 @@ def test_a_statement_between_kernels_is_a_located_error():
     with pytest.raises(TTCompileError, match="may hold only T.alloc_global allocations and T.Kernel") as err:
         tilelang_tt.compile(between)
     assert err.value.filename == __file__ and "T.copy(B, A)" in str(err.value), err.value
+
+
+@T.prim_func
+def round_trip_through_a_parameter(
+    A: T.Tensor((64, 64), "float32"), W: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")
+):
+    with T.Kernel(2) as bx:
+        a = T.alloc_fragment((32, 64), "float32")
+        T.copy(A[bx * 32, 0], a)
+        T.copy(a, W[bx * 32, 0])
+        T.copy(W[bx * 32, 0], a)
+        T.copy(a, B[bx * 32, 0])
+
+
+@T.prim_func
+def round_trip_through_a_workspace(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
+    with T.Kernel(2) as bx:
+        W = T.alloc_global((64, 64), "float32")
+        a = T.alloc_fragment((32, 64), "float32")
+        T.copy(A[bx * 32, 0], a)
+        T.copy(a, W[bx * 32, 0])
+        T.copy(W[bx * 32, 0], a)
+        T.copy(a, B[bx * 32, 0])
+
+
+@pytest.mark.parametrize("program", [round_trip_through_a_parameter, round_trip_through_a_workspace])
+def test_a_kernel_reading_a_global_it_wrote_is_a_located_error(program):
+    """The reader and the writer of one program are not ordered; two T.Kernel blocks are."""
+    with pytest.raises(
+        TTCompileError, match="this T.copy reads W, which the same kernel writes first"
+    ) as err:
+        tilelang_tt.compile(program)
+    assert err.value.filename == __file__ and "T.copy(W[bx * 32, 0], a)" in str(err.value), err.value

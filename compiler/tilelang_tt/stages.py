@@ -27,7 +27,7 @@ from tvm import tirx
 from . import ops
 from .eager import OUT_IDX_ATTR
 from .errors import TTCompileError
-from .ir_utils import def_loc, find_ops
+from .ir_utils import def_loc, find_ops, is_global
 
 __all__ = ["Stage", "check_one_kernel", "split_kernels"]
 
@@ -47,6 +47,22 @@ def _is_kernel(stmt) -> bool:
 
 def _is_workspace(stmt) -> bool:
     return isinstance(stmt, tirx.AllocBuffer) and str(stmt.buffer.ty.storage_scope) == "global"
+
+
+def _workspace_buffers(stmt) -> list:
+    """The ``T.alloc_global`` buffers allocated anywhere under ``stmt``, in program order."""
+    found = []
+    tvm_ffi.structural_walk(
+        stmt, (tirx.AllocBuffer, lambda a: found.append(a.buffer) if _is_workspace(a) else None)
+    )
+    return found
+
+
+def _without_workspace_allocations(stmt):
+    """``stmt`` with its ``T.alloc_global`` allocations gone (their buffers become parameters)."""
+    return tvm_ffi.structural_map(
+        stmt, (tirx.AllocBuffer, lambda a: tirx.Evaluate(0) if _is_workspace(a) else a), order="post"
+    )
 
 
 def _top_level(func: tirx.PrimFunc) -> list:
@@ -70,12 +86,34 @@ def check_one_kernel(func: tirx.PrimFunc, name: str) -> None:
             f"{name} launches {len(kernels)} kernels (T.Kernel blocks); the pipeline lowers one program: "
             f"compile the function with tilelang_tt.compile, which makes each block a program of its own",
         )
-    if any(_is_workspace(s) for s in stmts):
+    check_reads_precede_writes(func)
+    if _workspace_buffers(func.body):
         raise TTCompileError.at(
             def_loc(func),
             f"{name} allocates T.alloc_global workspaces; the pipeline lowers one program over its "
             f"parameters: compile the function with tilelang_tt.compile, which passes workspaces as tensors",
         )
+
+
+def check_reads_precede_writes(func: tirx.PrimFunc) -> None:
+    """TTCompileError at a ``T.copy`` that reads a global tensor (a parameter or workspace) which an earlier
+    statement of the same kernel wrote: a program's reader and writer are different RISCs, and nothing
+    orders the writer's DRAM write before the reader's read. Two ``T.Kernel`` blocks are ordered."""
+    written: dict = {}  # global buffer -> where the kernel first writes it
+    for site in find_ops(func.body, ("tl.copy", "tl.atomic_add")):
+        fields = ops.fields(site.call)
+        source = getattr(fields, "src", None)
+        if isinstance(source, tvm.ir.TensorRegion) and source.source in written:
+            raise TTCompileError.at(
+                site.loc,
+                f"this T.copy reads {source.source.name}, which the same kernel writes first (at "
+                f"{written[source.source] or 'an earlier line'}); a program's reader and writer run on "
+                f"different RISCs and nothing orders the write before the read on Tenstorrent: write it in "
+                f"one T.Kernel block and read it in the next (tilelang_tt.compile runs the blocks in order)",
+            )
+        target = fields.dst
+        if isinstance(target, tvm.ir.TensorRegion) and is_global(target.source):
+            written.setdefault(target.source, site.loc)
 
 
 def _buffers_used(stmt) -> set:
@@ -88,11 +126,11 @@ def _buffers_used(stmt) -> set:
 
 def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
     """The programs of ``func``, one per ``T.Kernel`` block in launch order; None for a function of one
-    block and no workspace (compiled as it is). Statements between the blocks other than ``T.alloc_global``
-    workspaces are a located error."""
+    block and no workspace (compiled as it is). A workspace may be allocated before the blocks or inside
+    one. Statements between the blocks other than ``T.alloc_global`` workspaces are a located error."""
     stmts = _top_level(func)
     kernels = [s for s in stmts if _is_kernel(s)]
-    workspaces = [s.buffer for s in stmts if _is_workspace(s)]
+    workspaces = _workspace_buffers(func.body)  # before the kernels, or inside one
     if len(kernels) < 2 and not workspaces:
         return None
     for stmt in stmts:
@@ -110,7 +148,7 @@ def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
         params = [p for p in func.params if p in used or not isinstance(p.ty, tirx.BufferType)]
         spaces = [w for w in workspaces if w in used]
         stage_name = f"{name}_kernel{index + 1}" if len(kernels) > 1 else name
-        stage = tirx.PrimFunc(params + spaces, kernel, func.ret_type)
+        stage = tirx.PrimFunc(params + spaces, _without_workspace_allocations(kernel), func.ret_type)
         stage = stage.with_attrs({**attrs, "global_symbol": stage_name})
         stages.append(Stage(stage, stage_name, tuple(str(w.name) for w in spaces)))
     return stages
