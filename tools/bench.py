@@ -7,7 +7,8 @@ its numpy reference (``ref_program``), alternated, medians of at least 7 rounds.
 ``--model-table`` reports the device timing model instead: modelled TFLOPS and % of the HiFi4 peak of the
 compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole's published 2560×4992×4992),
 next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
-published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py).
+published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py); then the
+row-wise examples (softmax, LayerNorm, RMSNorm at 8192×1024): cores, modelled ms and DRAM GB/s.
 
 ``--all`` reports everything the simulator's targets are stated on, in one run: the compile table, the
 default GEMM's compile, builds, new shape and warm call, the tile-program families, and bench_runtime's
@@ -138,12 +139,49 @@ def model_table(sdk_examples: Path | None) -> None:
         row(arch, shape, "SDK-style 2-D multicast (hand-tuned)", seconds)
         row(arch, shape, "published (GEMM_FLOPS.md, device time)", 2 * shape[0] * shape[1] * shape[2]
             / (peak * published / 100) / 1e12)  # fmt: skip
+    row_families_table()
     if sdk_examples is not None:
         for arch in ("wormhole",):
             for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
                 peak = runtime_mock.profile.peak_tflops(arch, "HiFi4")
                 print(f"  {arch:9s} {'(its own shape)':>16s} {'SDK ' + name:38s} {'':8s} {tflops:7.1f} "
                       f"{100 * tflops / peak:6.1f}%")  # fmt: skip
+
+
+# Row-wise families at the sizes issue 24 measured them: (label, example file, how to build its kernel).
+ROW_FAMILIES = [
+    ("online softmax, fp16", "softmax", lambda m: m.softmax_kernel.compile(M=8192, N=1024)),
+    ("LayerNorm forward, bf16", "layer_norm", lambda m: m._layernorm_fwd(8192, 1024)),
+    ("RMSNorm, fp32", "rms_norm", lambda m: m.rms_norm.compile(M=8192, N=1024, blk_m=1)),
+]
+
+
+def row_families_table() -> None:
+    """Modelled time of the row-wise examples at 8192x1024 on Wormhole: cores used and DRAM GB/s (bytes
+    read and written over the modelled time) against the chip's DRAM bandwidth."""
+    import numpy as np
+    from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
+
+    import runtime_mock
+
+    rng = np.random.default_rng(0)
+    dram = runtime_mock.profile.peak_dram_gb_s("wormhole")
+    print(f"device timing model, row-wise families at 8192x1024, wormhole (DRAM {dram:.0f} GB/s):")
+    print(f"  {'program':26s} {'cores':>5s} {'ms':>8s} {'GB/s':>7s} {'% DRAM':>7s}")
+    for label, name, build in ROW_FAMILIES:
+        spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        kernel = build(module)
+        inputs = [
+            rng.standard_normal(caller_shape(t)).astype(np.float32).astype(NUMPY_DTYPES[t["dtype"]])
+            for i, t in enumerate(kernel.params)
+            if i not in kernel.out_idx
+        ]
+        profile = kernel.profile(*inputs)
+        percent = 100 * profile.dram_gb_s / dram
+        ms, gb_s = profile.device_ms, profile.dram_gb_s
+        print(f"  {label:26s} {kernel.cores_used:5d} {ms:8.3f} {gb_s:7.1f} {percent:6.1f}%")
 
 
 def families_table(repeat: int) -> None:
