@@ -56,3 +56,37 @@ def no_vectors(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"
 
 def test_a_program_without_vectors_is_unchanged():
     assert_pass(LegalizeVectorsTT(), no_vectors, no_vectors)
+
+
+@T.prim_func(private=True)
+def row_max_read_as_a_row(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    A_s = T.alloc_shared((32, 32))
+    m = T.alloc_buffer((32,), scope="local.fragment")
+    S = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[0:32, 0:32], A_s[0:32, 0:32], "p.py:3:4")
+    T.tl.reduce(A_s[0:32, 0:32], m[0:32], "max", 1, 1, "p.py:4:4")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+            S[i, j] = A_s[i, j] * m[j]
+    T.tl.copy(S[0:32, 0:32], B[0:32, 0:32], "p.py:7:4")
+
+
+@T.prim_func(private=True)
+def row_max_read_as_a_row_legalized(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    A_s = T.alloc_shared((32, 32))
+    m = T.alloc_buffer((1, 32), scope="local.fragment")
+    S = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[0:32, 0:32], A_s[0:32, 0:32], "p.py:3:4")
+    m_column1 = T.alloc_buffer((32, 1), scope="local.fragment")
+    T.tl.reduce(A_s[0:32, 0:32], m_column1[0:32, 0:1], "max", 1, 1, "p.py:4:4")
+    T.tl.transpose(m_column1[0:32, 0:1], m[0:1, 0:32], "p.py:4:4")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+            S[i, j] = A_s[i, j] * m[0, j]
+    T.tl.copy(S[0:32, 0:32], B[0:32, 0:32], "p.py:7:4")
+
+
+def test_a_statement_wanting_the_other_orientation_uses_a_transposed_copy():
+    """m[j] in the T.Parallel makes m a row; the reduction over dim 1 makes a column, so it writes a
+    column copy (a clearing reduction does not read it) that is transposed into m after it."""
+    assert_pass(LegalizeVectorsTT(), row_max_read_as_a_row, row_max_read_as_a_row_legalized)

@@ -7,6 +7,8 @@ from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from gather_tiles import TILE_DFG as GATHER_TILE_DFG
 from programs import attr, gemm, lower, page_table_gather
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
+from tilelang_tt import ops
+from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerTileProgramTT
 from tilelang_tt.passes.lower_tile_program_tt import is_tile_program
 
@@ -143,3 +145,26 @@ def test_an_index_table_is_one_page_of_32_bit_words():
         (table,) = [e for e in attr(lower(program, "LowerTileProgramTT"), "tt.cb_table") if e.role == "table"]
         got = (table.buffer, table.dtype, table.format, table.page_size, table.tiles, table.depth)
         assert got == (name, dtype, "UInt32", page, 1, 1), f"table CB of {name}: {table}"
+
+
+@TL.prim_func
+def columns_scaled_by_row_maxima(A: TL.Tensor((64, 64), "float32"), B: TL.Tensor((64, 64), "float32")):
+    with TL.Kernel(1) as _:
+        A_f = TL.alloc_fragment((64, 64), "float32")
+        m = TL.alloc_fragment((64,), "float32")
+        TL.copy(A, A_f)
+        TL.reduce_max(A_f, m, dim=1)
+        for i, j in TL.Parallel(64, 64):
+            A_f[i, j] = A_f[i, j] * m[j]
+        TL.copy(A_f, B)
+
+
+def test_a_vector_turned_row_to_column_is_a_tile_transpose_of_its_tiles():
+    """LegalizeVectorsTT gives the reduction a (64, 1) column copy of m, a row (1, 64); the transpose between
+    them is tt.tile.transpose of the column's two tiles (64 x 32 padded) into the row's (32 x 64)."""
+    mod = lower(columns_scaled_by_row_maxima, "LowerTileProgramTT")
+    cbs = {e.cb: e for e in attr(mod, "tt.cb_table")}
+    (site,) = find_ops(mod["gemm"].body, ("tt.tile.transpose",))
+    src, dst = cbs[ops.fields(site.call).src], cbs[ops.fields(site.call).dst]
+    assert (src.buffer, dst.buffer) == ("m_column1", "m"), (src, dst)
+    assert (src.tile_shape, dst.tile_shape) == ([2, 1], [1, 2]), (src, dst)
