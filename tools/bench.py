@@ -148,6 +148,26 @@ def model_table(sdk_examples: Path | None) -> None:
                       f"{100 * tflops / peak:6.1f}%")  # fmt: skip
 
 
+def _example(name: str):
+    """examples/<name>.py, imported."""
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _inputs(kernel, rng) -> list:
+    """Standard-normal arrays for the tensors a call of ``kernel`` takes (not its out_idx outputs)."""
+    import numpy as np
+    from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
+
+    return [
+        rng.standard_normal(caller_shape(t)).astype(np.float32).astype(NUMPY_DTYPES[t["dtype"]])
+        for i, t in enumerate(kernel.params)
+        if i not in kernel.out_idx
+    ]
+
+
 # Row-wise families at the sizes issue 24 measured them: (label, example file, how to build its kernel).
 ROW_FAMILIES = [
     ("online softmax, fp16", "softmax", lambda m: m.softmax_kernel.compile(M=8192, N=1024)),
@@ -160,7 +180,6 @@ def row_families_table() -> None:
     """Modelled time of the row-wise examples at 8192x1024 on Wormhole: cores used and DRAM GB/s (bytes
     read and written over the modelled time) against the chip's DRAM bandwidth."""
     import numpy as np
-    from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
 
     import runtime_mock
 
@@ -169,16 +188,8 @@ def row_families_table() -> None:
     print(f"device timing model, row-wise families at 8192x1024, wormhole (DRAM {dram:.0f} GB/s):")
     print(f"  {'program':26s} {'cores':>5s} {'ms':>8s} {'GB/s':>7s} {'% DRAM':>7s}")
     for label, name, build in ROW_FAMILIES:
-        spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        kernel = build(module)
-        inputs = [
-            rng.standard_normal(caller_shape(t)).astype(np.float32).astype(NUMPY_DTYPES[t["dtype"]])
-            for i, t in enumerate(kernel.params)
-            if i not in kernel.out_idx
-        ]
-        profile = kernel.profile(*inputs)
+        kernel = build(_example(name))
+        profile = kernel.profile(*_inputs(kernel, rng))
         percent = 100 * profile.dram_gb_s / dram
         ms, gb_s = profile.device_ms, profile.dram_gb_s
         print(f"  {label:26s} {kernel.cores_used:5d} {ms:8.3f} {gb_s:7.1f} {percent:6.1f}%")
@@ -188,7 +199,6 @@ def families_table(repeat: int) -> None:
     """Mock-device call time of each family's example kernel next to its numpy reference."""
     import numpy as np
     from blas_info import blas_description
-    from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
 
     import runtime_mock
 
@@ -198,15 +208,9 @@ def families_table(repeat: int) -> None:
     print(f"tile-program families on the mock device, median of {rounds} alternated rounds:")
     print(f"  {'family':16s} {'cores':>5s} {'mock ms':>9s} {'numpy ms':>9s} {'ratio':>7s}")
     for name in FAMILIES:
-        spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = _example(name)
         kernel = module.kernel
-        inputs = [
-            rng.standard_normal(caller_shape(t)).astype(np.float32).astype(NUMPY_DTYPES[t["dtype"]])
-            for t in kernel.plan["tensors"]
-            if t["access"] != "write"
-        ]
+        inputs = _inputs(kernel, rng)
         kernel(*inputs)  # build and warm the kernel cache
         mock, ref = [], []
         for _ in range(rounds):

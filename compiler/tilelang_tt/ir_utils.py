@@ -323,6 +323,24 @@ def uint_var(name: str) -> tirx.Var:
     return tirx.Var(name, "int32")
 
 
+def substitute_buffers(stmt, mapping: dict):
+    """``stmt`` with each buffer ``old`` of ``mapping`` replaced by ``mapping[old]``: its allocation allocates
+    the new buffer (annotations kept) and every mention of the old one names the new one."""
+
+    def new_of(var):
+        return next((new for old, new in mapping.items() if old.same_as(var)), None)
+
+    def alloc(node):
+        new = new_of(node.buffer)
+        return node if new is None else tirx.AllocBuffer(new, node.annotations)
+
+    def var(v):
+        new = new_of(v)
+        return v if new is None else new
+
+    return tvm_ffi.structural_map(stmt, [(tirx.AllocBuffer, alloc), (tvm.ir.Var, var)], order="post")
+
+
 def collect_vars(expr) -> list:
     found = []
     tvm_ffi.structural_walk(expr, (tvm.ir.Var, found.append))

@@ -41,7 +41,7 @@ from . import dtypes, ops, surface
 from .eager_trace import const, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
-from .ir_utils import collect_vars, find_ops, provably_equal, simplify
+from .ir_utils import collect_vars, find_ops, provably_equal, simplify, substitute_buffers
 
 __all__ = [
     "dtype",
@@ -197,18 +197,7 @@ def _unique_buffer_names(func: tirx.PrimFunc) -> tirx.PrimFunc:
         taken.add(f"{name}_{n}")
 
     tvm_ffi.structural_walk(func.body, (tirx.AllocBuffer, visit))
-    if not renamed:
-        return func
-
-    def alloc(node):
-        buf = renamed.get(node.buffer)
-        return node if buf is None else tirx.AllocBuffer(buf, node.annotations)
-
-    def var(v):
-        return renamed.get(v, v)
-
-    body = tvm_ffi.structural_map(func.body, [(tirx.AllocBuffer, alloc), (tvm.ir.Var, var)], order="post")
-    return func.with_body(body)
+    return func.with_body(substitute_buffers(func.body, renamed)) if renamed else func
 
 
 def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:

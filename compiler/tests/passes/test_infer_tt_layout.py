@@ -2,12 +2,12 @@
 
 import pytest
 import tilelang_tt.language as T
-import tvm
 import tvm_ffi
 from before_after import assert_pass
 from gemm_stages import AFTER_INFER, DEFAULTS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.ir_utils import substitute_buffers
 from tilelang_tt.passes import InferTTLayout
 from tilelang_tt.records import LayoutDesc
 from tvm import tirx
@@ -79,14 +79,7 @@ def test_buffer_names_must_be_unique():
     assert [str(b.name) for b in _allocations(reused_name)] == ["S", "S_1"]
     second = _allocations(reused_name)[1]
     again = tirx.decl_buffer(second.ty.shape, second.ty.dtype, "S", scope=second.ty.storage_scope)
-    body = tvm_ffi.structural_map(
-        reused_name.body,
-        [
-            (tirx.AllocBuffer, lambda a: tirx.AllocBuffer(again) if a.buffer.same_as(second) else a),
-            (tvm.ir.Var, lambda v: again if v.same_as(second) else v),
-        ],
-        order="post",
-    )
+    body = substitute_buffers(reused_name.body, {second: again})
     with pytest.raises(TTCompileError, match="S is used more than once") as err:
         lower(reused_name.with_body(body), "InferTTLayout")
     assert err.value.filename == __file__, err.value

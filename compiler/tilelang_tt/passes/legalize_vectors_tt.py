@@ -38,7 +38,7 @@ from tvm_ffi.structural import WalkResult
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, get_attr, parallel_loc, seq
+from ..ir_utils import collect_vars, get_attr, parallel_loc, seq, substitute_buffers
 
 COLUMN, ROW = "column", "row"
 
@@ -248,9 +248,7 @@ def _cross(func, vectors, uf):
                 before.append(_transpose(buf, copy, loc))
             if writes:
                 after.append(_transpose(copy, buf, loc))
-            stmt = tvm_ffi.structural_map(
-                stmt, (tvm.ir.Var, lambda v, b=buf, c=copy: c if v.same_as(b) else v)
-            )
+            stmt = substitute_buffers(stmt, {buf: copy})
         return seq([*before, stmt, *after])
 
     def on_for(nest, mutator):
