@@ -7,9 +7,8 @@ import os
 import subprocess
 
 import numpy as np
-from tilelang_tt import config
+from tilelang_tt import config, host_sizes
 from tilelang_tt.arguments import NUMPY_DTYPES, caller_shape
-from tilelang_tt.codegen import host_sizes
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
 

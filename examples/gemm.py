@@ -5,6 +5,10 @@
 
 The kernel stages the accumulator through shared memory (TileLang's C_shared idiom): the fragment lives in
 DST / an L1 partials buffer, C_shared becomes the output circular buffer the writer drains.
+
+``matmul`` is a ``@tilelang.jit`` factory: ``matmul(...)`` compiles once per distinct argument tuple and
+stores the kernel in the kernel cache, so the next run of this file takes it from there without importing
+TVM (tools/bench_start_up.py measures it).
 """
 
 import numpy as np
@@ -12,7 +16,18 @@ import tilelang_tt as tilelang
 import tilelang_tt.language as T
 
 
-def matmul(M, N, K, block_M, block_N, block_K, dtype="bfloat16", accum_dtype="float", num_stages=2):
+@tilelang.jit(out_idx=[-1])
+def matmul(
+    M=256,
+    N=320,
+    K=192,
+    block_M=64,
+    block_N=64,
+    block_K=32,
+    dtype="bfloat16",
+    accum_dtype="float",
+    num_stages=2,
+):
     @T.prim_func
     def gemm(
         A: T.Tensor((M, K), dtype),
@@ -37,15 +52,12 @@ def matmul(M, N, K, block_M, block_N, block_K, dtype="bfloat16", accum_dtype="fl
     return gemm
 
 
-gemm = matmul(256, 320, 192, 64, 64, 32)
-
-
 def ref_program(A, B):
     return (A.astype(np.float32) @ B.astype(np.float32)).astype(A.dtype)
 
 
 if __name__ == "__main__":
-    kernel = tilelang.compile(gemm)
+    kernel = matmul(256, 320, 192, 64, 64, 32)
     result = tilelang.check_against_reference(kernel, ref_program)
     print(f"gemm: {kernel.cores_used} cores, check: {result}")
     raise SystemExit(0 if result.passed else 1)

@@ -132,7 +132,7 @@ class CompiledGemm:
         spec.loader.exec_module(example)
         self.label = f"{size}^3, blocks {block_m}x{block_n}x{block_k}"
         self.size = size
-        func = example.matmul(size, size, size, block_m, block_n, block_k)
+        func = example.matmul.get_tir(size, size, size, block_m, block_n, block_k)
         self.kernel = tilelang_tt.compile(func, out_idx=[-1])
         self.a, self.b = _inputs(size)
         self.output = self.kernel(self.a, self.b)  # builds the host program and the kernels

@@ -48,6 +48,11 @@ def _path(p: str) -> str:
 
 
 def _load(path: str):
+    """The program file as a module. The kernel cache is off while it loads: the CLI recompiles every
+    module-level kernel from its PrimFunc, which a kernel from the cache does not keep."""
+    from tilelang_tt import config
+
+    os.environ[config.KERNEL_CACHE_VARIABLE] = "0"
     name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(f"tilelang_tt_cli_{name}", path)
     module = importlib.util.module_from_spec(spec)

@@ -8,6 +8,10 @@ operation or a TTArgumentError naming the parameter; never an output silently le
     call = bind_arguments(params, out_idx, args, kernel_name)   # → CallArrays
     run(call.device)                                            # device writes the output arrays
     result = call.finish()                                      # copies back into caller-given outputs
+
+torch CPU tensors are taken as numpy views of their own memory (``torch_interop``), so they follow the same
+rules, and a call given any torch tensor returns torch tensors: the caller's own tensor for an output it
+passed, else a tensor sharing the device array's memory.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import dataclasses
 import ml_dtypes
 import numpy as np
 
+from . import torch_interop
 from .errors import TTArgumentError, TTCompileError
 
 __all__ = ["NUMPY_DTYPES", "CallArrays", "bind_arguments", "output_indices"]
@@ -60,13 +65,22 @@ class CallArrays:
     device: list[np.ndarray]  # one per parameter, as the device takes them
     outputs: list[int]  # parameter indices the call returns (out_idx)
     copy_back: list[tuple[np.ndarray, np.ndarray]]  # (caller's array, device array) written after the run
+    torch_given: dict[int, object] | None = (
+        None  # parameter → the caller's torch tensor, when torch was given
+    )
 
     def finish(self):
         """Copy results into caller-given outputs that the device could not write in place; the return
-        value of the call (None, one array or a list)."""
+        value of the call (None, one array or a list; torch tensors when the caller gave torch)."""
         for caller, device in self.copy_back:
             np.copyto(caller, device, casting="unsafe")
-        results = [self.device[i] for i in self.outputs]
+        if self.torch_given is None:
+            results = [self.device[i] for i in self.outputs]
+        else:
+            results = [
+                self.torch_given.get(i) if i in self.torch_given else torch_interop.from_numpy(self.device[i])
+                for i in self.outputs
+            ]
         if not results:
             return None
         return results[0] if len(results) == 1 else results
@@ -120,6 +134,9 @@ def bind_arguments(params: list[dict], out_idx: list[int], args, kernel_name: st
             f"{kernel_name} takes {len(inputs)} inputs ({names}) or all {n} tensors, got {len(args)}"
         )
     given = dict(zip(inputs if len(args) == len(inputs) else range(n), args, strict=True))
+    torch_given = {i: v for i, v in given.items() if torch_interop.is_tensor(v)}
+    for i, tensor in torch_given.items():
+        given[i] = torch_interop.as_numpy(tensor, params[i]["name"], params[i]["access"] in _WRITTEN)
     device: list[np.ndarray] = []
     copy_back = []
     for i, p in enumerate(params):
@@ -141,4 +158,4 @@ def bind_arguments(params: list[dict], out_idx: list[int], args, kernel_name: st
         device.append(converted)
         if caller is not None:
             copy_back.append((caller, converted))
-    return CallArrays(device, list(out_idx), copy_back)
+    return CallArrays(device, list(out_idx), copy_back, torch_given or None)

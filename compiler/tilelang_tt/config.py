@@ -2,6 +2,7 @@
 
 TILELANG_TT_CACHE_DIR       root of the build cache (kernel directories and host shared objects); default
                             ~/.cache/tilelang_tt, or $TEST_TMPDIR/tilelang_tt inside a Bazel test
+TILELANG_TT_KERNEL_CACHE    0 turns off the kernel cache of tilelang.jit factories (kernel_cache.py)
 RUNTIME_MOCK_SHIM_INCLUDE   metal_shim/include and runtime_mock/include (the simulator's kernel ABI,
 RUNTIME_MOCK_KERNEL_ABI_INCLUDE  runtime_mock/kernel_abi/*.h), the include roots the device JIT-compiles
                             kernels against; each set here from the runfiles or the source tree when the
@@ -20,6 +21,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 CACHE_DIR_VARIABLE = "TILELANG_TT_CACHE_DIR"
+KERNEL_CACHE_VARIABLE = "TILELANG_TT_KERNEL_CACHE"
 # Set to 1 to validate every tt.plan.json against plan.schema.json while compiling (a debugging aid: the
 # compiler's tests validate plans of every kind of program; a normal compile skips the cost).
 CHECK_PLAN_VARIABLE = "TILELANG_TT_CHECK_PLAN"
@@ -35,6 +37,10 @@ def cache_root() -> str:
     if os.environ.get("TEST_TMPDIR"):
         return os.path.join(os.environ["TEST_TMPDIR"], "tilelang_tt")
     return os.path.join(os.path.expanduser("~"), ".cache", "tilelang_tt")
+
+
+def kernel_cache_enabled() -> bool:
+    return os.environ.get(KERNEL_CACHE_VARIABLE, "1") != "0"
 
 
 def cache_dir() -> str:

@@ -36,19 +36,18 @@ import inspect
 import linecache
 import textwrap
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import tvm
-from tvm import tirx
-from tvm.script.ir_builder import IRBuilder
-from tvm.script.parser.core.diagnostics import Source
-from tvm.script.parser.core.error import ParserError
-from tvm.script.parser.core.parser import Parser
 
 from . import language
 from .eager_trace import TRACE, Output, Trace
 from .errors import TTArgumentError, TTCompileError
 from .factory import KernelFactory, freeze, source_def_loc
+
+if TYPE_CHECKING:  # imported where used, so that telling an eager function from a factory needs no TVM
+    from tvm import tirx
+    from tvm.script.parser.core.diagnostics import Source
 
 __all__ = ["OUT_IDX_ATTR", "EagerKernelFactory", "is_eager"]
 
@@ -234,6 +233,8 @@ class EagerKernelFactory(KernelFactory):
         return list(self._template(bound).consts)
 
     def _template(self, bound: inspect.BoundArguments) -> _Template:
+        from tvm import tirx
+
         key = self._static_key(bound)
         if key not in self._templates:
             trace, _ = self._run_prologue(bound, None)
@@ -280,6 +281,8 @@ class EagerKernelFactory(KernelFactory):
     def _kernel_source(self, params: list[str]) -> Source:
         """The user's lines with the prologue and ``return`` blanked, the def line replaced by a
         ``T.prim_func`` header over ``params``; line i of the text is line start_line + i of the file."""
+        from tvm.script.parser.core.diagnostics import Source
+
         fdef_line = self.def_index
         # A line before the def for the decorator: the user's own decorator line, or one added in front
         # (an undecorated function passed to tilelang.jit), which shifts the text's first line up by one.
@@ -300,6 +303,11 @@ class EagerKernelFactory(KernelFactory):
     def _parse(self, source: Source, namespace: dict) -> tirx.PrimFunc:
         """TVMScript's parse of ``source`` (as ``tvm.script.parser.core.entry.parse``, well-formedness
         checks included) with the prologue's names in scope; a mistake is a located TTCompileError."""
+        import tvm
+        from tvm.script.ir_builder import IRBuilder
+        from tvm.script.parser.core.error import ParserError
+        from tvm.script.parser.core.parser import Parser
+
         parser = Parser(source, {})
         try:
             with IRBuilder() as builder:

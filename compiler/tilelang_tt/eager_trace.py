@@ -13,8 +13,6 @@ import dataclasses
 import inspect
 import re
 
-from tvm import tirx
-
 from .errors import TTCompileError
 
 
@@ -38,6 +36,13 @@ class Output:
 TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("tilelang_tt_eager_trace", default=None)
 
 
+def _size_var(name: str, dtype: str):
+    """A TVM variable for a ``T.const`` size (TVM is imported here: only an eager kernel's trace needs it)."""
+    from tvm import tirx
+
+    return tirx.Var(name, dtype)
+
+
 def active(what: str) -> Trace:
     trace = TRACE.get()
     if trace is None:
@@ -59,7 +64,7 @@ def const(names: str, dtype: str = "int32"):
     values = []
     for name in [n for n in re.split(r"[,\s]+", names.strip()) if n]:
         if trace.const_values is None:
-            trace.consts[name] = trace.consts.get(name) or tirx.Var(name, str(dtype))
+            trace.consts[name] = trace.consts.get(name) or _size_var(name, str(dtype))
         else:
             trace.consts[name] = trace.const_values[name]
         values.append(trace.consts[name])

@@ -19,8 +19,6 @@ from __future__ import annotations
 import linecache
 import re
 
-import tvm_ffi
-
 __all__ = [
     "TTError",
     "TTCompileError",
@@ -119,5 +117,10 @@ class TTRuntimeError(TTError):
         self.device_error = device_error
 
 
-for _cls in (TTCompileError, TTResourceError):
-    tvm_ffi.register_error(_cls.__name__, _cls)
+def register_with_tvm() -> None:
+    """Lets TVM's FFI raise TTCompileError and TTResourceError from inside a pass as themselves. Called by
+    ir_utils, which every module that runs TVM code imports; this module itself stays free of TVM."""
+    import tvm_ffi
+
+    for cls in (TTCompileError, TTResourceError):
+        tvm_ffi.register_error(cls.__name__, cls)

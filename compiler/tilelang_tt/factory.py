@@ -21,10 +21,13 @@ import functools
 import inspect
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from tvm import tirx
-
+from . import kernel_cache
 from .errors import TTCompileError
+
+if TYPE_CHECKING:
+    from tvm import tirx
 
 __all__ = ["KernelFactory", "freeze", "source_def_loc"]
 
@@ -89,6 +92,8 @@ class KernelFactory:
 
     def get_tir(self, *args, **kwargs) -> tirx.PrimFunc:
         """The PrimFunc the function builds for these arguments."""
+        from tvm import tirx
+
         func = self.func(*args, **kwargs)
         if not isinstance(func, tirx.PrimFunc):
             raise TTCompileError.at(
@@ -98,19 +103,29 @@ class KernelFactory:
             )
         return func
 
-    def cached_kernel(self, key: tuple, build: Callable[[], tirx.PrimFunc]):
+    def cached_kernel(self, key: tuple, build: Callable[[], tirx.PrimFunc], disk_key: str | None = None):
         """The kernel compiled for ``key``, compiling ``build()`` the first time (two threads may both
-        compile it; both get the first one stored)."""
+        compile it; both get the first one stored). ``disk_key``: the call's entry in the kernel cache,
+        read before compiling and written after."""
         kernel = self._kernels.get(key)
         if kernel is None:
-            kernel = self.compile_fn(build())
+            kernel = kernel_cache.load(disk_key, build)
+            if kernel is None:
+                kernel = self.compile_fn(build())
+                kernel_cache.store(disk_key, kernel)
             with self._lock:
                 kernel = self._kernels.setdefault(key, kernel)
         return kernel
 
     def compile(self, *args, **kwargs):
-        """The JITKernel for these arguments, compiled on the first call with them."""
-        return self.cached_kernel(self.cache_key(args, kwargs), lambda: self.get_tir(*args, **kwargs))
+        """The JITKernel for these arguments: from this process's kernels, else from the kernel cache
+        (``kernel_cache.py``: no TVM needed), else compiled."""
+        key = self.cache_key(args, kwargs)
+        disk_key = None
+        if key not in self._kernels:
+            settings = getattr(self.compile_fn, "keywords", {})
+            disk_key = kernel_cache.entry_key(self.func, self.bind(args, kwargs).arguments, settings)
+        return self.cached_kernel(key, lambda: self.get_tir(*args, **kwargs), disk_key)
 
     def __call__(self, *args, **kwargs):
         return self.compile(*args, **kwargs)

@@ -11,9 +11,11 @@ import tvm_ffi
 from tvm import tirx
 
 from . import ops
-from .errors import TTCompileError, dsl_line, split_loc
+from .errors import TTCompileError, dsl_line, register_with_tvm, split_loc
 from .records import CircularBuffer
 from .target import TILE
+
+register_with_tvm()
 
 _ANALYZER = tvm.sym.Analyzer()
 extern = ops.extern

@@ -21,25 +21,27 @@ import hashlib
 import json
 import os
 import re
+import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import tvm
-from tvm import tirx
 
-from . import config, eager
+from . import config, eager, host_sizes
 from .arguments import bind_arguments, output_indices
-from .codegen import host_sizes
 from .errors import TTCompileError, TTRuntimeError
 from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
 from .pass_config import TT_MATH_FIDELITY, check_pass_configs
-from .pipeline import emit_tt_artifacts, run_pipeline
 from .profiler import KernelProfile, Profiler
-from .stages import split_kernels
 from .tensor_supply import TensorSupplyType
+
+if TYPE_CHECKING:
+    import tvm
+    from tvm import tirx
 
 __all__ = ["CompiledKernel", "JITKernel", "compile", "function_name", "jit"]
 
@@ -61,6 +63,13 @@ def shim_fingerprint() -> str:
     (hashed once per process and directory)."""
     include_dirs = config.find_include_dirs()
     return ",".join(_headers_digest(d) for d in include_dirs.values()) if include_dirs else "no shim"
+
+
+def is_prim_func(value) -> bool:
+    """Whether ``value`` is a PrimFunc; without importing TVM, since a program that has not imported it
+    cannot hold one."""
+    tvm = sys.modules.get("tvm")
+    return tvm is not None and isinstance(value, tvm.tirx.PrimFunc)
 
 
 def function_name(func: tirx.PrimFunc) -> str:
@@ -90,26 +99,69 @@ class CompiledKernel:
 
 
 class JITKernel(CompiledKernel):
-    """A compiled program: its artifacts, per-pass timings and a ``__call__`` that runs it."""
+    """A compiled program: its artifacts, per-pass timings and a ``__call__`` that runs it. ``func`` is the
+    PrimFunc and ``lowered`` the IRModule after the passes; a kernel read from the kernel cache
+    (``from_artifacts``, ``from_cache`` True) never saw TVM and builds them only when asked."""
 
     def __init__(self, func: tirx.PrimFunc, options: CompileOptions, dump_ir: str | None = None):
-        self.func = func
+        import tvm
+
+        from .pipeline import emit_tt_artifacts, run_pipeline
+
+        self._func, self._rebuild = func, None
+        self.from_cache = False
         self.options = options
         self.pass_timings: list[tuple[str, float]] = []
         start = time.perf_counter()
         name = function_name(func)
         self.name = name
         mod = tvm.IRModule({name: func})
-        self.lowered = run_pipeline(
+        self._lowered = run_pipeline(
             mod, **options.pipeline_kwargs(), dump_ir=dump_ir, timings=self.pass_timings
         )
         lowered_at = time.perf_counter()
-        self.artifacts: dict[str, str] = emit_tt_artifacts(self.lowered)
+        self._take_artifacts(emit_tt_artifacts(self.lowered))
         self.codegen_seconds = time.perf_counter() - lowered_at
         self.compile_seconds = time.perf_counter() - start
+
+    @classmethod
+    def from_artifacts(
+        cls, name: str, options: CompileOptions, artifacts: dict[str, str], rebuild: Callable
+    ) -> JITKernel:
+        """The kernel whose compile produced ``artifacts`` (kernel_cache.py), without compiling it again;
+        ``rebuild()`` gives its PrimFunc when ``func`` is asked for."""
+        kernel = cls.__new__(cls)
+        kernel._func, kernel._rebuild, kernel._lowered = None, rebuild, None
+        kernel.from_cache = True
+        kernel.options, kernel.name = options, name
+        kernel.pass_timings = []
+        kernel.codegen_seconds = kernel.compile_seconds = 0.0
+        kernel._take_artifacts(artifacts)
+        return kernel
+
+    @property
+    def func(self) -> tirx.PrimFunc:
+        if self._func is None:
+            self._func = self._rebuild()
+        return self._func
+
+    @property
+    def lowered(self) -> tvm.IRModule:
+        """The IRModule after the passes (for a kernel from the cache: its PrimFunc compiled again)."""
+        if self._lowered is None:
+            import tvm
+
+            from .pipeline import run_pipeline
+
+            mod = tvm.IRModule({self.name: self.func})
+            self._lowered = run_pipeline(mod, **self.options.pipeline_kwargs())
+        return self._lowered
+
+    def _take_artifacts(self, artifacts: dict[str, str]) -> None:
+        self.artifacts: dict[str, str] = artifacts
         self.plan = json.loads(self.artifacts["tt.plan.json"])
         self.params = self.plan["tensors"]
-        self.out_idx = output_indices(self.params, options.out_idx, self.name)
+        self.out_idx = output_indices(self.params, self.options.out_idx, self.name)
         self._host = None
         # What a warm call would otherwise recompute or read again (see _memoised, _holds).
         self._memo: dict[str, tuple[tuple, str]] = {}
@@ -421,7 +473,7 @@ def compile(
     ``enable_double_buffer``, ``enable_prefetch``,
     ``dump_ir`` (a directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4,
     default HiFi4; or the pass_configs key)."""
-    if not isinstance(func, tirx.PrimFunc):
+    if not is_prim_func(func):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:
         raise TTCompileError(
@@ -442,6 +494,8 @@ def compile(
         enable_prefetch,
         math_fidelity or configured,
     )
+    from .stages import split_kernels
+
     stages = split_kernels(func, function_name(func))
     if stages is not None:
         from .staged_kernel import StagedKernel  # it builds on JITKernel
@@ -490,7 +544,7 @@ def jit(
     )
 
     def wrap(f):
-        if isinstance(f, tirx.PrimFunc):
+        if is_prim_func(f):
             return compile(f, out_idx=out_idx, **settings)
         if eager.is_eager(f):
             if out_idx is not None:

@@ -6,8 +6,17 @@ from __future__ import annotations
 import dataclasses
 
 from .errors import TTCompileError
-from .passes.apply_tt_defaults import PARTITION_STRATEGIES, check_math_fidelity
 from .target import DEFAULT_TARGET, get_target
+
+PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "block")
+# The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
+MATH_FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
+
+
+def check_math_fidelity(value) -> None:
+    """TTCompileError unless ``value`` is one of the SDK's MathFidelity names."""
+    if value not in MATH_FIDELITIES:
+        raise TTCompileError(f"unknown math fidelity {value!r}; choose one of {', '.join(MATH_FIDELITIES)}")
 
 
 @dataclasses.dataclass(frozen=True)

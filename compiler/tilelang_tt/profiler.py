@@ -13,9 +13,13 @@
     print(profile.summary()); profile.write_trace("trace.json")   # open in https://ui.perfetto.dev
 
 Inputs are numpy arrays in each parameter's dtype (``tensor_supply.py``); the kernel runs on the mock
-device. ``Profiler.do_bench()`` of the kernel returns **modelled device time** in milliseconds: the
-simulator's timing model (runtime_mock.profile, constants in runtime_mock/arch/<arch>.json) replays one call
-and says how long the Tenstorrent chip would take. The model is deterministic, so one call is the measurement.
+device. A reference program, or a function timed, that is torch code
+(``torch_interop.wants_torch``) gets the same inputs as torch tensors sharing their memory, as upstream's
+profiler gives them; results are compared as numpy, whichever side made them.
+
+``Profiler.do_bench()`` of the kernel returns **modelled device time** in milliseconds: the simulator's
+timing model (runtime_mock.profile, constants in runtime_mock/arch/<arch>.json) replays one call and says
+how long the Tenstorrent chip would take. The model is deterministic, so one call is the measurement.
 ``Profiler.do_bench(func)`` of any other function, ``Profiler.do_bench_wall()`` and the module-level
 ``do_bench`` measure **host wall time** instead (the median over repetitions by default): what the
 simulator, or numpy, costs on this machine. GPU-only knobs (``backend``, ``device``, ``fast_flush``,
@@ -30,6 +34,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import torch_interop
 from .arguments import caller_shape
 from .tensor_supply import TensorSupplyType, make_tensor
 
@@ -51,8 +56,8 @@ def assert_close(actual, expected, atol: float, rtol: float, max_mismatched_rati
     """Pass when at most ``max_mismatched_ratio`` of the elements fail |a - e| ≤ atol + rtol·|e| (NaN equals
     NaN); else AssertionError with the mismatch count, the largest absolute and relative errors and the
     first mismatch. Both sides are compared as float64, so a float32 numpy reference checks a bf16 kernel."""
-    a = np.asarray(actual).astype(np.float64)
-    e = np.asarray(expected).astype(np.float64)
+    a = np.asarray(torch_interop.to_numpy(actual)).astype(np.float64)
+    e = np.asarray(torch_interop.to_numpy(expected)).astype(np.float64)
     if a.shape != e.shape:
         raise AssertionError(f"{name}: the kernel gives shape {a.shape}, the reference {e.shape}")
     mismatched = ~np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)
@@ -200,14 +205,22 @@ class Profiler:
             if i not in self.kernel.out_idx
         ]
 
+    @staticmethod
+    def _inputs_for(func: Callable, inputs: list) -> list:
+        """``inputs`` as ``func`` takes them: torch tensors over the same memory for torch code."""
+        if not torch_interop.wants_torch(func):
+            return inputs
+        return [torch_interop.from_numpy(a) if isinstance(a, np.ndarray) else a for a in inputs]
+
     def run_once(self, func: Callable | None = None):
         """``func`` (default: the kernel) called once on generated inputs; its result."""
-        return (func or self.kernel)(*self._get_inputs())
+        func = func or self.kernel
+        return func(*self._inputs_for(func, self._get_inputs()))
 
     def assert_allclose(
         self,
         reference_program: Callable,
-        input_tensors: Sequence[np.ndarray] | None = None,
+        input_tensors: Sequence | None = None,
         atol: float = 1e-2,
         rtol: float = 1e-2,
         max_mismatched_ratio: float = 0.01,
@@ -215,7 +228,7 @@ class Profiler:
         """Run ``reference_program`` and the kernel on the same inputs (generated, or ``input_tensors``)
         and compare their outputs one by one (``assert_close``); AssertionError names the output."""
         inputs = self._get_inputs() if input_tensors is None else list(input_tensors)
-        expected = _as_list(reference_program(*inputs))
+        expected = _as_list(reference_program(*self._inputs_for(reference_program, inputs)))
         actual = _as_list(self.kernel(*inputs))
         if len(actual) != len(expected):
             raise AssertionError(
@@ -277,6 +290,7 @@ class Profiler:
 
     @staticmethod
     def _wall(target, inputs, warmup, rep, n_warmup, n_repeat, backend, quantiles, return_mode):
+        inputs = Profiler._inputs_for(target, inputs)
         return do_bench(
             lambda: target(*inputs),
             warmup=warmup,

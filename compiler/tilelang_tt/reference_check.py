@@ -11,6 +11,8 @@ gets, in parameter order, every parameter that is not an output (TileLang's conv
 it is not given, the parameters the kernel only writes), including tensors the kernel reads and writes
 (``T.atomic_add`` targets) with their starting values, and returns the outputs: one array, or a tuple in
 parameter order, of the ``out_idx`` parameters or else of every written one.
+A reference program that is torch code (``torch_interop.wants_torch``: ``torch.softmax``, ``F.*``...) gets
+its inputs as torch tensors and may return torch tensors, as upstream's checks are written.
 Outputs and references are compared in float32: the worst relative error (to the reference's largest
 magnitude) and the lowest Pearson correlation over all outputs.
 """
@@ -23,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import torch_interop
 from .arguments import NUMPY_DTYPES, caller_shape
 from .jit import JITKernel
 from .tensor_supply import TensorSupplyType, make_tensor
@@ -72,7 +75,8 @@ def compare(got, ref) -> tuple[float, float]:
     """(max relative error, PCC) of an output against its reference, both taken as float32; the error is
     relative to the reference's largest magnitude. A check passes when it is below MAX_RELATIVE_ERROR and
     the PCC at least MIN_PCC."""
-    got, ref = np.asarray(got, dtype=np.float32), np.asarray(ref, dtype=np.float32)
+    got = np.asarray(torch_interop.to_numpy(got), dtype=np.float32)
+    ref = np.asarray(torch_interop.to_numpy(ref), dtype=np.float32)
     error = float(np.abs(got - ref).max() / max(float(np.abs(ref).max()), 1e-30))
     return error, _pcc(got, ref)
 
@@ -106,6 +110,8 @@ def check_against_reference(
     if ref_program is None:
         return CheckResult(seconds)
     outputs = [arrays[i] for i in output_indices]
+    if torch_interop.wants_torch(ref_program):
+        inputs = [torch_interop.from_numpy(a) for a in inputs]
     refs = ref_program(*inputs)
     refs = list(refs) if isinstance(refs, tuple | list) else [refs]
     if len(refs) != len(outputs):

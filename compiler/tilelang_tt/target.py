@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 from .errors import TTCompileError
-from .records import TargetFacts
 
 __all__ = [
     "TTTarget",
@@ -79,8 +78,11 @@ class TTTarget:
     def l1_cb_budget(self) -> int:
         return self.l1_bytes - self.l1_reserved_bytes
 
-    def as_record(self) -> TargetFacts:
-        """The facts later passes read, as the ``tt.target`` function attribute."""
+    def as_record(self):
+        """The facts later passes read, as the ``tt.target`` function attribute (a records.TargetFacts;
+        imported here so that naming a target needs no TVM)."""
+        from .records import TargetFacts
+
         return TargetFacts(
             name=self.name,
             arch=self.arch,

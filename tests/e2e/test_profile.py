@@ -17,7 +17,7 @@ def _example_gemm():
     spec = importlib.util.spec_from_file_location("example_gemm", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.gemm
+    return module.matmul.get_tir()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tilelang_tt.codegen import host_sizes
+from tilelang_tt import host_sizes
 
 import runtime_mock
 from tools import compile as compile_cli

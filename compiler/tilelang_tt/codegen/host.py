@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from .. import multicast
+from ..host_sizes import HostSizes, core_fields
 from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
-from .host_sizes import HostSizes, core_fields
 
 # C++ type of one element as callers pass it (numpy's layout: bool is one byte).
 ELEMENT_TYPE = {

@@ -29,12 +29,9 @@ from tvm import tirx
 from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import def_loc, find_ops, first_use_loc, get_attr, region, tensor_params
+from ..options import PARTITION_STRATEGIES, check_math_fidelity
 from ..records import Options
 from ..target import DATA_FORMATS, TABLE_FORMAT, get_target
-
-PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "block")
-# The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
-MATH_FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 
 
 def _allocations(func: tirx.PrimFunc) -> list[tirx.Buffer]:
@@ -94,12 +91,6 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
             if isinstance(arg, tvm.ir.TensorRegion):
                 region(arg, site.loc, tile_view=False)
     return formats
-
-
-def check_math_fidelity(value) -> None:
-    """TTCompileError unless ``value`` is one of the SDK's MathFidelity names."""
-    if value not in MATH_FIDELITIES:
-        raise TTCompileError(f"unknown math fidelity {value!r}; choose one of {', '.join(MATH_FIDELITIES)}")
 
 
 def ApplyTTDefaults(
