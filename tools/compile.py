@@ -15,6 +15,9 @@ with its own out_idx and target unless --target/--partition/--math-fidelity say 
 --func, factories whose parameters have no defaults are skipped with a note, and named when nothing else
 is left to compile.
 
+FILE may also be a ``.tvmscript`` file that tools/upstream_export.py wrote from a program of upstream
+TileLang (``tilelang_tt.upstream_import``); its one PrimFunc goes by the file's name.
+
 Writes reader.cpp, compute.cpp, writer.cpp, main.cpp and tt.plan.json per function (into DIR/<func>/
 when the file has several; a function of several T.Kernel blocks writes one DIR/<program>/ per block),
 prints per-pass times, the artifacts written and the cores used. ``--run``
@@ -40,6 +43,7 @@ import ast
 import importlib.util
 import os
 import sys
+import types
 
 
 def _path(p: str) -> str:
@@ -48,12 +52,19 @@ def _path(p: str) -> str:
 
 
 def _load(path: str):
-    """The program file as a module. The kernel cache is off while it loads: the CLI recompiles every
-    module-level kernel from its PrimFunc, which a kernel from the cache does not keep."""
+    """The program file as a module; a ``.tvmscript`` file exported from upstream TileLang
+    (tools/upstream_export.py) as a module holding its PrimFunc under the file's name. The kernel cache is
+    off while a program loads: the CLI compiles every module-level kernel itself."""
     from tilelang_tt import config
 
     os.environ[config.KERNEL_CACHE_VARIABLE] = "0"
     name = os.path.splitext(os.path.basename(path))[0]
+    if path.endswith(".tvmscript"):
+        from tilelang_tt import upstream_import
+
+        module = types.ModuleType(name)
+        setattr(module, name, upstream_import.parse_file(path))
+        return module
     spec = importlib.util.spec_from_file_location(f"tilelang_tt_cli_{name}", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(path))

@@ -36,6 +36,14 @@ def test_run_checks_ref_program(tmp_path):
     assert result.returncode == 0 and "check: PASS" in result.stdout, result.stdout + result.stderr
 
 
+def test_compiles_and_runs_a_program_exported_from_upstream_tilelang(tmp_path):
+    exported = os.path.join(os.path.dirname(__file__), "..", "upstream", "gemm.tvmscript")
+    result = _cli(os.path.abspath(exported), "--out", str(tmp_path / "out"), "--run")
+    assert result.returncode == 0, result.stderr
+    assert "check: ran in" in result.stdout, result.stdout
+    assert (tmp_path / "out" / "compute.cpp").exists()
+
+
 def test_run_checks_under_seeded_schedules(tmp_path):
     result = _cli(os.path.abspath(EXAMPLE), "--out", str(tmp_path / "out"), "--run", "--schedules", "3")
     assert result.returncode == 0, result.stdout + result.stderr
