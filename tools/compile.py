@@ -6,7 +6,8 @@ The kernels of a file are its module-level objects of three kinds: PrimFuncs (``
 kernels (``kernel = tilelang.compile(...)`` or ``matmul(1024, 1024, ...)``: a JITKernel, recompiled here
 with its own out_idx and target unless --target/--partition/--math-fidelity say otherwise), and
 ``@tilelang.jit`` factories, classic or eager. A factory is built with its default arguments, or with
-``--func NAME --args ARGS``, where ARGS is a call's argument list of Python literals:
+``--func NAME --args ARGS``, where ARGS is a call's argument list of Python literals (an ``@autotune``d
+factory is compiled as its arguments give, not tuned):
 
     compile.py gemm.py --func matmul --args "256, 256, 128, 64, 64, 32"
     compile.py gemm.py --func matmul --args "M=256, N=256, K=128, block_M=64, block_N=64, block_K=32"
@@ -22,7 +23,8 @@ Writes reader.cpp, compute.cpp, writer.cpp, main.cpp and tt.plan.json per functi
 when the file has several; a function of several T.Kernel blocks writes one DIR/<program>/ per block),
 prints per-pass times, the artifacts written and the cores used. ``--run``
 also executes each program on the mock device with random inputs and, when the file defines
-``ref_program`` (TileLang's convention), checks the outputs against it. Relative paths are taken from
+``ref_program`` (TileLang's convention), checks the outputs against it; parameters of ``ref_program`` past
+the kernel's inputs take the factory's arguments of the same name. Relative paths are taken from
 the directory bazel was run from ($BUILD_WORKING_DIRECTORY). Errors print as file:line:col with the DSL
 line and a caret; the exit status is non-zero.
 
@@ -93,13 +95,16 @@ def _call_args(text: str) -> tuple[list, dict]:
 
 
 def _kernels(module) -> dict:
-    """The module-level PrimFuncs, JITKernels and tilelang.jit factories of ``module``, once each."""
+    """The module-level PrimFuncs, JITKernels and tilelang.jit factories of ``module``, once each (an
+    ``@autotune``d factory as its factory: the CLI compiles the config its arguments give)."""
+    from tilelang_tt.autotuner import AutoTuner
     from tilelang_tt.factory import KernelFactory
     from tilelang_tt.jit import CompiledKernel
     from tvm import tirx
 
     found, seen = {}, set()
     for name, value in vars(module).items():
+        value = value.factory if isinstance(value, AutoTuner) else value
         if isinstance(value, tirx.PrimFunc | CompiledKernel | KernelFactory) and id(value) not in seen:
             found[name] = value
             seen.add(id(value))
@@ -148,6 +153,25 @@ def _needs_arguments(item) -> str | None:
     if isinstance(item, EagerKernelFactory) and not missing:
         missing = item.const_names()  # sizes only tensors or --args give
     return ", ".join(missing) or None
+
+
+def _reference(module, item, call_args, kernel):
+    """The module's ``ref_program``, with the parameters it takes beyond the kernel's inputs bound by name
+    to the factory's arguments (upstream's ``ref_program(Q, K, V, is_causal)`` beside
+    ``flashattn(..., is_causal, ...)``); None when the module has none."""
+    import functools
+    import inspect
+
+    from tilelang_tt.factory import KernelFactory
+
+    ref_program = getattr(module, "ref_program", None)
+    if ref_program is None or not isinstance(item, KernelFactory):
+        return ref_program
+    named = item.bind(*call_args).arguments
+    inputs = len(kernel.params) - len(kernel.out_idx or [])
+    extra = list(inspect.signature(ref_program).parameters)[inputs:]
+    given = {name: named[name] for name in extra if name in named}
+    return functools.partial(ref_program, **given) if given else ref_program
 
 
 def _check_schedules(kernel, ref_program, schedules: int) -> str:
@@ -299,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             kernel = _compile(func, call_args, options)
             written = kernel.write_artifacts(out_dir)
-            ref_program = getattr(module, "ref_program", None)
+            ref_program = _reference(module, func, call_args, kernel)
             if not args.run:
                 result = "not run (pass --run)"
             elif args.schedules:

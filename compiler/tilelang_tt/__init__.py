@@ -14,6 +14,7 @@ program's reference; ``__version__`` is the package's version (``python -m tilel
 """
 
 from . import language, math, profiler, tvm_without_torch
+from .autotuner import autotune
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
 from .jit import JITKernel, compile, jit
 from .math import cdiv, next_power_of_2
@@ -32,6 +33,7 @@ __all__ = [
     "language",
     "compile",
     "jit",
+    "autotune",
     "JITKernel",
     "CompileOptions",
     "TTError",

@@ -1,0 +1,68 @@
+"""``@autotune`` over the timing model: the fastest config's kernel, configs that do not compile or give a
+wrong answer left out (and named when none is left), a call that sets a tunable compiled as given."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+from programs import gemm
+from tilelang_tt.autotuner import autotune, set_autotune_inputs
+from tilelang_tt.errors import TTCompileError
+
+matmul = tilelang.jit(out_idx=[-1])(gemm)  # gemm(M, N, K, bM, bN, bK, ...) builds the PrimFunc
+
+
+def ref_program(A, B):
+    return A.astype(np.float32) @ B.astype(np.float32)
+
+
+CONFIGS = [{"bM": 32, "bN": 32, "bK": 32}, {"bM": 64, "bN": 64, "bK": 64}, {"bM": 128, "bN": 128, "bK": 32}]
+TOO_BIG = {"bM": 1024, "bN": 1024, "bK": 512}  # more L1 than a core has
+
+
+def test_tuning_keeps_the_config_that_models_fastest():
+    tuned = autotune(configs=CONFIGS, ref_prog=ref_program)(matmul)
+    kernel = tuned(256, 256, 256)
+    modelled = {tuple(c.values()): matmul(256, 256, 256, **c).get_profiler().do_bench() for c in CONFIGS}
+    assert kernel.latency == min(modelled.values()), f"chose {kernel.config} of {modelled}"
+    assert modelled[tuple(kernel.config.values())] == kernel.latency
+    assert kernel.ref_latency > 0
+    assert tuned(256, 256, 256) is kernel, "a second call with the same arguments should not tune again"
+
+
+def test_a_config_that_does_not_fit_is_left_out():
+    kernel = autotune(configs=[TOO_BIG, CONFIGS[0]])(matmul)(256, 256, 256)
+    assert kernel.config == CONFIGS[0]
+
+
+def test_a_config_giving_a_wrong_answer_is_left_out():
+    def wrong(A, B):
+        return ref_program(A, B) + 1.0
+
+    with pytest.raises(TTCompileError, match=r"no config gives a kernel:\n  \{'bM': 32.*wrong result"):
+        autotune(configs=CONFIGS[:1], ref_prog=wrong)(matmul)(128, 128, 128)
+
+
+def test_when_no_config_compiles_each_reason_is_named():
+    with pytest.raises(TTCompileError, match=r"\{'bM': 1024, 'bN': 1024, 'bK': 512\}: TTResourceError"):
+        autotune(configs=[TOO_BIG])(matmul)(256, 256, 256)
+
+
+def test_a_call_that_sets_a_tunable_is_compiled_as_given():
+    kernel = autotune(configs=[TOO_BIG])(matmul)(128, 128, 128, bM=64, bN=64, bK=64)
+    assert not hasattr(kernel, "latency"), "the kernel was tuned although the call set block sizes"
+    a, b = (np.ones((128, 128), np.float32) for _ in range(2))
+    np.testing.assert_allclose(np.asarray(kernel(a, b), np.float32), ref_program(a, b))
+
+
+def test_tuning_on_given_inputs():
+    a = np.full((128, 128), 0.5, np.float32)
+    b = np.eye(128, dtype=np.float32)
+    seen = []
+
+    def identity_check(A, B):
+        seen.append(float(np.asarray(A, np.float32)[0, 0]))
+        return ref_program(A, B)
+
+    with set_autotune_inputs(a, b):
+        autotune(configs=CONFIGS[:1], ref_prog=identity_check)(matmul)(128, 128, 128)
+    assert seen and all(v == 0.5 for v in seen), f"the reference saw {seen}, not the given inputs"
