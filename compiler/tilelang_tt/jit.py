@@ -104,21 +104,15 @@ class JITKernel(CompiledKernel):
     (``from_artifacts``, ``from_cache`` True) never saw TVM and builds them only when asked."""
 
     def __init__(self, func: tirx.PrimFunc, options: CompileOptions, dump_ir: str | None = None):
-        import tvm
-
-        from .pipeline import emit_tt_artifacts, run_pipeline
+        from .pipeline import emit_tt_artifacts
 
         self._func, self._rebuild = func, None
         self.from_cache = False
         self.options = options
         self.pass_timings: list[tuple[str, float]] = []
         start = time.perf_counter()
-        name = function_name(func)
-        self.name = name
-        mod = tvm.IRModule({name: func})
-        self._lowered = run_pipeline(
-            mod, **options.pipeline_kwargs(), dump_ir=dump_ir, timings=self.pass_timings
-        )
+        self.name = function_name(func)
+        self._lowered = self._run_passes(dump_ir, self.pass_timings)
         lowered_at = time.perf_counter()
         self._take_artifacts(emit_tt_artifacts(self.lowered))
         self.codegen_seconds = time.perf_counter() - lowered_at
@@ -149,13 +143,16 @@ class JITKernel(CompiledKernel):
     def lowered(self) -> tvm.IRModule:
         """The IRModule after the passes (for a kernel from the cache: its PrimFunc compiled again)."""
         if self._lowered is None:
-            import tvm
-
-            from .pipeline import run_pipeline
-
-            mod = tvm.IRModule({self.name: self.func})
-            self._lowered = run_pipeline(mod, **self.options.pipeline_kwargs())
+            self._lowered = self._run_passes()
         return self._lowered
+
+    def _run_passes(self, dump_ir: str | None = None, timings: list | None = None) -> tvm.IRModule:
+        import tvm
+
+        from .pipeline import run_pipeline
+
+        mod = tvm.IRModule({self.name: self.func})
+        return run_pipeline(mod, **self.options.pipeline_kwargs(), dump_ir=dump_ir, timings=timings)
 
     def _take_artifacts(self, artifacts: dict[str, str]) -> None:
         self.artifacts: dict[str, str] = artifacts
