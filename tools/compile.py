@@ -97,14 +97,14 @@ def _call_args(text: str) -> tuple[list, dict]:
 def _kernels(module) -> dict:
     """The module-level PrimFuncs, JITKernels and tilelang.jit factories of ``module``, once each (an
     ``@autotune``d factory as its factory: the CLI compiles the config its arguments give)."""
-    from tilelang_tt.autotuner import AutoTuner
+    from tilelang_tt.autotuner import TunedFactory
     from tilelang_tt.factory import KernelFactory
     from tilelang_tt.jit import CompiledKernel
     from tvm import tirx
 
     found, seen = {}, set()
     for name, value in vars(module).items():
-        value = value.factory if isinstance(value, AutoTuner) else value
+        value = value.factory if isinstance(value, TunedFactory) else value
         if isinstance(value, tirx.PrimFunc | CompiledKernel | KernelFactory) and id(value) not in seen:
             found[name] = value
             seen.add(id(value))

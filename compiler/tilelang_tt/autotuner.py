@@ -1,4 +1,5 @@
-"""TileLang's ``@autotune`` over a ``@tilelang.jit`` factory, tuned against the device timing model.
+"""TileLang's autotuner, tuned against the device timing model: ``@autotune`` above a ``@tilelang.jit``
+factory, and the ``AutoTuner`` class of TileLang's older examples.
 
     @autotune(configs=[{"block_M": 64, "block_N": 64}, {"block_M": 128, "block_N": 128}], warmup=10, rep=10)
     @tilelang.jit(out_idx=[3])
@@ -8,32 +9,55 @@
     kernel.latency, kernel.config              # its modelled milliseconds and its config
     kernel = flashattn(1, 8, 1024, 128, block_M=64, block_N=64)   # a tunable given: compiled, not tuned
 
+    result = (AutoTuner.from_kernel(kernel=make_gemm, configs=configs)      # make_gemm(**config) → PrimFunc
+              .set_compile_args(out_idx=[-1])
+              .set_profile_args(ref_prog=ref_program)
+              .run(warmup=3, rep=20))                                       # AutotuneResult
+    result.latency, result.config, result.kernel
+
 Each config's kernel is timed by ``kernel.get_profiler(supply_type).do_bench()``: the modelled device time
-of one call (profiler.py), which is deterministic, so ``warmup`` and ``rep`` have nothing to average and
-are accepted for TileLang's signature. A config that does not compile (it does not fit the core's L1, say)
-or, with ``ref_prog``, gives a wrong answer (``assert_allclose`` with ``rtol``/``atol``) is left out;
-``ref_latency`` is the reference program's host wall time on the same inputs. When every config fails,
-a TTCompileError lists each one's reason. As upstream, a call that gives any tunable parameter itself is
-compiled as given; the result for one call's arguments is kept for the next call with them.
+of one call (profiler.py), deterministic, so ``warmup`` and ``rep`` have nothing to average. A config that
+does not compile (it does not fit the core's L1, say) or, with ``ref_prog``, gives a wrong answer
+(``assert_allclose`` with ``rtol``/``atol``) is left out; ``ref_latency`` is the reference program's host
+wall time on the same inputs. When every config fails, a TTCompileError lists each one's reason. As
+upstream, an ``@autotune``d call that gives a tunable parameter itself is compiled as given.
+
+Results are cached twice: per process, and on disk beside the kernel cache (``<cache>/programs/autotune/``,
+keyed as a kernel is, ``kernel_cache.entry_key``, plus the configs and the check, its reference program by
+name), so a later process compiles only the winner — from the kernel cache, without TVM, when it is
+there. ``TILELANG_TT_KERNEL_CACHE=0`` turns both caches off. Candidates compile one after another in this
+process (the compiler's passes are Python; on this project's two-core machines parallel compiles gain
+little): not yet in parallel processes, nor on a Ray cluster.
 
 Accepted for TileLang's signature, with no effect here: ``timeout``, ``supply_prog``,
 ``manual_check_prog``, ``cache_input_tensors``, ``do_not_specialize``, ``early_stop``,
-``early_stop_factor``.
+``early_stop_factor``, ``backend``, and ``run``'s parallelism knobs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
+import json
 from collections.abc import Callable
+from pathlib import Path
 
+from . import config, kernel_cache
 from .eager import EagerKernelFactory
 from .errors import TTCompileError, TTError
 from .factory import KernelFactory
 from .tensor_supply import TensorSupplyType
 
-__all__ = ["AutoTuner", "autotune", "get_autotune_inputs", "set_autotune_inputs"]
+__all__ = [
+    "AutoTuner",
+    "AutotuneResult",
+    "TunedFactory",
+    "autotune",
+    "get_autotune_inputs",
+    "set_autotune_inputs",
+]
 
 _INPUTS: contextvars.ContextVar[list | None] = contextvars.ContextVar("autotune_inputs", default=None)
 
@@ -55,91 +79,239 @@ def get_autotune_inputs() -> list | None:
     return _INPUTS.get()
 
 
-class AutoTuner:
-    """A factory whose calls pick, per distinct arguments, the config whose kernel models fastest."""
+@dataclasses.dataclass
+class AutotuneResult:
+    """The fastest config: its modelled ``latency`` (ms), ``config``, the reference's host wall time
+    ``ref_latency`` (None without ``ref_prog``), its ``kernel`` and ``libcode`` (the kernels' source);
+    ``func`` is the kernel's PrimFunc."""
 
-    def __init__(
+    latency: float
+    config: dict
+    ref_latency: float | None
+    libcode: str
+    kernel: object
+
+    @property
+    def func(self):
+        return self.kernel.func
+
+
+@dataclasses.dataclass(frozen=True)
+class _Check:
+    supply_type: TensorSupplyType = TensorSupplyType.Auto
+    ref_prog: Callable | None = None
+    rtol: float = 1e-2
+    atol: float = 1e-2
+    max_mismatched_ratio: float = 0.01
+    skip_check: bool = False
+
+
+class AutoTuner:
+    """TileLang's ``AutoTuner``: ``fn(**config)`` builds a PrimFunc (``from_kernel``); ``run`` compiles each
+    config with ``set_compile_args``' arguments, checks and times it as ``set_profile_args`` says, and
+    returns the fastest as an AutotuneResult."""
+
+    def __init__(self, fn: Callable, configs: list[dict] | Callable):
+        self.fn = fn
+        self.configs = configs
+        self.compile_args: dict = {}
+        self.check = _Check()
+        # How run() compiles one config; @autotune gives its factory's, with the call's arguments.
+        self._compile_config: Callable[[dict], object] | None = None
+        self._cache_identity: tuple = ()
+
+    @classmethod
+    def from_kernel(cls, kernel: Callable, configs: list[dict] | Callable) -> AutoTuner:
+        return cls(kernel, configs)
+
+    def set_compile_args(
         self,
-        factory: KernelFactory,
-        configs: list[dict] | Callable,
-        supply_type: TensorSupplyType,
-        ref_prog: Callable | None,
-        rtol: float,
-        atol: float,
-        max_mismatched_ratio: float,
-        skip_check: bool,
-    ):
+        out_idx=None,
+        target=None,
+        execution_backend=None,
+        target_host=None,
+        verbose=None,
+        pass_configs=None,
+        **tenstorrent_options,
+    ) -> AutoTuner:
+        """``tilelang.compile``'s arguments for every candidate (Tenstorrent options such as ``partition``
+        too)."""
+        self.compile_args = dict(
+            out_idx=out_idx,
+            target=target,
+            execution_backend=execution_backend,
+            target_host=target_host,
+            verbose=verbose,
+            pass_configs=pass_configs,
+            **tenstorrent_options,
+        )
+        return self
+
+    def set_profile_args(
+        self,
+        warmup: int = 25,
+        rep: int = 100,
+        timeout: int = 30,
+        supply_type: TensorSupplyType = TensorSupplyType.Auto,
+        ref_prog: Callable | None = None,
+        supply_prog: Callable | None = None,
+        rtol: float = 1e-2,
+        atol: float = 1e-2,
+        max_mismatched_ratio: float = 0.01,
+        skip_check: bool = False,
+        manual_check_prog: Callable | None = None,
+        cache_input_tensors: bool = False,
+        backend: str = "event",
+    ) -> AutoTuner:
+        self.check = _Check(supply_type, ref_prog, rtol, atol, max_mismatched_ratio, skip_check)
+        return self
+
+    def _compiler(self) -> Callable[[dict], object]:
+        if self._compile_config is not None:
+            return self._compile_config
+        from .jit import compile as compile_prim_func
+
+        factory = KernelFactory(self.fn, functools.partial(compile_prim_func, **self.compile_args))
+        return lambda config: factory.compile(**config)
+
+    def _configs(self, *args, **kwargs) -> list[dict]:
+        configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
+        configs = [dict(c) for c in configs]
+        if not configs:
+            raise TTCompileError(f"the autotuner of {getattr(self.fn, '__name__', self.fn)} has no configs")
+        return configs
+
+    def _measure(self, kernel) -> tuple[float | None, str | None]:
+        """(modelled ms, None) for a kernel that passes the check, else (None, why it failed)."""
+        profiler, inputs = kernel.get_profiler(self.check.supply_type), get_autotune_inputs()
+        if self.check.ref_prog is not None and not self.check.skip_check:
+            try:
+                profiler.assert_allclose(
+                    self.check.ref_prog,
+                    input_tensors=inputs,
+                    atol=self.check.atol,
+                    rtol=self.check.rtol,
+                    max_mismatched_ratio=self.check.max_mismatched_ratio,
+                )
+            except AssertionError as err:
+                return None, f"wrong result: {err}"
+        return profiler.do_bench(input_tensors=inputs), None
+
+    def _result(self, kernel, latency: float, config: dict) -> AutotuneResult:
+        ref_prog = self.check.ref_prog
+        profiler = kernel.get_profiler(self.check.supply_type)
+        ref_latency = profiler.do_bench(ref_prog, input_tensors=get_autotune_inputs()) if ref_prog else None
+        kernel.latency, kernel.config, kernel.ref_latency = latency, config, ref_latency
+        return AutotuneResult(latency, config, ref_latency, kernel.get_kernel_source(), kernel)
+
+    def run(self, warmup: int = 25, rep: int = 100, timeout: int = 30, **parallelism) -> AutotuneResult:
+        """The fastest passing config's AutotuneResult (see the module docstring)."""
+        configs = self._configs()
+        compile_config = self._compiler()
+        cached = _load_choice(self._choice_key(configs))
+        if cached is not None and cached["config"] in configs:
+            try:
+                kernel = compile_config(cached["config"])
+            except TTError:
+                kernel = None  # the compiler changed under the entry: tune again
+            if kernel is not None:
+                kernel.latency, kernel.config = cached["latency"], cached["config"]
+                kernel.ref_latency = cached["ref_latency"]
+                return AutotuneResult(
+                    cached["latency"],
+                    cached["config"],
+                    cached["ref_latency"],
+                    kernel.get_kernel_source(),
+                    kernel,
+                )
+        best, failures = None, []
+        for candidate in configs:
+            try:
+                kernel = compile_config(candidate)
+            except TTError as err:
+                failures.append(f"{candidate}: {type(err).__name__}: {str(err).splitlines()[0]}")
+                continue
+            latency, failure = self._measure(kernel)
+            if failure is not None:
+                failures.append(f"{candidate}: {failure.splitlines()[0]}")
+            elif best is None or latency < best[0]:
+                best = (latency, candidate, kernel)
+        if best is None:
+            name = getattr(self.fn, "__name__", "the kernel")
+            raise TTCompileError(f"autotuning {name}: no config gives a kernel:\n  " + "\n  ".join(failures))
+        result = self._result(best[2], best[0], best[1])
+        _store_choice(self._choice_key(configs), result)
+        return result
+
+    def _choice_key(self, configs: list[dict]) -> str | None:
+        """The disk entry of this tuning: what keys a kernel, plus the configs and the check."""
+        if get_autotune_inputs() is not None:
+            return None  # tuned on the caller's data, which no key describes
+        check = dataclasses.asdict(dataclasses.replace(self.check, ref_prog=None))
+        check["supply_type"] = self.check.supply_type.name
+        ref = getattr(self.check.ref_prog, "__qualname__", repr(self.check.ref_prog))
+        described = {"identity": self._cache_identity, "configs": configs, "check": check, "ref": ref}
+        return kernel_cache.entry_key(self.fn, described, self.compile_args)
+
+
+def _choice_path(key: str) -> Path:
+    return Path(config.cache_dir()) / "autotune" / f"{key}.json"
+
+
+def _load_choice(key: str | None) -> dict | None:
+    if key is None:
+        return None
+    try:
+        entry = json.loads(_choice_path(key).read_text())
+        return entry if {"config", "latency", "ref_latency"} <= set(entry) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _store_choice(key: str | None, result: AutotuneResult) -> None:
+    if key is None:
+        return
+    entry = {"config": result.config, "latency": result.latency, "ref_latency": result.ref_latency}
+    try:
+        path = _choice_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(entry))
+        tmp.replace(path)
+    except OSError:
+        pass  # the next process tunes again
+
+
+class TunedFactory:
+    """An ``@autotune``d ``@tilelang.jit`` factory: per distinct call, the AutoTuner's winner."""
+
+    def __init__(self, factory: KernelFactory, configs, check: _Check):
         if not isinstance(factory, KernelFactory):
             raise TypeError(
                 f"@autotune goes above @tilelang.jit on a function that builds a kernel; got "
                 f"{type(factory).__name__}"
             )
         functools.update_wrapper(self, factory.func)
-        self.factory = factory
-        self.configs = configs
-        self.supply_type = supply_type
-        self.ref_prog = ref_prog
-        self.check = dict(rtol=rtol, atol=atol, max_mismatched_ratio=max_mismatched_ratio)
-        self.skip_check = skip_check
+        self.factory, self.configs, self.check = factory, configs, check
         self._tuned: dict = {}
-
-    def _configs(self, args, kwargs) -> list[dict]:
-        configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
-        configs = list(configs)
-        if not configs:
-            raise TTCompileError(f"@autotune of {self.factory.func.__name__} has no configs")
-        return [dict(c) for c in configs]
-
-    def _gives_a_tunable(self, configs: list[dict], args, kwargs) -> bool:
-        given = set(self.factory.signature.bind_partial(*args, **kwargs).arguments)
-        return any(name in given for config in configs for name in config)
-
-    def _measure(self, kernel):
-        """(modelled ms, None) for a kernel that passes the check, else (None, why it failed)."""
-        profiler, inputs = kernel.get_profiler(self.supply_type), get_autotune_inputs()
-        if self.ref_prog is not None and not self.skip_check:
-            try:
-                profiler.assert_allclose(self.ref_prog, input_tensors=inputs, **self.check)
-            except AssertionError as err:
-                return None, f"wrong result: {err}"
-        return profiler.do_bench(input_tensors=inputs), None
 
     def compile(self, *args, **kwargs):
         """The kernel for these arguments: compiled as given when they set a tunable parameter, else the
         fastest config's (with ``latency``, ``config`` and ``ref_latency``)."""
-        configs = self._configs(args, kwargs)
-        if self._gives_a_tunable(configs, args, kwargs):
+        tuner = AutoTuner(self.factory.func, self.configs)
+        tuner.check = self.check
+        configs = tuner._configs(*args, **kwargs)
+        given = set(self.factory.signature.bind_partial(*args, **kwargs).arguments)
+        if any(name in given for candidate in configs for name in candidate):
             return self.factory.compile(*args, **kwargs)
         key = self.factory.cache_key(args, kwargs)
         if key not in self._tuned:
-            self._tuned[key] = self._tune(configs, args, kwargs)
+            tuner.configs = configs
+            tuner.compile_args = dict(getattr(self.factory.compile_fn, "keywords", {}))
+            tuner._cache_identity = tuple(self.factory.bind(args, kwargs).arguments.items())
+            tuner._compile_config = lambda candidate: self.factory.compile(*args, **{**kwargs, **candidate})
+            self._tuned[key] = tuner.run().kernel
         return self._tuned[key]
-
-    def _tune(self, configs: list[dict], args, kwargs):
-        best, failures = None, []
-        for config in configs:
-            try:
-                kernel = self.factory.compile(*args, **{**kwargs, **config})
-            except TTError as err:
-                failures.append(f"{config}: {type(err).__name__}: {str(err).splitlines()[0]}")
-                continue
-            latency, failure = self._measure(kernel)
-            if failure is not None:
-                failures.append(f"{config}: {failure.splitlines()[0]}")
-            elif best is None or latency < best[0]:
-                best = (latency, config, kernel)
-        if best is None:
-            raise TTCompileError(
-                f"@autotune of {self.factory.func.__name__}: no config gives a kernel:\n  "
-                + "\n  ".join(failures)
-            )
-        latency, config, kernel = best
-        profiler = kernel.get_profiler(self.supply_type)
-        ref_latency = (
-            profiler.do_bench(self.ref_prog, input_tensors=get_autotune_inputs()) if self.ref_prog else None
-        )
-        kernel.latency, kernel.config, kernel.ref_latency = latency, config, ref_latency
-        return kernel
 
     def __call__(self, *args, **kwargs):
         """The kernel (a classic factory), or, for an eager one, the kernel run on the tensors given."""
@@ -171,10 +343,9 @@ def autotune(
     early_stop_factor: float = 2.0,
 ):
     """TileLang's ``@autotune(configs=...)`` (see the module docstring), with or without arguments."""
+    check = _Check(supply_type, ref_prog, rtol, atol, max_mismatched_ratio, skip_check)
 
     def wrap(factory):
-        return AutoTuner(
-            factory, configs, supply_type, ref_prog, rtol, atol, max_mismatched_ratio, skip_check
-        )
+        return TunedFactory(factory, configs, check)
 
     return wrap(func) if func is not None else wrap

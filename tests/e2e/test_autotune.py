@@ -1,11 +1,15 @@
 """``@autotune`` over the timing model: the fastest config's kernel, configs that do not compile or give a
 wrong answer left out (and named when none is left), a call that sets a tunable compiled as given."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import tilelang_tt as tilelang
 from programs import gemm
-from tilelang_tt.autotuner import autotune, set_autotune_inputs
+from tilelang_tt.autotuner import AutoTuner, autotune, set_autotune_inputs
 from tilelang_tt.errors import TTCompileError
 
 matmul = tilelang.jit(out_idx=[-1])(gemm)  # gemm(M, N, K, bM, bN, bK, ...) builds the PrimFunc
@@ -66,3 +70,74 @@ def test_tuning_on_given_inputs():
     with set_autotune_inputs(a, b):
         autotune(configs=CONFIGS[:1], ref_prog=identity_check)(matmul)(128, 128, 128)
     assert seen and all(v == 0.5 for v in seen), f"the reference saw {seen}, not the given inputs"
+
+
+def test_the_autotuner_class_as_tilelangs_examples_use_it():
+    def kernel(bM=None, bN=None, bK=None):  # noqa: N803 -- the configs' names
+        return gemm(128, 128, 128, bM, bN, bK)
+
+    result = (
+        AutoTuner.from_kernel(kernel=kernel, configs=CONFIGS[:2])
+        .set_compile_args(out_idx=[-1], target="auto")
+        .set_profile_args(supply_type=tilelang.TensorSupplyType.Auto, ref_prog=ref_program, skip_check=False)
+        .run(warmup=3, rep=20)
+    )
+    modelled = [kernel_of(c).get_profiler().do_bench() for c in CONFIGS[:2]]
+    assert result.latency == min(modelled) and result.config == CONFIGS[modelled.index(min(modelled))]
+    assert result.kernel.latency == result.latency and "void kernel_main()" in result.libcode
+    assert result.func is not None
+
+
+def kernel_of(config):
+    return tilelang.compile(gemm(128, 128, 128, **config), out_idx=[-1])
+
+
+# Its own program: programs.py imports TVM, which the second run must not.
+SCRIPT = """
+import sys
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+from tilelang_tt.autotuner import autotune
+
+
+@autotune(configs=[{"block": 32}, {"block": 64}])
+@tilelang.jit(out_idx=[-1])
+def double(M, N, block=32):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):
+            A_s = T.alloc_shared((block, block), "float32")
+            T.copy(A[by * block, bx * block], A_s)
+            for i, j in T.Parallel(block, block):
+                A_s[i, j] = A_s[i, j] * 2.0
+            T.copy(A_s, B[by * block, bx * block])
+
+    return main
+
+
+kernel = double(128, 128)
+print("tvm" in sys.modules, kernel.config, kernel.latency)
+"""
+
+
+def test_a_later_process_takes_the_tuned_config_from_the_cache(tmp_path):
+    (tmp_path / "tune.py").write_text(SCRIPT)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+        TILELANG_TT_CACHE_DIR=str(tmp_path / "cache"),
+        RUNTIME_MOCK_CACHE_DIR=str(tmp_path / "cache" / "kernels"),
+    )
+
+    def run():
+        result = subprocess.run(
+            [sys.executable, "tune.py"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    first, second = run(), run()
+    assert first.startswith("True "), first
+    assert second == "False" + first[len("True") :], (
+        f"tuning again, or importing TVM: {first!r} then {second!r}"
+    )
