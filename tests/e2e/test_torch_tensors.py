@@ -10,7 +10,7 @@ import pytest
 import tilelang_tt
 import torch
 import torch.nn.functional as F  # noqa: N812 -- as upstream's reference programs spell it
-from programs import gemm
+from programs import gemm, page_table_gather
 from tilelang_tt.errors import TTArgumentError
 
 
@@ -151,3 +151,14 @@ def test_a_partial_of_a_torch_reference_is_torch_code(kernel):
     kernel.get_profiler().assert_allclose(
         functools.partial(ref_program, transpose_b=False), atol=0.1, rtol=1e-2
     )
+
+
+@pytest.mark.parametrize("table_dtype", [torch.int32, torch.int64], ids=["int32", "int64_converted"])
+def test_an_integer_index_table_is_taken_from_torch(table_dtype):
+    kernel = tilelang_tt.compile(page_table_gather, out_idx=[-1])
+    k = torch.randn(256, 64).to(torch.bfloat16)
+    pages = torch.tensor([[7, 0, 3], [1, 6, 2]], dtype=table_dtype)
+    out = kernel(k, pages)
+    assert isinstance(out, torch.Tensor) and out.dtype == torch.bfloat16
+    expected = torch.cat([k[p * 32 : p * 32 + 32] for p in pages.flatten().tolist()])
+    assert torch.equal(out, expected), "the gathered pages differ from the ones the torch table names"
