@@ -20,7 +20,9 @@ of one call (profiler.py), deterministic, so ``warmup`` and ``rep`` have nothing
 does not compile (it does not fit the core's L1, say) or, with ``ref_prog``, gives a wrong answer
 (``assert_allclose`` with ``rtol``/``atol``) is left out; ``ref_latency`` is the reference program's host
 wall time on the same inputs. When every config fails, a TTCompileError lists each one's reason. As
-upstream, an ``@autotune``d call that gives a tunable parameter itself is compiled as given.
+upstream, an ``@autotune``d call that gives a tunable parameter itself is compiled as given. Unlike
+upstream, the factory's own defaults of the tuned parameters are a candidate too (when each has one), so
+tuning never returns a kernel slower than the untuned call would.
 
 Results are cached twice: per process, and on disk beside the kernel cache (``<cache>/programs/autotune/``,
 keyed as a kernel is, ``kernel_cache.entry_key``, plus the configs and the check, its reference program by
@@ -40,6 +42,7 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
+import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -47,7 +50,7 @@ from pathlib import Path
 from . import config, kernel_cache
 from .eager import EagerKernelFactory
 from .errors import TTCompileError, TTError
-from .factory import KernelFactory
+from .factory import KernelFactory, freeze
 from .tensor_supply import TensorSupplyType
 
 __all__ = [
@@ -304,14 +307,29 @@ class TunedFactory:
         given = set(self.factory.signature.bind_partial(*args, **kwargs).arguments)
         if any(name in given for candidate in configs for name in candidate):
             return self.factory.compile(*args, **kwargs)
-        key = self.factory.cache_key(args, kwargs)
+        # The tuned parameters may have no defaults: bind what the call gives.
+        bound = self.factory.signature.bind_partial(*args, **kwargs)
+        bound.apply_defaults()
+        key = tuple((name, freeze(value, f"argument {name}")) for name, value in bound.arguments.items())
         if key not in self._tuned:
-            tuner.configs = configs
+            tuner.configs = configs + self._defaults_unless_listed(configs)
             tuner.compile_args = dict(getattr(self.factory.compile_fn, "keywords", {}))
-            tuner._cache_identity = tuple(self.factory.bind(args, kwargs).arguments.items())
+            tuner._cache_identity = tuple(bound.arguments.items())
             tuner._compile_config = lambda candidate: self.factory.compile(*args, **{**kwargs, **candidate})
             self._tuned[key] = tuner.run().kernel
         return self._tuned[key]
+
+    def _defaults_unless_listed(self, configs: list[dict]) -> list[dict]:
+        """The factory's own defaults of the tuned parameters, as one more candidate when it is complete
+        and not listed: tuning then never returns a kernel slower than not tuning would."""
+        parameters = self.factory.signature.parameters
+        names = list(dict.fromkeys(name for candidate in configs for name in candidate))
+        if any(
+            name not in parameters or parameters[name].default is inspect.Parameter.empty for name in names
+        ):
+            return []
+        defaults = {name: parameters[name].default for name in names}
+        return [] if defaults in configs else [defaults]
 
     def __call__(self, *args, **kwargs):
         """The kernel (a classic factory), or, for an eager one, the kernel run on the tensors given."""

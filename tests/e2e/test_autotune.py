@@ -15,6 +15,12 @@ from tilelang_tt.errors import TTCompileError
 matmul = tilelang.jit(out_idx=[-1])(gemm)  # gemm(M, N, K, bM, bN, bK, ...) builds the PrimFunc
 
 
+@tilelang.jit(out_idx=[-1])
+def matmul_without_defaults(M, N, K, bM, bN, bK):  # noqa: N803
+    """A factory whose block sizes have no defaults: its configs are the only candidates."""
+    return gemm(M, N, K, bM, bN, bK)
+
+
 def ref_program(A, B):
     return A.astype(np.float32) @ B.astype(np.float32)
 
@@ -34,7 +40,7 @@ def test_tuning_keeps_the_config_that_models_fastest():
 
 
 def test_a_config_that_does_not_fit_is_left_out():
-    kernel = autotune(configs=[TOO_BIG, CONFIGS[0]])(matmul)(256, 256, 256)
+    kernel = autotune(configs=[TOO_BIG, CONFIGS[0]])(matmul_without_defaults)(256, 256, 256)
     assert kernel.config == CONFIGS[0]
 
 
@@ -48,7 +54,7 @@ def test_a_config_giving_a_wrong_answer_is_left_out():
 
 def test_when_no_config_compiles_each_reason_is_named():
     with pytest.raises(TTCompileError, match=r"\{'bM': 1024, 'bN': 1024, 'bK': 512\}: TTResourceError"):
-        autotune(configs=[TOO_BIG])(matmul)(256, 256, 256)
+        autotune(configs=[TOO_BIG])(matmul_without_defaults)(256, 256, 256)
 
 
 def test_a_call_that_sets_a_tunable_is_compiled_as_given():
@@ -140,4 +146,17 @@ def test_a_later_process_takes_the_tuned_config_from_the_cache(tmp_path):
     assert first.startswith("True "), first
     assert second == "False" + first[len("True") :], (
         f"tuning again, or importing TVM: {first!r} then {second!r}"
+    )
+
+
+def test_the_factorys_defaults_are_a_candidate_too():
+    @tilelang.jit(out_idx=[-1])
+    def small_blocks(M, N, K, bM=32, bN=32, bK=32):  # noqa: N803
+        return gemm(M, N, K, bM, bN, bK)
+
+    slower = {"bM": 128, "bN": 128, "bK": 32}  # 2x2 blocks of 128 on 4 cores: slower than 8x8 of 32
+    kernel = autotune(configs=[slower])(small_blocks)(256, 256, 256)
+    untuned = small_blocks(256, 256, 256).get_profiler().do_bench()
+    assert kernel.latency <= untuned, (
+        f"tuning returned {kernel.config} at {kernel.latency} ms, {untuned} untuned"
     )
