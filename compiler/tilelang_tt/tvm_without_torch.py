@@ -20,7 +20,7 @@ __all__ = ["install"]
 
 
 class _HideTorchWhileLoading(importlib.abc.Loader):
-    """tvm_ffi's own loader, run with torch hidden."""
+    """A package's own loader, run with torch hidden."""
 
     def __init__(self, loader):
         self._loader = loader

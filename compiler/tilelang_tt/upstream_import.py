@@ -27,6 +27,7 @@ import re
 from pathlib import Path
 
 import tvm
+import tvm.script.tirx as tvmscript
 import tvm_ffi
 from tvm import tirx
 from tvm.script.ir_builder import IRBuilder
@@ -145,7 +146,7 @@ def _match_buffer(param, shape, dtype="float32", strides=None, **kwargs):
         compact.insert(0, compact[0] * extent)
     if strides is not None and [int(s) for s in strides] != [int(c) for c in compact]:
         raise TypeError(f"a parameter with strides {list(strides)} (not compact) is not supported")
-    return language._T.match_buffer(param, shape, dtype, **kwargs)
+    return tvmscript.match_buffer(param, shape, dtype, **kwargs)
 
 
 class _UpstreamT:
@@ -160,7 +161,7 @@ class _UpstreamT:
     serial = staticmethod(_serial)
     match_buffer = staticmethod(_match_buffer)
     launch_thread_idx = staticmethod(_thread_index)
-    thread_binding = staticmethod(language._T.thread_binding)  # the grid's loops, made a grid below
+    thread_binding = staticmethod(tvmscript.thread_binding)  # the grid's loops, made a grid below
     sblock_alloc_buffer = staticmethod(_allocate)
     sblock = staticmethod(_root_block)
     reads = writes = sblock_attr = staticmethod(_nothing)
