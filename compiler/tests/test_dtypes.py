@@ -55,3 +55,18 @@ def object_dtypes(A: T.Tensor((64, 64), T.bfloat16), C: T.Tensor((64, 64), T.flo
 
 def test_buffers_take_dtype_objects():
     assert [str(p.dtype) for p in object_dtypes.params] == ["bfloat16", "float32"]
+
+
+@pytest.mark.parametrize(
+    "dtype, name",
+    [
+        (T.float16, "float16"),
+        (T.bfloat16, "bfloat16"),
+        (T.float, "float32"),
+        (T.int32, "int32"),
+        (T.bool, "bool"),
+    ],
+)
+def test_as_torch_gives_the_torch_dtype(dtype, name):
+    import torch  # the lock pins a CPU build: never skipped
+    assert dtype.as_torch() is getattr(torch, name)

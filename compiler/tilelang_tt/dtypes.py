@@ -73,6 +73,16 @@ class dtype(tvm.DataType):  # noqa: N801 - TileLang's name
     def bytes(self) -> int:
         return (self.bits + 7) // 8
 
+    def as_torch(self):
+        """The torch dtype of this dtype (``torch.float16`` for ``T.float16``); imports torch, which the
+        caller must have installed."""
+        import torch
+
+        found = getattr(torch, str(self), None)
+        if not isinstance(found, torch.dtype):
+            raise TypeError(f"{self} has no torch dtype")
+        return found
+
 
 DTYPE_NAMES = (
     "bool",
