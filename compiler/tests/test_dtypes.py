@@ -69,4 +69,5 @@ def test_buffers_take_dtype_objects():
 )
 def test_as_torch_gives_the_torch_dtype(dtype, name):
     import torch  # the lock pins a CPU build: never skipped
+
     assert dtype.as_torch() is getattr(torch, name)

@@ -47,6 +47,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from . import config, kernel_cache
 from .eager import EagerKernelFactory
 from .errors import TTCompileError, TTError
@@ -304,20 +306,31 @@ class TunedFactory:
         tuner = AutoTuner(self.factory.func, self.configs)
         tuner.check = self.check
         configs = tuner._configs(*args, **kwargs)
-        given = set(self.factory.signature.bind_partial(*args, **kwargs).arguments)
-        if any(name in given for candidate in configs for name in candidate):
+        bound = self._bind_given(args, kwargs)
+        if any(name in bound.arguments for candidate in configs for name in candidate):
             return self.factory.compile(*args, **kwargs)
-        # The tuned parameters may have no defaults: bind what the call gives.
-        bound = self.factory.signature.bind_partial(*args, **kwargs)
         bound.apply_defaults()
-        key = tuple((name, freeze(value, f"argument {name}")) for name, value in bound.arguments.items())
+        parameters = self.factory.signature.parameters
+        named = {**{k: v for k, v in kwargs.items() if k not in parameters}, **bound.arguments}
+        for name in getattr(self.factory, "tensor_params", ()):  # an eager call's tensors: by their shapes
+            if named.get(name) is not None:
+                named[name] = ("shape", tuple(int(d) for d in np.shape(named[name])))
+        key = tuple((name, freeze(value, f"argument {name}")) for name, value in named.items())
         if key not in self._tuned:
             tuner.configs = configs + self._defaults_unless_listed(configs)
             tuner.compile_args = dict(getattr(self.factory.compile_fn, "keywords", {}))
-            tuner._cache_identity = tuple(bound.arguments.items())
+            tuner._cache_identity = tuple(named.items())
             tuner._compile_config = lambda candidate: self.factory.compile(*args, **{**kwargs, **candidate})
             self._tuned[key] = tuner.run().kernel
         return self._tuned[key]
+
+    def _bind_given(self, args, kwargs) -> inspect.BoundArguments:
+        """What the call gives, bound to the factory's parameters: the tuned ones may have no defaults,
+        and an eager factory's T.const sizes come as keywords of no parameter (left out here)."""
+        parameters = self.factory.signature.parameters
+        return self.factory.signature.bind_partial(
+            *args, **{k: v for k, v in kwargs.items() if k in parameters}
+        )
 
     def _defaults_unless_listed(self, configs: list[dict]) -> list[dict]:
         """The factory's own defaults of the tuned parameters, as one more candidate when it is complete
@@ -336,7 +349,7 @@ class TunedFactory:
         kernel = self.compile(*args, **kwargs)
         if not isinstance(self.factory, EagerKernelFactory):
             return kernel
-        bound = self.factory.bind(args, kwargs)
+        bound = self._bind_given(args, kwargs)
         return kernel(*[bound.arguments[name] for name in self.factory.tensor_params])
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 from programs import gemm
+from tilelang_gemm_programs import matmul as eager_matmul  # TileLang's eager style: T.const sizes
 from tilelang_tt.autotuner import AutoTuner, autotune, set_autotune_inputs
 from tilelang_tt.errors import TTCompileError
 
@@ -160,3 +161,13 @@ def test_the_factorys_defaults_are_a_candidate_too():
     assert kernel.latency <= untuned, (
         f"tuning returned {kernel.config} at {kernel.latency} ms, {untuned} untuned"
     )
+
+
+def test_an_eager_factory_is_tuned_by_its_sizes_and_run_on_its_tensors():
+    configs = [{f"block_{axis}": c[f"b{axis}"] for axis in "MNK"} for c in CONFIGS[:2]]
+    tuned = autotune(configs=configs)(eager_matmul)
+    kernel = tuned.compile(M=128, N=128, K=128)  # sizes by keyword, as TileLang's eager examples pass them
+    assert kernel.config in configs
+    a = np.ones((128, 128), np.float16)
+    out = tuned(a, a)  # compiled for these shapes once, then run
+    np.testing.assert_allclose(np.asarray(out, np.float32), ref_program(a, a))

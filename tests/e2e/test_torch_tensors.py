@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F  # noqa: N812 -- as upstream's reference programs spell it
 from programs import gemm, page_table_gather
 from tilelang_tt.errors import TTArgumentError
+from tilelang_tt.utils.tensor import TensorSupplyType, get_tensor_supply
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +163,11 @@ def test_an_integer_index_table_is_taken_from_torch(table_dtype):
     assert isinstance(out, torch.Tensor) and out.dtype == torch.bfloat16
     expected = torch.cat([k[p * 32 : p * 32 + 32] for p in pages.flatten().tolist()])
     assert torch.equal(out, expected), "the gathered pages differ from the ones the torch table names"
+
+
+def test_the_tensor_supply_of_tilelang_utils_gives_torch_tensors(kernel):
+    supply = get_tensor_supply(TensorSupplyType.Normal)
+    a, b = (supply(p) for p in kernel.params[:2])
+    assert a.dtype == torch.bfloat16 and tuple(a.shape) == (64, 64)
+    assert supply(torch.empty(3, 4, dtype=torch.int32)).dtype == torch.int32
+    torch.testing.assert_close(kernel(a, b).float(), reference(a, b), rtol=1e-2, atol=1e-1)

@@ -1,0 +1,1 @@
+"""``tilelang.utils``: the helpers TileLang's examples import from it (``utils.tensor``)."""
