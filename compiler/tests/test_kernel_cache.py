@@ -1,6 +1,7 @@
 """The kernel cache (kernel_cache.py): a script whose ``@tilelang.jit`` kernels were built before gets them
 without importing TVM, and gets the right ones: any change to what the factory builds from (its file, a
-helper's file, a value it closes over or reads as a global, its arguments, its settings) compiles anew.
+helper's file, a helper module it calls into, a value it closes over or reads as a global, its arguments,
+its settings) compiles anew.
 
 Each run is a fresh process, as a user running a script twice; the script prints what it needs to be judged
 by: whether TVM was imported, and whether the kernel's output matched numpy.
@@ -22,6 +23,7 @@ import sys
 import numpy as np
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+import scaling
 from helper import block_size
 
 SCALE = {scale}
@@ -30,7 +32,7 @@ SCALE = {scale}
 @tilelang.jit(out_idx=[-1]{settings})
 def scaled_copy(M, N, dtype="float32"):
     block = block_size()
-    factor = SCALE
+    factor = SCALE * scaling.factor()
 
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
@@ -47,15 +49,16 @@ def scaled_copy(M, N, dtype="float32"):
 
 kernel = scaled_copy({args})
 a = np.arange({args_m} * 64, dtype=np.float32).reshape({args_m}, 64) / 100
-right = np.allclose(kernel(a), a * SCALE)
+right = np.allclose(kernel(a), a * SCALE * scaling.factor())
 print("tvm" in sys.modules, right, kernel.from_cache, type(kernel.func).__name__)
 """
 
 
-def write(directory: Path, scale="2.0", settings="", args="64, 64", block=32) -> None:
+def write(directory: Path, scale="2.0", settings="", args="64, 64", block=32, factor=1.0) -> None:
     m = args.split(",")[0]
     (directory / "program.py").write_text(SCRIPT.format(scale=scale, settings=settings, args=args, args_m=m))
     (directory / "helper.py").write_text(f"def block_size():\n    return {block}\n")
+    (directory / "scaling.py").write_text(f"def factor():\n    return {factor}\n")
 
 
 def run(directory: Path, cache: Path, **env) -> tuple[bool, bool, bool]:
@@ -97,6 +100,7 @@ def test_a_second_run_takes_its_kernel_from_the_cache_without_tvm(program):
     [
         pytest.param({"scale": "3.0"}, id="a_global_value"),
         pytest.param({"block": 64}, id="a_helper_file"),
+        pytest.param({"factor": 0.5}, id="a_helper_module"),
         pytest.param({"args": "128, 64"}, id="the_arguments"),
         pytest.param({"settings": ', partition="row_major"'}, id="the_settings"),
     ],

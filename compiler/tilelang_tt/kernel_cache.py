@@ -9,14 +9,15 @@ key their caches the same way: by the program's source and its arguments).
 A key hashes:
 - the compiler itself: every file of the tilelang_tt package and the chips' data files (runtime_mock/arch),
   so a changed compiler never reuses an old kernel;
-- the text of the file that defines the factory, and of every file defining a Python function the factory
-  names as a global (followed through those functions too); the values those functions close over or
-  name as globals;
+- the text of the file that defines the factory, of every file defining a Python function the factory
+  names as a global (followed through those functions too), and of the program's own modules they name
+  (``import helpers; helpers.block_size()``; not installed packages); the values those functions close
+  over or name as globals;
 - the factory's qualified name, its bound call arguments and the settings given to ``tilelang.jit``.
 Only calls whose arguments, settings and those values are plain (numbers, strings, None, dtypes, and
 tuples, lists and dicts of them) are stored: their text says all there is to say of them. What a key cannot
-see is data the factory reads from elsewhere (a file, an environment variable, a helper reached other than
-by a global name, a callable object): pass it as an argument instead. ``TILELANG_TT_KERNEL_CACHE=0`` turns
+see is data the factory reads from elsewhere (a file, an environment variable, a module a helper module
+imports, a callable object): pass it as an argument instead. ``TILELANG_TT_KERNEL_CACHE=0`` turns
 the cache off.
 
 An entry is one JSON file (the kernel's name, options and artifacts); one that does not parse or does
@@ -32,6 +33,8 @@ import hashlib
 import importlib.util
 import inspect
 import json
+import site
+import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -79,6 +82,24 @@ def _plain(value) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _installed_roots() -> tuple[str, ...]:
+    """Where installed code lives (the interpreter's library, site-packages, this package): modules there
+    are not the program's own."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).parent.parent)}
+    roots.update(site.getsitepackages() + [site.getusersitepackages()])
+    return tuple(str(Path(r).resolve()) for r in roots)
+
+
+def _program_file(module: types.ModuleType) -> list[str]:
+    """The source file of a module of the program's own (not the library or installed packages; this
+    package is covered by compiler_digest), else nothing."""
+    path = getattr(module, "__file__", None)
+    if not path or not path.endswith(".py"):
+        return []
+    return [] if str(Path(path).resolve()).startswith(_installed_roots()) else [path]
+
+
 def _dependencies(func, seen: set, files: list[str], values: list[str]) -> bool:
     """Adds to ``files`` the file defining ``func`` and, following the Python functions it names as
     globals, theirs; to ``values`` the text of every value it closes over or names as a global (numbers,
@@ -102,7 +123,9 @@ def _dependencies(func, seen: set, files: list[str], values: list[str]) -> bool:
         if isinstance(value, types.FunctionType):
             if not _dependencies(value, seen, files, values):
                 return False
-        elif not isinstance(value, types.ModuleType | type) and not callable(value):
+        elif isinstance(value, types.ModuleType):
+            files.extend(_program_file(value))  # helpers.block_size(): the helper module's text
+        elif not isinstance(value, type) and not callable(value):
             text = _plain(value)
             if text is None:
                 return False
