@@ -167,12 +167,7 @@ def _reference(module, item, call_args, kernel):
     ref_program = getattr(module, "ref_program", None)
     if ref_program is None or not isinstance(item, KernelFactory):
         return ref_program
-    args, kwargs = call_args
-    # An eager factory's tensors are not given, and its T.const sizes are keywords of no parameter.
-    parameters = item.signature.parameters
-    bound = item.signature.bind_partial(*args, **{k: v for k, v in kwargs.items() if k in parameters})
-    bound.apply_defaults()
-    named = {**kwargs, **bound.arguments}
+    named = item.given(*call_args, with_defaults=True)
     inputs = len(kernel.params) - len(kernel.out_idx or [])
     extra = list(inspect.signature(ref_program).parameters)[inputs:]
     given = {name: named[name] for name in extra if name in named}

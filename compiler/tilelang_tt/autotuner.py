@@ -43,7 +43,6 @@ import contextvars
 import dataclasses
 import functools
 import inspect
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,7 +51,7 @@ import numpy as np
 from . import config, kernel_cache
 from .eager import EagerKernelFactory
 from .errors import TTCompileError, TTError
-from .factory import KernelFactory, freeze
+from .factory import KernelFactory, freeze, source_def_loc
 from .tensor_supply import TensorSupplyType
 
 __all__ = [
@@ -264,27 +263,14 @@ def _choice_path(key: str) -> Path:
 
 
 def _load_choice(key: str | None) -> dict | None:
-    if key is None:
-        return None
-    try:
-        entry = json.loads(_choice_path(key).read_text())
-        return entry if {"config", "latency", "ref_latency"} <= set(entry) else None
-    except (OSError, ValueError):
-        return None
+    entry = None if key is None else kernel_cache.read_entry(_choice_path(key))
+    return entry if entry is not None and {"config", "latency", "ref_latency"} <= set(entry) else None
 
 
 def _store_choice(key: str | None, result: AutotuneResult) -> None:
-    if key is None:
-        return
-    entry = {"config": result.config, "latency": result.latency, "ref_latency": result.ref_latency}
-    try:
-        path = _choice_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entry))
-        tmp.replace(path)
-    except OSError:
-        pass  # the next process tunes again
+    if key is not None:  # a cache that cannot be written only means the next process tunes again
+        entry = {"config": result.config, "latency": result.latency, "ref_latency": result.ref_latency}
+        kernel_cache.write_entry(_choice_path(key), entry)
 
 
 class TunedFactory:
@@ -292,9 +278,10 @@ class TunedFactory:
 
     def __init__(self, factory: KernelFactory, configs, check: _Check):
         if not isinstance(factory, KernelFactory):
-            raise TypeError(
+            raise TTCompileError.at(
+                source_def_loc(factory) if callable(factory) else None,
                 f"@autotune goes above @tilelang.jit on a function that builds a kernel; got "
-                f"{type(factory).__name__}"
+                f"{type(factory).__name__} (put @tilelang.jit between them)",
             )
         functools.update_wrapper(self, factory.func)
         self.factory, self.configs, self.check = factory, configs, check
@@ -306,12 +293,10 @@ class TunedFactory:
         tuner = AutoTuner(self.factory.func, self.configs)
         tuner.check = self.check
         configs = tuner._configs(*args, **kwargs)
-        bound = self._bind_given(args, kwargs)
-        if any(name in bound.arguments for candidate in configs for name in candidate):
+        given = self.factory.given(args, kwargs, with_defaults=False)
+        if any(name in given for candidate in configs for name in candidate):
             return self.factory.compile(*args, **kwargs)
-        bound.apply_defaults()
-        parameters = self.factory.signature.parameters
-        named = {**{k: v for k, v in kwargs.items() if k not in parameters}, **bound.arguments}
+        named = self.factory.given(args, kwargs, with_defaults=True)
         for name in getattr(self.factory, "tensor_params", ()):  # an eager call's tensors: by their shapes
             if named.get(name) is not None:
                 named[name] = ("shape", tuple(int(d) for d in np.shape(named[name])))
@@ -323,14 +308,6 @@ class TunedFactory:
             tuner._compile_config = lambda candidate: self.factory.compile(*args, **{**kwargs, **candidate})
             self._tuned[key] = tuner.run().kernel
         return self._tuned[key]
-
-    def _bind_given(self, args, kwargs) -> inspect.BoundArguments:
-        """What the call gives, bound to the factory's parameters: the tuned ones may have no defaults,
-        and an eager factory's T.const sizes come as keywords of no parameter (left out here)."""
-        parameters = self.factory.signature.parameters
-        return self.factory.signature.bind_partial(
-            *args, **{k: v for k, v in kwargs.items() if k in parameters}
-        )
 
     def _defaults_unless_listed(self, configs: list[dict]) -> list[dict]:
         """The factory's own defaults of the tuned parameters, as one more candidate when it is complete
@@ -349,32 +326,25 @@ class TunedFactory:
         kernel = self.compile(*args, **kwargs)
         if not isinstance(self.factory, EagerKernelFactory):
             return kernel
-        bound = self._bind_given(args, kwargs)
-        return kernel(*[bound.arguments[name] for name in self.factory.tensor_params])
+        given = self.factory.given(args, kwargs, with_defaults=False)
+        return kernel(*[given[name] for name in self.factory.tensor_params])
 
 
 def autotune(
     func=None,
     *,
     configs: list[dict] | Callable,
-    warmup: int = 25,
-    rep: int = 100,
-    timeout: int = 100,
-    supply_type: TensorSupplyType = TensorSupplyType.Auto,
-    ref_prog: Callable | None = None,
-    supply_prog: Callable | None = None,
-    rtol: float = 1e-2,
-    atol: float = 1e-2,
-    max_mismatched_ratio: float = 0.01,
-    skip_check: bool = False,
-    manual_check_prog: Callable | None = None,
-    cache_input_tensors: bool = False,
     do_not_specialize=None,
     early_stop: bool = False,
     early_stop_factor: float = 2.0,
+    **profile_args,
 ):
-    """TileLang's ``@autotune(configs=...)`` (see the module docstring), with or without arguments."""
-    check = _Check(supply_type, ref_prog, rtol, atol, max_mismatched_ratio, skip_check)
+    """TileLang's ``@autotune(configs=...)`` (see the module docstring), with or without arguments;
+    ``profile_args`` are ``AutoTuner.set_profile_args``' (``warmup``, ``rep``, ``ref_prog``, ``rtol``...)."""
+    try:
+        check = AutoTuner(None, configs).set_profile_args(**profile_args).check
+    except TypeError as err:
+        raise TypeError(f"autotune(): {str(err).replace('AutoTuner.set_profile_args() ', '')}") from None
 
     def wrap(factory):
         return TunedFactory(factory, configs, check)

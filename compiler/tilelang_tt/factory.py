@@ -83,6 +83,20 @@ class KernelFactory:
         bound.apply_defaults()
         return bound
 
+    def given(self, args, kwargs, with_defaults: bool) -> dict:
+        """What a call gives, by name (and, ``with_defaults``, the defaults of what it leaves out). Unlike
+        ``bind``, parameters neither given nor defaulted are simply absent (an autotuned block size, an
+        eager factory's tensors in ``.compile``), and keywords of no parameter (an eager factory's
+        ``T.const`` sizes) are kept."""
+        parameters = self.signature.parameters
+        try:
+            bound = self.signature.bind_partial(*args, **{k: v for k, v in kwargs.items() if k in parameters})
+        except TypeError as err:
+            raise TypeError(f"{self.func.__name__}(): {err}") from None
+        if with_defaults:
+            bound.apply_defaults()
+        return {**{k: v for k, v in kwargs.items() if k not in parameters}, **bound.arguments}
+
     def cache_key(self, args, kwargs) -> tuple:
         bound = self.bind(args, kwargs)
         return tuple(

@@ -158,27 +158,46 @@ def _path(key: str) -> Path:
     return Path(config.cache_dir()) / "jit" / f"{key}.json"
 
 
-def load(key: str | None, rebuild: Callable):
-    """The JITKernel stored under ``key``; None when there is none or the entry does not parse. ``rebuild``
-    gives the kernel's PrimFunc if it is asked for (``JITKernel.func``)."""
-    if key is None:
-        return None
+def read_entry(path: Path) -> dict | None:
+    """A cache entry's JSON object; None when it is missing or does not parse."""
     try:
-        entry = json.loads(_path(key).read_text())
-        if entry.get("format") != _FORMAT:
-            return None
-        from .jit import JITKernel
-        from .options import CompileOptions
+        entry = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) else None
 
+
+def write_entry(path: Path, entry: dict) -> None:
+    """Writes a cache entry atomically; a cache that cannot be written is left alone (the entry is only
+    made again by the next process)."""
+    config.ensure_device_env()  # before runtime_mock's first import, which reads it (jit._device)
+    try:
+        from runtime_mock import cache_entry
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cache_entry.write_atomically(path, json.dumps(entry).encode())
+    except (ImportError, OSError):
+        pass
+
+
+def load(key: str | None, rebuild: Callable):
+    """The JITKernel stored under ``key``; None when there is none or the entry does not fit.
+    ``rebuild`` gives the kernel's PrimFunc if it is asked for (``JITKernel.func``)."""
+    entry = None if key is None else read_entry(_path(key))
+    if entry is None or entry.get("format") != _FORMAT:
+        return None
+    from .jit import JITKernel
+    from .options import CompileOptions
+
+    try:
         options = CompileOptions(**{**entry["options"], "out_idx": tuple(entry["options"]["out_idx"])})
         return JITKernel.from_artifacts(entry["name"], options, entry["artifacts"], rebuild)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def store(key: str | None, kernel) -> None:
-    """Stores ``kernel`` (a JITKernel; a StagedKernel is compiled each time) under ``key``. A cache that
-    cannot be written is left alone: the kernel is there, only the next process compiles it again."""
+    """Stores ``kernel`` (a JITKernel; a StagedKernel is compiled each time) under ``key``."""
     from .jit import JITKernel
 
     if key is None or type(kernel) is not JITKernel:
@@ -189,12 +208,4 @@ def store(key: str | None, kernel) -> None:
         "options": dataclasses.asdict(kernel.options),
         "artifacts": kernel.artifacts,
     }
-    path = _path(key)
-    config.ensure_device_env()  # before runtime_mock's first import, which reads it (jit._device)
-    try:
-        from runtime_mock import cache_entry
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        cache_entry.write_atomically(path, json.dumps(entry).encode())
-    except (ImportError, OSError):
-        pass
+    write_entry(_path(key), entry)

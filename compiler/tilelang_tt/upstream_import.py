@@ -74,7 +74,8 @@ _THREAD_INDEX = "upstream_thread_index"
 
 
 def _thread_index(dim: int) -> tvm.ir.Var:
-    """``tx = T.launch_thread_idx(0)``: a placeholder, dropped below (tile programs never read it)."""
+    """``tx = T.launch_thread_idx(0)``: a variable standing for the thread index. A tile program never
+    reads it, so its binding is removed after parsing; a program that does read it is an error there."""
     return tirx.Var(f"{_THREAD_INDEX}{int(dim)}", "int32")
 
 

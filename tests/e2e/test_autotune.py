@@ -171,3 +171,18 @@ def test_an_eager_factory_is_tuned_by_its_sizes_and_run_on_its_tensors():
     a = np.ones((128, 128), np.float16)
     out = tuned(a, a)  # compiled for these shapes once, then run
     np.testing.assert_allclose(np.asarray(out, np.float32), ref_program(a, a))
+
+
+def test_autotune_without_tilelang_jit_is_a_located_error():
+    def plain(M, N, K, bM=32, bN=32, bK=32):  # noqa: N803
+        return gemm(M, N, K, bM, bN, bK)
+
+    with pytest.raises(
+        TTCompileError, match=r"test_autotune.py:\d+:\d+: error: @autotune goes above @tilelang.jit"
+    ):
+        autotune(configs=CONFIGS)(plain)
+
+
+def test_an_unknown_autotune_argument_is_named():
+    with pytest.raises(TypeError, match="autotune\\(\\): got an unexpected keyword argument 'rpe'"):
+        autotune(configs=CONFIGS, rpe=10)
