@@ -100,10 +100,11 @@ void pass_on(int signal, const siginfo_t* info) {
         raise(signal);
 }
 
-// The innermost return address on this thread's stack that lies in `code`, minus one (inside the call
-// instruction, so its line is the caller's), or 0. Walks the frames through the signal trampoline with the
-// unwinder's tables; called only for a SIGABRT the kernel raised (abort() from a failed assert), where the
-// interrupted instruction is in the C library and the unwinder's locks are free.
+// The innermost return address on this thread's stack that lies in `code` outside its memory checks, minus
+// one (inside the call instruction, so its line is the caller's), or 0. Walks the frames through the signal
+// trampoline with the unwinder's tables; called only where the unwinder's locks are free: for a SIGABRT the
+// kernel raised (abort() from a failed assert, the interrupted instruction in the C library) and for a
+// kernel interrupted inside a memory check.
 uintptr_t innermost_call_in(const KernelCode& code) {
     struct Search {
         const KernelCode* code;
@@ -113,7 +114,7 @@ uintptr_t innermost_call_in(const KernelCode& code) {
         [](_Unwind_Context* frame, void* argument) {
             auto* search = static_cast<Search*>(argument);
             const uintptr_t ip = _Unwind_GetIP(frame);
-            if (ip != 0 && search->code->contains(ip - 1)) {
+            if (ip != 0 && search->code->contains(ip - 1) && !search->code->in_checks(ip - 1)) {
                 search->found = ip - 1;
                 return _URC_END_OF_STACK;
             }
@@ -163,7 +164,11 @@ void on_interrupt(int, siginfo_t*, void* context) {
     FaultGuard* guard = guard_of_this_thread();
     if (guard == nullptr || !guard->armed_.load())
         return;
-    const uintptr_t pc = interrupted_instruction(context);
+    uintptr_t pc = interrupted_instruction(context);
+    if (guard->code_.in_checks(pc)) {
+        if (const uintptr_t call = innermost_call_in(guard->code_))
+            pc = call;  // the kernel's line whose load or store is being checked
+    }
     guard->interrupted_pc_.store(pc);
     guard->interrupts_.fetch_add(1);
     if (!guard->stop_.load() || !guard->code_.contains(pc))
@@ -289,6 +294,12 @@ KernelCode kernel_code_of(const void* function) {
         return 1;
     };
     dl_iterate_phdr(visit, &code);
+    if (void* object = dlopen(code.object_path.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+        using Range = void (*)(uintptr_t*, uintptr_t*);
+        if (auto range = reinterpret_cast<Range>(dlsym(object, "runtime_mock_memory_check_code")))
+            range(&code.checks_begin, &code.checks_end);
+        dlclose(object);
+    }
     return known[code.object_path] = code;
 }
 

@@ -35,12 +35,15 @@
 
 namespace runtime_mock {
 
-// Where a kernel's shared object is loaded: its path and the address range of its executable code.
+// Where a kernel's shared object is loaded: its path and the address range of its executable code, and in
+// it the range of the memory checks the kernel's own loads and stores call (kernel_abi/memory_check.h).
 struct KernelCode {
     std::string object_path;
     uintptr_t load_base = 0;
     uintptr_t begin = 0, end = 0;
+    uintptr_t checks_begin = 0, checks_end = 0;
     bool contains(uintptr_t pc) const { return pc >= begin && pc < end; }
+    bool in_checks(uintptr_t pc) const { return pc >= checks_begin && pc < checks_end; }
 };
 
 // The code of the shared object that defines `function` (looked up once per object).

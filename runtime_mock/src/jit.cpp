@@ -70,6 +70,8 @@ std::vector<std::string> compile_flags(const KernelBuild& build, const std::vect
     const bool compute = build.role == KernelRole::Compute;
     std::vector<std::string> flags(std::begin(kKernelBuildFlags), std::end(kKernelBuildFlags));
     flags.push_back("-shared");
+    // The kernel's calls of the C library's copy functions go to the checked ones of memory_check.h.
+    flags.push_back("-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset");
     // The precompiled standard headers go first, where g++ looks for a .gch; it checks that the flags match
     // and otherwise parses the header's text, so the object is the same either way.
     if (auto header = config::kernel_precompiled_header(); header && fs::is_regular_file(*header + ".gch"))

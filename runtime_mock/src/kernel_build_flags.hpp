@@ -22,6 +22,14 @@ inline constexpr const char* kKernelBuildFlags[] = {
     // Probe every page of a large stack frame, so a kernel's stack overflow hits its thread's guard page
     // (a KernelFaultError) instead of jumping over it into another thread's memory.
     "-fstack-clash-protection",
+    // Every load and store of the kernel's own code calls a check that it stays in its core's L1 window
+    // (kernel_abi/memory_check.h): g++'s address instrumentation in its callback form, without ASan's
+    // shadow memory, stack redzones or global registration.
+    "-fsanitize=kernel-address",
+    "--param=asan-instrumentation-with-call-threshold=0",
+    "--param=asan-stack=0",
+    "--param=asan-globals=0",
+    "--param=asan-use-after-return=0",
 };
 
 }  // namespace runtime_mock

@@ -98,6 +98,9 @@ public:
     size_t started() const { return started_; }
     void wait_returned(size_t job);
     void abandon(size_t job);
+    // Keeps `state` alive as long as the batch: until its caller lets go of it and every job has returned
+    // (a lane whose job was abandoned holds the batch until that job returns, if it ever does).
+    void keep_while_jobs_run(std::shared_ptr<void> state) { kept_.push_back(std::move(state)); }
 
 private:
     friend struct Lane;
@@ -109,6 +112,7 @@ private:
     std::condition_variable returned_cv_;
     std::vector<bool> returned_;
     size_t started_ = 0;
+    std::vector<std::shared_ptr<void>> kept_;
 };
 
 }  // namespace runtime_mock

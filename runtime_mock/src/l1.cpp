@@ -46,22 +46,19 @@ L1::L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes)
             }
         }
     }
+    mapping_ = std::shared_ptr<uint8_t>(base_, [pool_bytes = pool_bytes(), layout = layout(), num_cores, l1_bytes,
+                                                slot_bytes = slot_bytes_](uint8_t* base) {
+        low_address_space::retire(base, pool_bytes, layout, [=](uint8_t* retired) {
+            for (uint32_t core = 0; core < num_cores; core++)
+                zero_resident_pages(retired + kGuardBytes + uint64_t(core) * slot_bytes, l1_bytes);
+        });
+    });
     // The reserved area keeps its zeros: the runtime writes what lives there (arguments, semaphores) itself.
     if (poison) {
         for (uint32_t core = 0; core < num_cores; core++)
             std::memset(core_memory(core) + reserved_bytes, kernel_abi::kL1PoisonByte, l1_bytes - reserved_bytes);
         poisoned_ = true;
     }
-}
-
-L1::~L1() {
-    if (leaked_)
-        return;
-    low_address_space::retire(base_, pool_bytes(), layout(),
-                              [num_cores = num_cores_, l1_bytes = l1_bytes_, slot_bytes = slot_bytes_](uint8_t* base) {
-                                  for (uint32_t core = 0; core < num_cores; core++)
-                                      zero_resident_pages(base + kGuardBytes + uint64_t(core) * slot_bytes, l1_bytes);
-                              });
 }
 
 void L1::zero_resident_pages(uint8_t* memory, size_t bytes) {

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "bank_allocator.hpp"
@@ -36,7 +37,6 @@ class L1 {
 public:
     // `reserved_bytes`: the L1 below the first circular buffer, where L1 buffers may not reach.
     L1(uint32_t num_cores, uint32_t l1_bytes, uint32_t reserved_bytes);
-    ~L1();
     L1(const L1&) = delete;
     L1& operator=(const L1&) = delete;
 
@@ -55,8 +55,9 @@ public:
 
     BankAllocator& buffers() { return buffers_; }
     const BankAllocator& buffers() const { return buffers_; }
-    // Keeps the mapping alive for the rest of the process (kernel threads that never returned use it).
-    void leak() { leaked_ = true; }
+    // The pool's mapping, to keep alive for kernel threads that did not return: it is retired (unmapped or
+    // kept for the next device) when the last of the L1 and the holders of this lets go of it.
+    std::shared_ptr<void> share_mapping() const { return mapping_; }
     // Whether the device's L1 started as the poison fill (RUNTIME_MOCK_L1_FILL=poison, kernel_abi/l1_fill.h).
     bool poisoned() const { return poisoned_; }
 
@@ -73,10 +74,10 @@ private:
 
     uint64_t slot_bytes_;
     uint8_t* base_ = nullptr;
+    std::shared_ptr<uint8_t> mapping_;  // base_, retired by its deleter
     uint32_t num_cores_;
     uint32_t l1_bytes_;
     BankAllocator buffers_;
-    bool leaked_ = false;
     bool poisoned_ = false;
 };
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "config.hpp"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 #include "runtime_mock/device.hpp"
 #include "scrubber.hpp"
 
@@ -26,8 +27,8 @@ namespace runtime_mock::low_address_space {
 
 namespace {
 
-constexpr uint64_t kLow = uint64_t(1) << 30;
-constexpr uint64_t kHigh = uint64_t(1) << 32;
+constexpr uint64_t kLow = kernel_abi::kLowAddressSpaceBegin;
+constexpr uint64_t kHigh = kernel_abi::kLowAddressSpaceEnd;
 constexpr uint64_t kAlignment = uint64_t(1) << 16;
 
 std::mutex g_mutex;

@@ -199,8 +199,35 @@ std::string describe_at(const KernelThread& thread, const char* what, uintptr_t 
     return describe(thread, what, CallSite{file.c_str(), line_number});
 }
 
+std::string core_name(uint32_t core, uint32_t grid_x) {
+    return "core (" + std::to_string(core % grid_x) + "," + std::to_string(core / grid_x) + ")";
+}
+
+// "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <n>-byte write at 0x... outside its core's L1:
+// <where it lands>", for an access memory_check.h stopped.
+std::string stray_access_report(const KernelThread& thread, const kernel_abi::StrayAccess& access) {
+    const L1& l1 = *thread.run->l1;
+    const uint32_t grid_x = thread.run->arch->grid_x;
+    std::string report = describe_at(thread, "kernel fault", access.pc) + ": " + std::to_string(access.size) +
+                         "-byte " + (access.write ? "write" : "read") + " at " + hex(access.address) +
+                         ", outside this core's L1 (" + hex(thread.ctx.core->l1_base) + " to " +
+                         hex(uint64_t(thread.ctx.core->l1_base) + l1.l1_bytes() - 1) + ")";
+    const auto location = l1.locate(access.address);
+    if (!location) {
+        report += ": not the L1 of any core of this device";
+    } else if (location->offset >= l1.l1_bytes()) {
+        report += ": " + hex(location->offset - l1.l1_bytes()) + " bytes past the end of " +
+                  core_name(location->core, grid_x) + "'s L1";
+    } else {
+        report += ": that is " + core_name(location->core, grid_x) + "'s L1 at offset " + hex(location->offset);
+    }
+    return report + " (use the NOC to reach another core's L1); the run was aborted";
+}
+
 // "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <signal> at address 0x...: <what>".
 std::string fault_report(const KernelThread& thread, const Fault& fault) {
+    if (fault.signal == SIGILL && thread.ctx.stray_access.pc != 0)
+        return stray_access_report(thread, thread.ctx.stray_access);
     std::string report = describe_at(thread, "kernel fault", fault.pc) + ": " + signal_description(fault.signal);
     if (fault.signal == SIGSEGV || fault.signal == SIGBUS)
         report += " at address " + hex(fault.address);
@@ -210,9 +237,9 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
         report += ": stack overflow (unbounded recursion, or locals larger than the kernel thread's stack)";
     } else if ((fault.signal == SIGSEGV || fault.signal == SIGBUS) && location && location->offset >= l1.l1_bytes()) {
         const uint32_t grid_x = thread.run->arch->grid_x;
-        report += ": access past the end of core (" + std::to_string(location->core % grid_x) + "," +
-                  std::to_string(location->core / grid_x) + ")'s L1 at offset " + hex(location->offset) +
-                  " (its L1 is " + hex(l1.l1_bytes()) + " bytes; use the NOC to reach another core's L1)";
+        report += ": access past the end of " + core_name(location->core, grid_x) + "'s L1 at offset " +
+                  hex(location->offset) + " (its L1 is " + hex(l1.l1_bytes()) +
+                  " bytes; use the NOC to reach another core's L1)";
     }
     return report + "; the run was aborted";
 }
@@ -270,24 +297,34 @@ uint64_t total_progress(const RunState& run) {
 }
 
 // Where each thread that runs outside the API is ("file:line", or empty when unknown), indexed like
-// run.threads: each is interrupted once and reports the instruction it was at. Called with `lock` held;
+// run.threads: each is interrupted and reports the instruction it was at. Called with `lock` held;
 // releases it while waiting and while looking up lines.
 std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
     const size_t n = run.threads.size();
-    std::vector<uint64_t> before(n, 0);
     std::vector<uintptr_t> pcs(n, 0);
-    for (size_t i = 0; i < n; i++) {
-        KernelThread& thread = *run.threads[i];
-        if (!thread.finished && thread.guard != nullptr && blocked_state(thread).kind == BlockedOn::Kind::None) {
-            before[i] = thread.guard->interrupts();
-            thread.guard->interrupt(false);
+    // A kernel interrupted outside its own code (in the C library, or in ld.so's TLS lookup a memory check
+    // makes) has no line of its own there: interrupt it again, a few times, until it is caught in its code.
+    for (int attempt = 0; attempt < 8; attempt++) {
+        std::vector<uint64_t> before(n, 0);
+        bool any = false;
+        for (size_t i = 0; i < n; i++) {
+            KernelThread& thread = *run.threads[i];
+            if (pcs[i] == 0 && !thread.finished && thread.guard != nullptr &&
+                blocked_state(thread).kind == BlockedOn::Kind::None) {
+                before[i] = thread.guard->interrupts();
+                thread.guard->interrupt(false);
+                any = true;
+            }
         }
-    }
-    run.done.wait_for(lock, std::chrono::milliseconds(50));
-    for (size_t i = 0; i < n; i++) {
-        const KernelThread& thread = *run.threads[i];
-        if (thread.guard != nullptr && thread.guard->interrupts() > before[i])
-            pcs[i] = thread.guard->interrupted_pc();
+        if (!any)
+            break;
+        run.done.wait_for(lock, std::chrono::milliseconds(attempt == 0 ? 50 : 10));
+        for (size_t i = 0; i < n; i++) {
+            const KernelThread& thread = *run.threads[i];
+            if (pcs[i] == 0 && thread.guard != nullptr && thread.guard->interrupts() > before[i] &&
+                thread.code.contains(thread.guard->interrupted_pc()))
+                pcs[i] = thread.guard->interrupted_pc();
+        }
     }
     lock.unlock();
     std::vector<std::string> lines(n);
@@ -417,14 +454,16 @@ void execute(std::unique_ptr<RunState>& owner, double watchdog_seconds) {
     const ErrorKind kind = run.error_kind;
     std::string error = run.error;
     if (abandoned) {
-        // Threads that could not be stopped keep using the run's state and the device's L1: keep both alive.
-        run.l1->leak();
+        // Threads that could not be stopped keep using the run's state and the device's L1: both stay alive
+        // until they return (the batch goes when its last job has), and the device's L1 address range
+        // is then free for later devices.
+        batch->keep_while_jobs_run(run.l1->share_mapping());
+        batch->keep_while_jobs_run(std::shared_ptr<RunState>(owner.release()));
         run.dram->never_recycle();
-        owner.release();
         error +=
             "\n(kernel threads that did not stop within 2 s, e.g. inside a system call, were abandoned; this "
-            "device's L1 stays mapped for the rest of the process and the device refuses further runs: create a "
-            "new Device)";
+            "device's L1 stays mapped until they return and the device refuses further runs: create a new "
+            "Device)";
     }
     if (!error.empty())
         throw_error(kind, error);

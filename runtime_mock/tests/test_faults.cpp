@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -135,11 +136,23 @@ TEST(illegal_instruction_is_a_kernel_fault) {
 
 TEST(write_past_the_core_l1_is_a_kernel_fault) {
     for (Arch arch : {Arch::Wormhole, Arch::Blackhole}) {
-        std::ostringstream offset;
-        offset << "0x" << std::hex << arch_spec(arch).l1_bytes + 0x100;
+        test::expect_error<KernelFaultError>([&] { run_fault("L1_OVERRUN", arch); },
+                                             {"4-byte write at 0x", "outside this core's L1",
+                                              "0x100 bytes past the end of core (0,0)'s L1", fault_line("L1_OVERRUN")});
+    }
+}
+
+// Past every guard page: the instrumented access itself is stopped (kernel_abi/memory_check.h), before it
+// reads or writes another core's L1.
+TEST(access_to_another_core_l1_is_a_kernel_fault) {
+    for (Arch arch : {Arch::Wormhole, Arch::Blackhole}) {
+        test::expect_error<KernelFaultError>([&] { run_fault("L1_NEIGHBOUR", arch); },
+                                             {"4-byte read at 0x", "outside this core's L1", "'s L1 at offset 0x",
+                                              "use the NOC", fault_line("L1_NEIGHBOUR")});
         test::expect_error<KernelFaultError>(
-            [&] { run_fault("L1_OVERRUN", arch); },
-            {"access past the end of core (0,0)'s L1 at offset " + offset.str(), fault_line("L1_OVERRUN")});
+            [&] { run_fault("L1_MEMCPY", arch); },
+            {"64-byte write at 0x", "outside this core's L1", fault_line("L1_MEMCPY")});
+        run_fault("", arch);
     }
 }
 
@@ -181,6 +194,27 @@ TEST(watchdog_reports_spinning_kernel_line_and_releases_its_thread_and_l1) {
     }
     unsetenv("RUNTIME_MOCK_WATCHDOG_SECONDS");
     CHECK(low_mapped_bytes() == mapped);
+}
+
+// A kernel the runtime cannot stop (it sleeps with signals blocked) is abandoned with its device; once it
+// returns, the device's L1 address range is free again for later devices.
+TEST(abandoned_kernel_gives_back_the_l1_range_when_it_returns) {
+    run_fault("");
+    const uint64_t mapped = low_mapped_bytes();
+    setenv("RUNTIME_MOCK_WATCHDOG_SECONDS", "1", 1);
+    {
+        Device device;
+        test::expect_error<DeadlockError>(
+            [&] { device.run(faulting_program(device, {{kCore, "UNSTOPPABLE"}})); },
+            {"no kernel made progress for 1 s", "were abandoned", "stays mapped until they return"});
+        test::expect_error<DeviceError>([&] { device.run(faulting_program(device, {{kCore, ""}})); },
+                                        {"create a new Device"});
+    }
+    unsetenv("RUNTIME_MOCK_WATCHDOG_SECONDS");
+    for (int i = 0; i < 100 && low_mapped_bytes() != mapped; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(low_mapped_bytes() == mapped);
+    run_fault("");
 }
 
 TEST(eight_threads_with_their_own_device_on_each_arch) {

@@ -1,10 +1,10 @@
 """Kernel faults and resources under load, from Python.
 
 A kernel that crashes (null dereference, division by zero, failed assert, stack overflow, illegal
-instruction, a raw write past its core's L1) raises runtime_mock.KernelFaultError naming the signal, core,
-RISC and kernel file:line, and the next program in the same process runs. A kernel spinning outside the
-API is reported by the watchdog with its line and its thread goes away; eight Python threads with a
-device each run at once on either arch.
+instruction, a raw access or memcpy outside its core's L1, however far) raises
+runtime_mock.KernelFaultError naming the signal or the access, core, RISC and kernel file:line, and the
+next program in the same process runs. A kernel spinning outside the API is reported by the watchdog with
+its line and its thread goes away; eight Python threads with a device each run at once on either arch.
 """
 
 from __future__ import annotations
@@ -65,7 +65,20 @@ def thread_count() -> int:
         ("ASSERT", r"SIGABRT \(abort, e.g. a failed assert"),
         ("STACK_OVERFLOW", r"SIGSEGV .*: stack overflow"),
         ("TRAP", r"SIGILL \(illegal instruction"),
-        ("L1_OVERRUN", r"access past the end of core \(0,0\)'s L1 at offset 0x16e100"),
+        (
+            "L1_OVERRUN",
+            r"4-byte write at 0x[0-9a-f]+, outside this core's L1 \(0x[0-9a-f]+ to 0x[0-9a-f]+\): "
+            r"0x100 bytes past the end of core \(0,0\)'s L1",
+        ),
+        (
+            "L1_NEIGHBOUR",
+            r"4-byte read at 0x[0-9a-f]+, outside this core's L1 .*: that is core \(\d+,0\)'s L1 at "
+            r"offset 0x[0-9a-f]+ \(use the NOC to reach another core's L1\)",
+        ),
+        (
+            "L1_MEMCPY",
+            r"64-byte write at 0x[0-9a-f]+, outside this core's L1 .*: that is core \(\d+,0\)'s L1",
+        ),
     ],
 )
 def test_kernel_fault_raises_kernel_fault_error_and_the_process_goes_on(fault, expected):

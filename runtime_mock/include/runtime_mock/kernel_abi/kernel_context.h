@@ -34,6 +34,18 @@ enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argu
 
 enum class Role : uint32_t { DataMovement0, DataMovement1, Compute };
 
+// Where the L1 of every device lives in the process: its low address space, below 4 GiB so that kernels can
+// dereference uint32 L1 addresses (runtime_mock/src/low_address_space.hpp reserves from it; below 1 GiB are
+// the heap of non-PIE executables and the MAP_32BIT area). A kernel's own access inside it must lie in its
+// core's L1 (memory_check.h).
+constexpr uint64_t kLowAddressSpaceBegin = uint64_t(1) << 30;
+constexpr uint64_t kLowAddressSpaceEnd = uint64_t(1) << 32;
+
+// Marks a function whose loads and stores memory_check.h does not check: the checker itself, and tile
+// conversions whose per-element checks would multiply a tile's cost (they only touch CB pages the runtime
+// handed out).
+#define RUNTIME_MOCK_UNCHECKED __attribute__((no_sanitize_address))
+
 // One circular-buffer index on one core. The producer thread owns the first group of fields after the
 // configuration, the consumer thread the second; `pushed` and `popped` are the only fields both read.
 // Pages are counted with free-running 32-bit counters: available = pushed - popped.
@@ -103,6 +115,14 @@ struct ComputeState {
 
 struct KernelContext;
 struct ProfileEvent;
+
+// A kernel's own access outside its core's L1 window, noted by memory_check.h before it traps.
+struct StrayAccess {
+    uint64_t address;
+    uint64_t size;
+    uint32_t write;
+    uintptr_t pc;  // the accessing instruction (0: none)
+};
 
 // Runtime services. Functions marked "throws" unwind the kernel with an exception on misuse or abort.
 struct RuntimeFunctions {
@@ -182,6 +202,7 @@ struct KernelContext {
     // so an exception that ends the kernel is reported with the kernel's line.
     const void* thrown_object;
     uintptr_t throw_pc;
+    StrayAccess stray_access;
 };
 
 // The sizes of the structures kernels and the runtime share, as one number: a kernel and a runtime built
@@ -189,7 +210,8 @@ struct KernelContext {
 // not the runtime that loads the kernel).
 constexpr uint64_t kKernelAbiLayout = (uint64_t(sizeof(KernelContext)) << 48) ^ (uint64_t(sizeof(Core)) << 32) ^
                                       (uint64_t(sizeof(RuntimeFunctions)) << 16) ^ sizeof(CircularBuffer) ^
-                                      (uint64_t(sizeof(ComputeState)) << 8) ^ (uint64_t(sizeof(PrintState)) << 24);
+                                      (uint64_t(sizeof(ComputeState)) << 8) ^ (uint64_t(sizeof(PrintState)) << 24) ^
+                                      (uint64_t(sizeof(StrayAccess)) << 40);
 
 // The context of the kernel running on the calling thread (kernels are fibers that share threads: the
 // runtime sets it again whenever a fiber of this kernel resumes, kernel_resume.h).

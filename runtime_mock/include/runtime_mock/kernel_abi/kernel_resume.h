@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "runtime_mock/kernel_abi/kernel_context.h"
+#include "runtime_mock/kernel_abi/memory_check.h"
 
 namespace runtime_mock::kernel_abi {
 

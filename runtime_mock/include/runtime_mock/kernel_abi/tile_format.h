@@ -4,13 +4,15 @@
 // f2 = rows 16-31/cols 0-15, f3 = rows 16-31/cols 16-31), each face row-major, elements in the CB's data
 // format. Unpacking converts a tile to 1024 fp32 values in row-major order (the layout of a DST tile);
 // packing converts back, rounding to nearest-even for Float16_b and Float16. Row-major ("untilized")
-// data is plain row-major in the same element format.
+// data is plain row-major in the same element format. None of these conversions is checked per access
+// (RUNTIME_MOCK_UNCHECKED, memory_check.h): they touch the CB pages the runtime hands out.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
 #include "runtime_mock/kernel_abi/data_format.h"
+#include "runtime_mock/kernel_abi/kernel_context.h"
 
 namespace runtime_mock::kernel_abi {
 
@@ -18,14 +20,14 @@ constexpr uint32_t kTileDim = 32;
 constexpr uint32_t kTileElements = 1024;
 constexpr uint32_t kFaceDim = 16;
 
-inline float bf16_to_float(uint16_t bits) {
+RUNTIME_MOCK_UNCHECKED inline float bf16_to_float(uint16_t bits) {
     uint32_t u = uint32_t(bits) << 16;
     float f;
     std::memcpy(&f, &u, 4);
     return f;
 }
 
-inline uint16_t float_to_bf16(float f) {
+RUNTIME_MOCK_UNCHECKED inline uint16_t float_to_bf16(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
     if ((u & 0x7fffffffu) > 0x7f800000u)
@@ -33,13 +35,13 @@ inline uint16_t float_to_bf16(float f) {
     return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-inline float fp16_to_float(uint16_t bits) {
+RUNTIME_MOCK_UNCHECKED inline float fp16_to_float(uint16_t bits) {
     _Float16 h;
     std::memcpy(&h, &bits, 2);
     return float(h);
 }
 
-inline uint16_t float_to_fp16(float f) {
+RUNTIME_MOCK_UNCHECKED inline uint16_t float_to_fp16(float f) {
     _Float16 h = _Float16(f);
     uint16_t bits;
     std::memcpy(&bits, &h, 2);
@@ -53,19 +55,19 @@ inline bool is_supported_tile_format(DataFormat format) {
 // Runs of `count` contiguous elements of one format, converted to or from fp32. Inlined with a constant
 // count (a face row in unpack_tile / pack_tile_data), each becomes a few vector instructions.
 template <float (*kToFloat)(uint16_t)>
-inline void load_halves(const uint16_t* src, float* dst, uint32_t count) {
+RUNTIME_MOCK_UNCHECKED inline void load_halves(const uint16_t* src, float* dst, uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
         dst[i] = kToFloat(src[i]);
 }
 
 template <uint16_t (*kFromFloat)(float)>
-inline void store_halves(const float* src, uint16_t* dst, uint32_t count) {
+RUNTIME_MOCK_UNCHECKED inline void store_halves(const float* src, uint16_t* dst, uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
         dst[i] = kFromFloat(src[i]);
 }
 
 // Converts `count` contiguous elements of `format` at `src` to fp32.
-inline void load_elements(const void* src, DataFormat format, float* dst, uint32_t count) {
+RUNTIME_MOCK_UNCHECKED inline void load_elements(const void* src, DataFormat format, float* dst, uint32_t count) {
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
@@ -76,7 +78,7 @@ inline void load_elements(const void* src, DataFormat format, float* dst, uint32
 }
 
 // Converts `count` fp32 values to `format` at `dst`.
-inline void store_elements(const float* src, DataFormat format, void* dst, uint32_t count) {
+RUNTIME_MOCK_UNCHECKED inline void store_elements(const float* src, DataFormat format, void* dst, uint32_t count) {
     if (format == DataFormat::Float32) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
@@ -93,7 +95,7 @@ inline uint32_t element_bytes(DataFormat format) {
 // The face layout: calls row(face_offset, row_major_offset) for each of a tile's 64 face rows of 16
 // elements, with the row's element offset in the L1 tile (four faces) and in the row-major tile.
 template <typename Row>
-inline void for_each_face_row(Row row) {
+RUNTIME_MOCK_UNCHECKED inline void for_each_face_row(Row row) {
     for (uint32_t face = 0; face < 4; face++) {
         const uint32_t row0 = (face / 2) * kFaceDim, col0 = (face % 2) * kFaceDim;
         for (uint32_t r = 0; r < kFaceDim; r++)
@@ -102,40 +104,40 @@ inline void for_each_face_row(Row row) {
 }
 
 // L1 tile (four faces) -> 1024 row-major fp32 values. The format is tested once per tile, not per row.
-inline void unpack_tile(const void* tile, DataFormat format, float* out) {
+RUNTIME_MOCK_UNCHECKED inline void unpack_tile(const void* tile, DataFormat format, float* out) {
     if (format == DataFormat::Float32) {
         const float* src = static_cast<const float*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(out + row_at, src + face_at, kFaceDim * sizeof(float));
         });
     } else if (format == DataFormat::Float16_b) {
         const uint16_t* src = static_cast<const uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             load_halves<bf16_to_float>(src + face_at, out + row_at, kFaceDim);
         });
     } else {
         const uint16_t* src = static_cast<const uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             load_halves<fp16_to_float>(src + face_at, out + row_at, kFaceDim);
         });
     }
 }
 
 // 1024 row-major fp32 values -> L1 tile (four faces).
-inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
+RUNTIME_MOCK_UNCHECKED inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
     if (format == DataFormat::Float32) {
         float* dst = static_cast<float*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(dst + face_at, in + row_at, kFaceDim * sizeof(float));
         });
     } else if (format == DataFormat::Float16_b) {
         uint16_t* dst = static_cast<uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             store_halves<float_to_bf16>(in + row_at, dst + face_at, kFaceDim);
         });
     } else {
         uint16_t* dst = static_cast<uint16_t*>(tile);
-        for_each_face_row([&](uint32_t face_at, uint32_t row_at) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             store_halves<float_to_fp16>(in + row_at, dst + face_at, kFaceDim);
         });
     }
