@@ -115,3 +115,23 @@ def test_factory_that_returns_no_primfunc_points_at_its_def():
 
 def test_t_namespace_has_const_and_empty():
     assert T.const is tilelang.eager_trace.const and T.empty is tilelang.eager_trace.empty
+
+
+def test_carver_driver_answers_for_the_default_target():
+    from tilelang_tt.carver.arch import driver
+    from tilelang_tt.target import get_target
+
+    wormhole = get_target("wormhole")
+    assert driver.get_num_sms() == wormhole.num_cores == 64, "a persistent kernel's workers: Tensix cores"
+    assert driver.get_device_name() == "wormhole"
+    assert driver.get_shared_memory_per_block() == wormhole.l1_cb_budget
+    assert driver.get_max_dynamic_shared_size_bytes(format="kb") == wormhole.l1_cb_budget // 1024
+    with pytest.raises(ValueError, match="format must be one of bytes, kb, mb, not 'KiB'"):
+        driver.get_shared_memory_per_block(format="KiB")
+
+
+def test_carver_gpu_models_are_an_import_error_that_says_why():
+    with pytest.raises(
+        ImportError, match=r"tilelang.carver.arch.CUDA models a GPU and is not available on Tenstorrent"
+    ):
+        from tilelang_tt.carver.arch import CUDA  # noqa: F401

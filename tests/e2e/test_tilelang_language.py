@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from tilelang_tt.carver.arch import driver
 
 TARGETS = ["wormhole", "blackhole"]
 
@@ -218,16 +219,16 @@ def test_scalar_loops_with_guarded_element_stores(target):
 def matmul_persistent(
     A, B, block_M, block_N, block_K, threads, num_stages, dtype=T.float16, accum_dtype=T.float32
 ):
-    """TileLang's examples/gemm/example_gemm_persistent.py (the T.Persistent kernel), imports changed and
-    ``driver.get_num_sms()`` given as 8 workers: on Tenstorrent the loop is the launch grid, and the work
-    partition spreads its blocks over the cores."""
+    """TileLang's examples/gemm/example_gemm_persistent.py (the T.Persistent kernel), imports changed: on
+    Tenstorrent the loop is the launch grid, and the work partition spreads its blocks over the cores
+    (``driver.get_num_sms()`` is the default target's core count)."""
     M, N, K = T.const("M, N, K")
 
     A: T.Tensor((M, K), dtype)
     B: T.Tensor((K, N), dtype)
     C = T.empty((M, N), dtype)
 
-    sm_num = 8
+    sm_num = driver.get_num_sms()
 
     with T.Kernel(sm_num, threads=threads) as (block_id):
         A_shared = T.alloc_shared((block_M, block_K), dtype)

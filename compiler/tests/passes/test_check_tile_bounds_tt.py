@@ -133,3 +133,34 @@ def test_a_loop_whose_bounds_depend_on_the_block_is_checked_over_them():
     lower(window_reads(past_the_end=False), "CheckTileBoundsTT")  # last k: bx = 3 → rows 192:256
     with pytest.raises(TTCompileError, match=r"reads K\[256:320, :\] when k = 4, which starts past the end"):
         lower(window_reads(past_the_end=True), "CheckTileBoundsTT")
+
+
+@T.prim_func
+def guarded_blocks(A: T.Tensor((64, 128), "bfloat16"), C: T.Tensor((64, 128), "bfloat16")):
+    # Four workers for two column blocks, as a persistent kernel deals them: the guard skips the blocks
+    # past the tensor, and the else branch takes the first block again from the far end.
+    with T.Kernel(4, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        col = bx % 2 + bx // 2 * 2
+        if col * 64 < 128:
+            T.copy(A[0, col * 64], A_s)
+            T.copy(A_s, C[0, col * 64])
+        else:
+            T.copy(A[0, col * 64 - 128], A_s)
+
+
+@T.prim_func
+def loosely_guarded_blocks(A: T.Tensor((64, 128), "bfloat16"), C: T.Tensor((64, 128), "bfloat16")):
+    with T.Kernel(4, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        if bx < 3:
+            T.copy(A[0, bx * 64], A_s)
+            T.copy(A_s, C[0, bx * 64])
+
+
+def test_a_guard_bounds_the_regions_of_its_branches():
+    tvm.ir.assert_structural_equal(
+        lower(guarded_blocks, "AttachTensorAccessorTT"), lower(guarded_blocks, "CheckTileBoundsTT")
+    )
+    with pytest.raises(TTCompileError, match=r"reads A\[:, 128:192\] when bx = 2, which starts past the end"):
+        lower(loosely_guarded_blocks, "CheckTileBoundsTT")

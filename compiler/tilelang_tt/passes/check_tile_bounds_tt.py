@@ -72,6 +72,8 @@ def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
         value, witness = int(coefficients[-1]), []
         for var, coefficient in zip(loop_vars, coefficients, strict=False):
             low, high = _loop_ends(*ranges[var], analyzer)
+            guarded = analyzer.const_int_bound(var)  # narrower under a guard (``if bx < 3:``)
+            low, high = max(low, int(guarded.min_value)), min(high, int(guarded.max_value))
             at = high if (int(coefficient) > 0) == largest else low
             value += int(coefficient) * at
             witness.append(f"{var.name} = {at}")
@@ -171,9 +173,14 @@ def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
             elif isinstance(node, tirx.Bind):  # a named index: its bound is its value's
                 analyzer.bind(node.var, node.value)
             elif isinstance(node, tirx.IfThenElse):
-                visit(node.then_case)
+                # A guard bounds what its branches reach (``if by * block_N < N:`` around a persistent
+                # kernel's tile): the prover works under it, simplified to the canonical form the
+                # regions' starts take.
+                with analyzer.constraint_scope(analyzer.simplify(node.condition)):
+                    visit(node.then_case)
                 if node.else_case is not None:
-                    visit(node.else_case)
+                    with analyzer.constraint_scope(analyzer.simplify(tirx.Not(node.condition))):
+                        visit(node.else_case)
             elif isinstance(node, tirx.Evaluate) and isinstance(node.value, tvm.ir.Call):
                 call = node.value
                 name = op_name(call) if isinstance(call.op, tvm.ir.Op) else ""
