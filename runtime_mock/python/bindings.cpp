@@ -123,6 +123,7 @@ void bind_errors(py::module_& m) {
     py::register_exception<runtime_mock::ArgumentError>(m, "ArgumentError", base);
     py::register_exception<runtime_mock::KernelBuildError>(m, "KernelBuildError", base);
     py::register_exception<runtime_mock::KernelFaultError>(m, "KernelFaultError", base);
+    py::register_exception<runtime_mock::DataRaceError>(m, "DataRaceError", base);
 }
 
 void bind_arch(py::module_& m) {

@@ -111,4 +111,11 @@ bool poison_fresh_l1() {
     return value == "poison";
 }
 
+bool race_detection() {
+    const std::string value = env("RUNTIME_MOCK_RACE_DETECTION").value_or("0");
+    if (value != "0" && value != "1")
+        throw ArgumentError("RUNTIME_MOCK_RACE_DETECTION='" + value + "' is neither 0 nor 1");
+    return value == "1";
+}
+
 }  // namespace runtime_mock::config

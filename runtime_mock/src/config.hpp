@@ -23,6 +23,8 @@
 //   RUNTIME_MOCK_L1_FILL           what a new device's L1 holds above the reserved area until something writes
 //                                   it: zero (default) or poison (0xff bytes: NaN in every float format, so
 //                                   a result that depends on never-written L1 is visibly wrong, as on silicon)
+//   RUNTIME_MOCK_RACE_DETECTION    1: report two kernels' unordered accesses of the same L1 bytes, one a write
+//                                   (DataRaceError; race_detector.hpp); 0 or unset (default): off
 #pragma once
 
 #include <cstddef>
@@ -50,5 +52,7 @@ bool profile_every_run();
 std::optional<uint64_t> schedule_seed();
 // RUNTIME_MOCK_L1_FILL=poison; throws ArgumentError naming the variable for a value other than zero/poison.
 bool poison_fresh_l1();
+// RUNTIME_MOCK_RACE_DETECTION=1 (0 or unset: off); throws ArgumentError for another value.
+bool race_detection();
 
 }  // namespace runtime_mock::config

@@ -1,5 +1,6 @@
 #include "core.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 namespace runtime_mock {
@@ -27,6 +28,16 @@ std::string describe(const KernelThread& thread, const char* call, CallSite site
     if (site.file != nullptr && *site.file != '\0')
         out << " at " << site.file << ":" << site.line;
     return out.str();
+}
+
+// "core (x,y) <role> [<kernel>]: <what> at <file>:<line>" for instruction `pc` of the kernel's code (without
+// the place when the object has no line for it).
+std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc) {
+    const std::string line = source_line_of(thread.code, pc, thread.source_path);
+    const size_t colon = line.rfind(':');
+    const std::string file = colon == std::string::npos ? "" : line.substr(0, colon);
+    const int line_number = colon == std::string::npos ? 0 : std::atoi(line.c_str() + colon + 1);
+    return describe(thread, what, CallSite{file.c_str(), line_number});
 }
 
 }  // namespace runtime_mock

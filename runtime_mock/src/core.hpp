@@ -71,6 +71,8 @@ struct KernelThread {
     DstRegisters dst;                              // a compute kernel's; empty for data movement
     uint32_t math_fidelity = 4;                    // the compute kernel's (MathFidelity value)
     std::vector<kernel_abi::ProfileEvent> events;  // the timing record, while ctx.recording
+    uint32_t index = 0;                            // in RunState::threads
+    std::vector<uint32_t> clock;                   // its vector clock, under race detection (race_detector.hpp)
 };
 
 // One core of the run.
@@ -89,5 +91,8 @@ KernelThread& thread_of(kernel_abi::KernelContext* ctx);
 const char* role_name(KernelRole role);
 // "core (x,y) <role> [<kernel file>]: <call> at <file>:<line>"
 std::string describe(const KernelThread& thread, const char* call, CallSite site);
+// describe() of instruction `pc` of the thread's kernel: its source line, or no place when the kernel's
+// object has no line for it.
+std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc);
 
 }  // namespace runtime_mock

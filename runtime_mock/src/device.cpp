@@ -272,9 +272,15 @@ void Device::Impl::run(const ProgramSpec& program) {
                 t.ctx.compute.dst_capacity = t.dst.capacity;
                 t.ctx.compute.fp32_dest_acc = kernel.compute.fp32_dest_acc_en;
             }
+            t.index = uint32_t(run.threads.size());
             cr->threads.push_back(&t);
             run.threads.push_back(std::move(thread));
         }
+    }
+    if (config::race_detection()) {
+        run.races = std::make_unique<RaceDetector>(run);
+        for (auto& thread : run.threads)
+            thread->ctx.race_detection = 1;
     }
 
     counters.clear();

@@ -166,6 +166,23 @@ void copy_to(const RunState& run, const uint8_t* from, const Endpoint& to, uint3
     }
 }
 
+}  // namespace
+
+// A NOC access of L1 slot `core`'s [offset, offset + size) under race detection (race_detector.hpp). A
+// synchronising write (a semaphore call; a 4-byte NOC write, as noc_semaphore_set_remote and _multicast
+// make) releases the word's clock, which noc_semaphore_wait on that word acquires.
+void race_l1(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size, bool write, bool sync,
+             const char* call, CallSite site) {
+    RaceDetector* races = thread.run->races.get();
+    if (races == nullptr)
+        return;
+    races->access(thread, core, offset, size, write, sync, RaceDetector::Site{0, call, site});
+    if (sync)
+        races->release(thread, RaceDetector::Sync::Semaphore, core, offset);
+}
+
+namespace {
+
 bool overlaps(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
     return a < b + b_size && b < a + a_size;
 }
@@ -184,6 +201,10 @@ void noc_read(kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32
     const char* call = "noc_async_read";
     const Endpoint from = resolve(thread, src, size, true, call, site);
     uint8_t* to = local_l1(thread, dst, size, call, site);
+    if (from.l1)
+        race_l1(thread, from.core, from.offset, size, false, false, call, site);
+    race_l1(thread, thread.core->l1_index, uint32_t(to - thread.run->l1->core_memory(thread.core->l1_index)), size,
+            true, false, call, site);
     copy_from(*thread.run, from, to, size);
     record_transfer(ctx, kernel_abi::EventKind::NocRead, size, from.node(), thread.core->l1_index, nullptr, 0);
     thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
@@ -200,6 +221,10 @@ void noc_write(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint3
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
     check_source_written(thread, from, size, src, call, site);  // after the address checks, which come first
+    race_l1(thread, thread.core->l1_index, uint32_t(from - thread.run->l1->core_memory(thread.core->l1_index)), size,
+            false, false, call, site);
+    if (to.l1)
+        race_l1(thread, to.core, to.offset, size, true, size == 4, call, site);
     copy_to(*thread.run, from, to, size);
     record_transfer(ctx, kernel_abi::EventKind::NocWrite, size, thread.core->l1_index, to.node(), from, to.offset);
     thread.pending_writes.push_back({uint32_t(uintptr_t(from)), size, site});
@@ -246,8 +271,11 @@ void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t 
             check_buffer_access(thread, false, core, offset, size, call, site);
             if (!source_checked) {  // after the first destination's address checks, which come first
                 check_source_written(thread, from, size, src, call, site);
+                race_l1(thread, thread.core->l1_index, uint32_t(from - run.l1->core_memory(thread.core->l1_index)),
+                        size, false, false, call, site);
                 source_checked = true;
             }
+            race_l1(thread, core, offset, size, true, size == 4, call, site);
             uint8_t* to = run.l1->core_memory(core) + offset;
             store_once(to, from, size);
             wake_semaphore_waiters(*thread.run, to, size);
@@ -354,6 +382,7 @@ void semaphore_inc(kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t incre
     const Endpoint target = resolve(thread, addr, 4, false, "noc_semaphore_inc", site);
     if (!target.l1)
         noc_error(thread, "noc_semaphore_inc", site, "semaphores live in a worker's L1, not in DRAM");
+    race_l1(thread, target.core, target.offset, 4, true, true, "noc_semaphore_inc", site);
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(target.l1), increment, __ATOMIC_SEQ_CST);
     if (ctx->recording) {
         ctx->fn->record(

@@ -30,6 +30,11 @@ void check_page(kernel_abi::KernelContext* ctx, bool is_dram, uint64_t base, uin
                 const char* call, CallSite site);
 void semaphore_inc(kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t increment, CallSite site);
 
+// Race detection's record of a NOC or semaphore access of L1 (a no-op when it is off); `sync`: a semaphore
+// write, which also releases the word's clock.
+void race_l1(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size, bool write, bool sync,
+             const char* call, CallSite site);
+
 // Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).
 uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site);
 

@@ -90,6 +90,8 @@ kernel_abi::RuntimeFunctions runtime_functions(bool seeded) {
     f.record = record;
     f.tile_matmul = tile_matmul::selected();
     f.tile_matmul_bf16 = tile_matmul::bf16_selected();
+    f.race_access = race_access;
+    f.race_sync = race_sync;
     if (seeded) {
         f.cb_wake = ThenSchedulePoint<cb_wake>::run;
         f.noc_read = ThenSchedulePoint<noc_read>::run;

@@ -189,16 +189,6 @@ std::string hex(uint64_t value) {
     return out.str();
 }
 
-// "core (x,y) <role> [<kernel>]: <what> at <file>:<line>" for instruction `pc` of the kernel's code (without
-// the place when the object has no line for it).
-std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc) {
-    const std::string line = source_line_of(thread.code, pc, thread.source_path);
-    const size_t colon = line.rfind(':');
-    const std::string file = colon == std::string::npos ? "" : line.substr(0, colon);
-    const int line_number = colon == std::string::npos ? 0 : std::atoi(line.c_str() + colon + 1);
-    return describe(thread, what, CallSite{file.c_str(), line_number});
-}
-
 std::string core_name(uint32_t core, uint32_t grid_x) {
     return "core (" + std::to_string(core % grid_x) + "," + std::to_string(core / grid_x) + ")";
 }
@@ -370,6 +360,8 @@ std::string stall_report(RunState& run, double seconds, const std::vector<std::s
             throw ArgumentError(message);
         case ErrorKind::Fault:
             throw KernelFaultError(message);
+        case ErrorKind::Race:
+            throw DataRaceError(message);
         case ErrorKind::Protocol:
             throw DeviceError(message);
     }

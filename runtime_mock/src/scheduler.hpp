@@ -39,6 +39,7 @@
 #include "core.hpp"
 #include "dram.hpp"
 #include "l1.hpp"
+#include "race_detector.hpp"
 #include "runtime_mock/device.hpp"
 #include "runtime_mock/kernel_abi/kernel_context.h"
 
@@ -66,6 +67,7 @@ struct RunState {
     std::vector<std::unique_ptr<CoreRun>> cores;
     std::vector<CoreRun*> core_at_l1_slot;  // by slot of the L1 pool; nullptr for a core not in the run
     std::vector<std::unique_ptr<KernelThread>> threads;
+    std::unique_ptr<RaceDetector> races;  // RUNTIME_MOCK_RACE_DETECTION=1: made once the threads are
 
     std::mutex mutex;
     std::condition_variable done;

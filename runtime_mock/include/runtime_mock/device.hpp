@@ -62,6 +62,13 @@ public:
 // a raw access past its core's L1. The message names the signal (and faulting address), core, RISC,
 // kernel file and, where the kernel has line tables, the source line. The run is aborted; the process
 // and other devices stay usable.
+// Two kernels accessed the same L1 bytes, at least one writing, with nothing ordering them
+// (RUNTIME_MOCK_RACE_DETECTION=1).
+class DataRaceError : public DeviceError {
+public:
+    using DeviceError::DeviceError;
+};
+
 class KernelFaultError : public DeviceError {
 public:
     using DeviceError::DeviceError;

@@ -42,6 +42,7 @@ from . import profile  # noqa: E402
 from ._runtime_mock import (  # noqa: E402
     ArgumentError,
     CircularBufferError,
+    DataRaceError,
     DeadlockError,
     DeviceError,
     DstError,
@@ -69,6 +70,7 @@ __all__ = [
     "Buffer",
     "CircularBufferError",
     "CoreCounters",
+    "DataRaceError",
     "DeadlockError",
     "Device",
     "DeviceError",

@@ -17,12 +17,14 @@ SEEDS = range(16)
 
 
 @pytest.fixture(autouse=True)
-def zeroed_l1(monkeypatch):
-    """Fresh L1 reads as zeros here (the racy read's early answer is 0), whatever the environment says."""
+def zeroed_l1_and_no_race_detection(monkeypatch):
+    """Fresh L1 reads as zeros here (the racy read's early answer is 0), and the racy program runs to its
+    end (race detection would stop it: test_races.py), whatever the environment says."""
     monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "zero")
+    monkeypatch.setenv("RUNTIME_MOCK_RACE_DETECTION", "0")
 
 
-def _word_seen(wait: bool) -> int:
+def word_seen(wait: bool) -> int:
     """The word core (0, 0) reads from its L1 while core (1, 0) writes 42 there (after a semaphore wait
     when `wait`): 0, the fresh L1's, when it reads first."""
     device = runtime_mock.Device("wormhole")
@@ -43,7 +45,7 @@ def _word_seen(wait: bool) -> int:
 
 def _under_seed(seed: int, wait: bool) -> int:
     with runtime_mock.schedule_seed(seed):
-        return _word_seen(wait)
+        return word_seen(wait)
 
 
 def test_a_seed_replays_its_interleaving_and_seeds_explore_others():
@@ -54,7 +56,7 @@ def test_a_seed_replays_its_interleaving_and_seeds_explore_others():
 
 
 def _expect_42(wait: bool) -> None:
-    seen = _word_seen(wait)
+    seen = word_seen(wait)
     if seen != 42:
         raise AssertionError(f"core (0, 0) read {seen} before core (1, 0) wrote 42")
 
@@ -72,4 +74,4 @@ def test_the_synchronised_twin_passes_every_schedule():
 def test_a_seed_that_is_not_a_number_is_named(monkeypatch):
     monkeypatch.setenv("RUNTIME_MOCK_SCHEDULE_SEED", "-3")
     with pytest.raises(runtime_mock.ArgumentError, match=r"RUNTIME_MOCK_SCHEDULE_SEED='-3' is not a seed"):
-        _word_seen(wait=True)
+        word_seen(wait=True)

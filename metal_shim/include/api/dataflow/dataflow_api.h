@@ -376,9 +376,18 @@ inline volatile uint32_t* local_semaphore(volatile uint32_t* sem_addr, const cha
     return sem_addr;
 }
 
-// Records a satisfied semaphore wait for the timing model (the word is this core's, checked above).
+// The semaphore's value, read as the wait's own synchronising read: not a plain access of the kernel's
+// (memory_check.h does not see it; race detection acquires after the wait, record_semaphore_wait).
+RUNTIME_MOCK_UNCHECKED inline uint32_t semaphore_value(volatile uint32_t* sem_addr) {
+    return *sem_addr;
+}
+
+// Records a satisfied semaphore wait: for race detection, the acquire of what the word's writers released;
+// for the timing model, the event (the word is this core's, checked above).
 inline void record_semaphore_wait(volatile uint32_t* sem_addr, uint32_t value, bool at_least) {
     KernelContext* c = ctx();
+    if (c->race_detection)
+        c->fn->race_sync(c, uint32_t(SyncEdge::SemaphoreWait), uint32_t(reinterpret_cast<uintptr_t>(sem_addr)));
     if (!c->recording)
         return;
     const uint32_t offset = uint32_t(reinterpret_cast<uintptr_t>(sem_addr)) - c->core->l1_base;
@@ -391,7 +400,8 @@ inline void record_semaphore_wait(volatile uint32_t* sem_addr, uint32_t value, b
 FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
                                      runtime_mock::kernel_abi::CallSite site = {}) {
     runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
-    if (*runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait", site) != val)
+    if (runtime_mock::kernel_abi::semaphore_value(
+            runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait", site)) != val)
         c->fn->semaphore_wait(c, sem_addr, val, false, site);
     runtime_mock::kernel_abi::record_semaphore_wait(sem_addr, val, false);
 }
@@ -399,7 +409,8 @@ FORCE_INLINE void noc_semaphore_wait(volatile tt_l1_ptr uint32_t* sem_addr, uint
 FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val,
                                          runtime_mock::kernel_abi::CallSite site = {}) {
     runtime_mock::kernel_abi::KernelContext* c = runtime_mock::kernel_abi::ctx();
-    if (*runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait_min", site) < val)
+    if (runtime_mock::kernel_abi::semaphore_value(
+            runtime_mock::kernel_abi::local_semaphore(sem_addr, "noc_semaphore_wait_min", site)) < val)
         c->fn->semaphore_wait(c, sem_addr, val, true, site);
     runtime_mock::kernel_abi::record_semaphore_wait(sem_addr, val, true);
 }

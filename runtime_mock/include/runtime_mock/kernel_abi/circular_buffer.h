@@ -11,7 +11,9 @@
 // (overflow) is an error.
 //
 // The fast path runs inline on the calling thread; only a wait that cannot be satisfied yet, and the
-// wake-up of a blocked partner, go through the runtime (which also detects deadlocks).
+// wake-up of a blocked partner, go through the runtime (which also detects deadlocks). Under race
+// detection every operation that orders the two threads, and every page a compute kernel reads or writes
+// (cb_front_page, cb_back_page), is reported to the runtime too (race_edge, race_page).
 #pragma once
 
 #include <cstdint>
@@ -81,6 +83,20 @@ inline void publish(std::atomic<uint32_t>& counter, uint32_t pages) {
     counter.store(counter.load(std::memory_order_relaxed) + pages, std::memory_order_seq_cst);
 }
 
+// Race detection's view of a CB operation (RUNTIME_MOCK_RACE_DETECTION=1, runtime_mock/src/race_detector.hpp).
+inline void race_edge(uint32_t cb, SyncEdge edge) {
+    KernelContext* c = ctx();
+    if (c->race_detection)
+        c->fn->race_sync(c, uint32_t(edge), cb);
+}
+
+// ...and of a page a compute call reads or writes.
+inline void race_page(const CircularBuffer& b, uint32_t addr, bool write, const char* call, CallSite site) {
+    KernelContext* c = ctx();
+    if (c->race_detection)
+        c->fn->race_access(c, addr, b.page_size, write ? 1 : 0, 0, call, site);
+}
+
 inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
     const char* call = "cb_reserve_back";
     CircularBuffer& b = circular_buffer(cb, call, site);
@@ -90,6 +106,7 @@ inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
         c->counters.cb_waits++;
         c->fn->cb_block(c, cb, pages, true, call, site);
     }
+    race_edge(cb, SyncEdge::CbReserve);
     if (pages > b.reserved)
         b.reserved = pages;
     record_cb(EventKind::CbReserve, cb,
@@ -98,7 +115,10 @@ inline void cb_reserve(uint32_t cb, uint32_t pages, CallSite site) {
 
 inline bool cb_reservable(uint32_t cb, uint32_t pages, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, "cb_pages_reservable_at_back", site);
-    return b.num_pages - cb_pages_filled(b) >= pages;
+    const bool reservable = b.num_pages - cb_pages_filled(b) >= pages;
+    if (reservable)
+        race_edge(cb, SyncEdge::CbReserve);
+    return reservable;
 }
 
 inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
@@ -117,12 +137,14 @@ inline void cb_push(uint32_t cb, uint32_t pages, CallSite site) {
         char what[96];
         std::snprintf(what, sizeof(what), "cb_push_back(%u, %u) without cb_reserve_back", cb, pages);
         warnf(what, site, "works only because the CB had room; call cb_reserve_back(%u, %u) first", cb, pages);
+        race_edge(cb, SyncEdge::CbReserve);  // it saw the room, as a reserve does
     }
     if (c->pending_reads)
         c->fn->check_pending(c, b.wr_ptr, pages * b.page_size, true, call, site);
     b.reserved -= pages < b.reserved ? pages : b.reserved;
     b.pack_index = 0;
     advance(b, b.wr_ptr, pages);
+    race_edge(cb, SyncEdge::CbPush);
     publish(b.pushed, pages);
     record_cb(EventKind::CbPush, cb, b.pushed.load(std::memory_order_relaxed));
     if (b.consumer_blocked.load(std::memory_order_seq_cst))
@@ -138,6 +160,7 @@ inline void cb_wait(uint32_t cb, uint32_t pages, CallSite site) {
         c->counters.cb_waits++;
         c->fn->cb_block(c, cb, pages, false, call, site);
     }
+    race_edge(cb, SyncEdge::CbWait);
     if (pages > b.waited)
         b.waited = pages;
     record_cb(EventKind::CbWait, cb, int64_t(b.popped.load(std::memory_order_relaxed)) + pages);
@@ -145,7 +168,10 @@ inline void cb_wait(uint32_t cb, uint32_t pages, CallSite site) {
 
 inline bool cb_available(uint32_t cb, uint32_t pages, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, "cb_pages_available_at_front", site);
-    return cb_pages_filled(b) >= pages;
+    const bool available = cb_pages_filled(b) >= pages;
+    if (available)
+        race_edge(cb, SyncEdge::CbWait);
+    return available;
 }
 
 inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
@@ -161,6 +187,7 @@ inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
         c->fn->check_pending(c, b.rd_ptr, pages * b.page_size, false, call, site);
     b.waited -= pages;
     advance(b, b.rd_ptr, pages);
+    race_edge(cb, SyncEdge::CbPop);
     publish(b.popped, pages);
     record_cb(EventKind::CbPop, cb, b.popped.load(std::memory_order_relaxed));
     if (b.producer_blocked.load(std::memory_order_seq_cst))
@@ -175,7 +202,9 @@ inline uint32_t cb_front_page(uint32_t cb, uint32_t index, const char* call, Cal
               "reads page %u of circular buffer %u but cb_wait_front made only %u pages available", index, cb,
               b.waited);
     }
-    return b.rd_ptr + index * b.page_size;
+    const uint32_t addr = b.rd_ptr + index * b.page_size;
+    race_page(b, addr, false, call, site);
+    return addr;
 }
 
 // L1 address of page `index` after the write pointer. The page should have been reserved; an unreserved
@@ -195,8 +224,11 @@ inline uint32_t cb_back_page(uint32_t cb, uint32_t index, const char* call, Call
         char what[96];
         std::snprintf(what, sizeof(what), "%s into page %u of CB %u without cb_reserve_back", call, index, cb);
         warnf(what, site, "works only because the page was free; call cb_reserve_back(%u, %u) first", cb, index + 1);
+        race_edge(cb, SyncEdge::CbReserve);  // it saw the page free, as a reserve does
     }
-    return b.wr_ptr + index * b.page_size;
+    const uint32_t addr = b.wr_ptr + index * b.page_size;
+    race_page(b, addr, true, call, site);
+    return addr;
 }
 
 }  // namespace runtime_mock::kernel_abi

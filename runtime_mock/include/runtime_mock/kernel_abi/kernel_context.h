@@ -30,7 +30,7 @@ struct CallSite {
 
 // The error classes a kernel can provoke (mirrored by runtime_mock::DeviceError subclasses). Fault (a signal
 // such as SIGSEGV in kernel code) is raised by the runtime, never through RuntimeFunctions::fail.
-enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol, Fault };
+enum class ErrorKind : uint32_t { Deadlock, CircularBuffer, NocAccess, Dst, Argument, Protocol, Fault, Race };
 
 enum class Role : uint32_t { DataMovement0, DataMovement1, Compute };
 
@@ -163,7 +163,19 @@ struct RuntimeFunctions {
     // sit in L1; runtime_mock/src/tile_matmul.hpp).
     void (*tile_matmul_bf16)(float* c, const uint16_t* const* a, uint32_t rows, const uint16_t* const* b, uint32_t cols,
                              uint32_t transpose_b);
+    // Race detection (only called while KernelContext::race_detection is set): an access of [addr, addr + size)
+    // of this core's L1 by the kernel's own instruction `pc`, or by API call `call` at `site` when pc is 0;
+    // and an inline API operation that orders kernels (SyncEdge) on `id`, a CB index or a semaphore's L1
+    // address (runtime_mock/src/race_detector.hpp).
+    void (*race_access)(KernelContext*, uint32_t addr, uint32_t size, uint32_t write, uintptr_t pc, const char* call,
+                        CallSite site);
+    void (*race_sync)(KernelContext*, uint32_t edge, uint32_t id);
 };
+
+// The inline API operations that order kernels: a CB push releases the pages it fills and a wait acquires
+// them; a pop releases the pages it frees and a reserve acquires them; a satisfied noc_semaphore_wait
+// acquires what the word's writers released (the runtime releases at each semaphore write).
+enum class SyncEdge : uint32_t { CbPush, CbWait, CbPop, CbReserve, SemaphoreWait };
 
 // DPRINT's state for one kernel (dprint.h): the line being formatted and the manipulators in force. It lives
 // in the kernel's context, not in a thread-local, because kernels of many cores share a thread.
@@ -197,6 +209,8 @@ struct KernelContext {
     // Nonzero: the device's L1 started as the poison fill (RUNTIME_MOCK_L1_FILL=poison), so reading a tile or
     // page that still holds all of it is reported (l1_fill.h).
     uint32_t poisoned_l1;
+    // Nonzero: RUNTIME_MOCK_RACE_DETECTION=1; L1 accesses and CB edges are reported to the runtime.
+    uint32_t race_detection;
     PrintState print;
     // The last exception the kernel's own code threw, and the address inside its `throw` (kernel_resume.h),
     // so an exception that ends the kernel is reported with the kernel's line.

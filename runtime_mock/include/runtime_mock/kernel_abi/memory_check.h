@@ -16,6 +16,9 @@
 // The kernel's own calls of memcpy, memmove and memset reach this object's __wrap_* definitions (the link's
 // --wrap), which check both ranges before they call the C library's.
 //
+// Under race detection (KernelContext::race_detection) each access of the core's own L1 is also reported to
+// the runtime's race detector (runtime_mock/src/race_detector.hpp).
+//
 // Not checked: the runtime's accesses (every NOC transfer and API call checks its addresses itself), and the
 // kernel ABI's bulk tile conversions (tile_format.h), which read and write CB pages the runtime handed out.
 // Included once, by kernel_resume.h.
@@ -48,8 +51,13 @@ RUNTIME_MOCK_UNCHECKED __attribute__((always_inline)) inline void check_access(u
     if (context == nullptr || size == 0)
         return;
     const uint64_t offset = address - context->core->l1_base;
-    if (offset < context->core->l1_size && size <= context->core->l1_size - offset)
+    if (offset < context->core->l1_size && size <= context->core->l1_size - offset) {
+        if (context->race_detection) {
+            context->fn->race_access(context, uint32_t(address), uint32_t(size), write ? 1 : 0,
+                                     uintptr_t(return_address) - 1, nullptr, CallSite("", 0));
+        }
         return;
+    }
     stop_at_stray_access(context, address, size, write, uintptr_t(return_address) - 1);
 }
 

@@ -8,6 +8,8 @@
 // Compile-time args: TensorAccessorArgs of the destination.
 #include <cstdint>
 
+#include "store_word.h"
+
 void kernel_main() {
     const uint32_t role = get_arg_val<uint32_t>(0);
     const uint32_t semaphore = get_semaphore(0);
@@ -23,11 +25,5 @@ void kernel_main() {
     if (get_arg_val<uint32_t>(1) != 0)
         noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(semaphore), 1);
     const uint32_t seen = *reinterpret_cast<volatile tt_l1_ptr uint32_t*>(word);
-    constexpr auto dst_args = TensorAccessorArgs<0>();
-    const auto dst = TensorAccessor(dst_args, get_arg_val<uint32_t>(2), 32);
-    cb_reserve_back(1, 1);
-    *reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_write_ptr(1)) = seen;
-    noc_async_write_page(0, dst, get_write_ptr(1));
-    noc_async_write_barrier();
-    cb_push_back(1, 1);
+    store_word(seen, get_arg_val<uint32_t>(2));
 }
