@@ -287,6 +287,8 @@ void Device::Impl::run(const ProgramSpec& program) {
     last_profile.reset();
     try {
         execute(owner, config::watchdog_seconds());
+        if (run.races)
+            run.races->finish();
     } catch (const DeviceError&) {
         abandoned_threads = owner == nullptr;
         throw;

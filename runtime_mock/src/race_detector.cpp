@@ -134,6 +134,7 @@ void RaceDetector::access(KernelThread& thread, uint32_t core, uint32_t offset, 
     const uint32_t last = std::min((uint64_t(offset) + size - 1) / kGranuleBytes, uint64_t(granules_per_core_) - 1);
     Granule earlier;
     bool earlier_write = false;
+    bool any_written = false;
     uint32_t at = 0;
     {
         std::lock_guard<std::mutex> lock(shadow.mutex);
@@ -143,6 +144,7 @@ void RaceDetector::access(KernelThread& thread, uint32_t core, uint32_t offset, 
                                      !(sync && (granule.write & kTag)) && !ordered_before(granule.write, thread);
             const bool read_races = write && granule.read != 0 && thread_index(granule.read) != thread.index &&
                                     !ordered_before(granule.read, thread);
+            any_written |= granule.write != 0;
             if (write_races || read_races) {
                 earlier = granule;
                 earlier_write = write_races;
@@ -158,8 +160,24 @@ void RaceDetector::access(KernelThread& thread, uint32_t core, uint32_t offset, 
             }
         }
     }
-    if (earlier.write != 0 || earlier.read != 0)
+    if (earlier.write != 0 || earlier.read != 0) {
         report(thread, core, at, earlier, earlier_write, write, site);
+    } else if (!write && !any_written && in_circular_buffer(core, offset, size)) {
+        report_unwritten(thread, core, offset, size, site);
+    }
+}
+
+bool RaceDetector::in_circular_buffer(uint32_t core, uint32_t offset, uint32_t size) const {
+    if (core >= run_.core_at_l1_slot.size() || run_.core_at_l1_slot[core] == nullptr)
+        return false;
+    const kernel_abi::Core& state = run_.core_at_l1_slot[core]->core;
+    const uint64_t begin = uint64_t(state.l1_base) + offset, end = begin + size;
+    for (uint32_t cb = 0; cb < state.num_circular_buffers; cb++) {
+        const kernel_abi::CircularBuffer& b = state.cbs[cb];
+        if (b.configured && begin >= b.base && end <= b.limit)
+            return run_.l1->buffers().first_overlapping(offset, size) == nullptr;
+    }
+    return false;
 }
 
 std::string RaceDetector::describe_access(uint64_t epoch, uint64_t site) const {
@@ -191,6 +209,28 @@ std::string RaceDetector::describe_range(uint32_t core, uint32_t offset) const {
         }
     }
     return what + ")";
+}
+
+void RaceDetector::report_unwritten(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size,
+                                    const Site& site) {
+    std::call_once(unwritten_noted_, [&] {
+        const std::string now =
+            site.call ? describe(thread, site.call, site.site) : describe_at(thread, "access", site.pc);
+        std::string where = describe_range(core, offset);
+        where.replace(where.find("(16 bytes"), 9, "(" + std::to_string(size) + " bytes");
+        const std::string message =
+            now + " reads " + where +
+            ", which nothing wrote in this run: a circular buffer's pages hold only what the kernels put "
+            "there (a NOC read, a pack, the kernel's own stores) before the push that hands them over";
+        std::lock_guard<std::mutex> lock(unwritten_mutex_);
+        unwritten_read_ = message;
+    });
+}
+
+void RaceDetector::finish() const {
+    std::lock_guard<std::mutex> lock(unwritten_mutex_);
+    if (!unwritten_read_.empty())
+        throw DeviceError(unwritten_read_);
 }
 
 void RaceDetector::report(KernelThread& thread, uint32_t core, uint32_t offset, const Granule& earlier,

@@ -21,6 +21,12 @@
 // lines, and aborts the run (a DataRaceError), without unwinding the kernel that found it: the check runs
 // inside any kernel code, `noexcept` functions included.
 //
+// Never-written CB bytes. A read of a range of a CB (outside any L1 buffer) in which no granule was written in
+// this run reads what an earlier program left there, or the fresh L1's zeros, where silicon gives garbage:
+// it is reported too (a DeviceError at the end of the run, unless the run found a race), at the reading line. A range
+// written in part passes (a vector in one column of a tile leaves the rest as it was, and a kernel may read the whole
+// tile).
+//
 // What it misses: a read followed by a concurrent read keeps the first (a write racing only with the second
 // is missed), DRAM, and L1 a runtime path does not record (DPRINT, the profiler).
 #pragma once
@@ -62,9 +68,13 @@ public:
         kernel_abi::CallSite site{"", 0};
     };
     // Records an access of [offset, offset + size) of L1 slot `core` by `thread`; `sync`: a semaphore write.
-    // On the run's first race, aborts the run with a DataRaceError naming both accesses.
+    // On the run's first race, aborts the run with a DataRaceError naming both accesses; the first read of
+    // never-written CB bytes is noted for finish().
     void access(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size, bool write, bool sync,
                 const Site& site);
+    // After a run that ended without an error: throws DeviceError for its first read of never-written CB
+    // bytes (noted, not raised at once, so that a race the read is part of is reported as the race).
+    void finish() const;
 
 private:
     struct Granule;
@@ -78,6 +88,9 @@ private:
     std::string describe_range(uint32_t core, uint32_t offset) const;
     void report(KernelThread& thread, uint32_t core, uint32_t offset, const Granule& earlier, bool earlier_write,
                 bool write, const Site& site);
+    // Whether [offset, offset + size) of L1 slot `core` lies in one of its CBs, outside any L1 buffer.
+    bool in_circular_buffer(uint32_t core, uint32_t offset, uint32_t size) const;
+    void report_unwritten(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size, const Site& site);
 
     RunState& run_;
     uint32_t granules_per_core_;
@@ -89,6 +102,9 @@ private:
     std::vector<Site> sites_;
     std::unordered_map<std::string, uint64_t> site_index_;
     std::once_flag reported_;
+    std::once_flag unwritten_noted_;
+    mutable std::mutex unwritten_mutex_;
+    std::string unwritten_read_;
 };
 
 // The RuntimeFunctions entries kernels call under race detection (kernel_context.h): an access of the

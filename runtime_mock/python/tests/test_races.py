@@ -92,6 +92,27 @@ def test_writing_the_page_after_reserving_it_again_is_clean(arch):
     assert cb_page_seen(arch, racy=False) == 7
 
 
+def test_reading_a_cb_page_nothing_wrote_is_reported_at_the_reading_line():
+    # racy_flag.cpp's reader without its writer: the word it reads in CB 0 was never written in this run.
+    device = runtime_mock.Device("wormhole")
+    dst = device.dram_buffer(size=32, page_size=32)
+    program = runtime_mock.Program()
+    kernel = program.add_kernel(
+        KERNELS / "racy_flag.cpp", (0, 0), "riscv_0", compile_args=runtime_mock.tensor_accessor_args("DRAM")
+    )
+    for index in (0, 1):
+        program.add_circular_buffer((0, 0), index=index, data_format="UInt32", page_size=32, num_pages=1)
+    program.add_semaphore((0, 0), initial_value=0)
+    program.set_runtime_args(kernel, (0, 0), [0, 0, dst.address])
+    with pytest.raises(runtime_mock.DeviceError) as raised:
+        device.run(program)
+    message = str(raised.value)
+    assert (
+        f"access at {line_of('racy_flag.cpp', 'const uint32_t seen')} reads core (0,0)'s L1 at 0x" in message
+    ), message
+    assert "(4 bytes: circular buffer 0, page 0), which nothing wrote in this run" in message, message
+
+
 def test_detection_is_off_unless_asked_for(monkeypatch):
     monkeypatch.delenv("RUNTIME_MOCK_RACE_DETECTION")
     assert cb_page_seen("wormhole", racy=True) in (7, 8), "the racy program runs to its end"

@@ -17,7 +17,8 @@ inline void tilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, uint32_t in_pag
         return;
     const DataFormat in_format = checked_format(icb, call, site);
     const uint32_t in_addr = cb_front_page(icb, in_page, call, site);
-    cb_front_page(icb, in_page + n - 1, call, site);
+    for (uint32_t page = 1; page < n; page++)  // each checked, and seen by race detection
+        cb_front_page(icb, in_page + page, call, site);
     const uint8_t* rows = reinterpret_cast<const uint8_t*>(uintptr_t(in_addr));
     const uint32_t row_bytes = n * kTileDim * element_bytes(in_format);
     for (uint32_t t = 0; t < n; t++) {
@@ -36,7 +37,8 @@ inline void untilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, const char* c
         return;
     const DataFormat out_format = checked_format(ocb, call, site);
     const uint32_t out_addr = cb_back_page(ocb, 0, call, site);
-    cb_back_page(ocb, n - 1, call, site);
+    for (uint32_t page = 1; page < n; page++)  // each checked, and seen by race detection
+        cb_back_page(ocb, page, call, site);
     uint8_t* rows = reinterpret_cast<uint8_t*>(uintptr_t(out_addr));
     const uint32_t row_bytes = n * kTileDim * element_bytes(out_format);
     for (uint32_t t = 0; t < n; t++) {
