@@ -95,3 +95,25 @@ def test_tile_program_mistakes_are_located_errors(kind):
     with pytest.raises(TTCompileError, match=CASES[kind]) as err:
         tilelang_tt.compile(_program(kind), out_idx=[-1])
     assert err.value.lineno is not None, f"{kind}: the error names no DSL line: {err.value}"
+
+
+@pytest.mark.parametrize(
+    "knobs, message",
+    [
+        ({"nan_propagate": True}, r"T.reduce_max\(nan_propagate=True\) is not supported on Tenstorrent yet"),
+        ({"batch": 0}, r"T.reduce_max: batch must be >= 1, got 0"),
+    ],
+)
+def test_reduction_knobs_we_cannot_honour_are_located_errors(knobs, message):
+    with pytest.raises(TTCompileError, match=message) as raised:
+
+        @T.prim_func
+        def program(A: T.Tensor((M, N), "float32"), B: T.Tensor((M,), "float32")):
+            with T.Kernel(1, threads=128):
+                A_f = T.alloc_fragment((M, N), "float32")
+                v = T.alloc_fragment((M,), "float32")
+                T.copy(A, A_f)
+                T.reduce_max(A_f, v, dim=1, **knobs)
+                T.copy(v, B)
+
+    assert raised.value.filename == __file__, raised.value

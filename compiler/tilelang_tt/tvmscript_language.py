@@ -421,6 +421,13 @@ def _variable(value) -> tirx.Buffer | None:
     return None
 
 
+def _statement(call: tvm.ir.Call) -> None:
+    """Emits a tile operation into the function being parsed, where it is called. A kernel may call T.copy,
+    T.reduce_sum, ... from a plain Python helper (``_reduce_op(T, op, src, dst)`` in TileLang's tests); the
+    parser drops what such a helper returns, so the operation must not depend on being returned."""
+    _T.evaluate(call)
+
+
 def fill(buffer, value):
     """Set every element of ``buffer`` (a shared or fragment tile, or a ``T.alloc_var``) to the constant
     ``value``."""
@@ -428,7 +435,7 @@ def fill(buffer, value):
     if variable is not None:
         _T.buffer_store(variable, tirx.Cast(variable.ty.dtype, _fill_value(value)), [0])
         return None
-    return ops.call("tl.fill", _region(buffer), _fill_value(value), _loc())
+    return _statement(ops.call("tl.fill", _region(buffer), _fill_value(value), _loc()))
 
 
 def clear(buffer):
@@ -441,7 +448,7 @@ def copy(src, dst, coalesced_width=None, disable_tma: bool = False, eviction_pol
     and ignored."""
     src_region = _region(src, like=dst)
     dst_region = _region(dst, like=src_region)
-    return ops.call("tl.copy", src_region, dst_region, _loc())
+    return _statement(ops.call("tl.copy", src_region, dst_region, _loc()))
 
 
 def im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad, eviction_policy=None, annotations=None):
@@ -450,17 +457,19 @@ def im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad, eviction_p
     the (KH, KW, C) window of the NHWC tensor ``img``, zero where the window reaches into the padding
     (a square ``kernel``, ``stride``, ``dilation``, ``pad``). ``eviction_policy`` and ``annotations``
     are GPU knobs, accepted and ignored."""
-    return ops.call(
-        "tl.im2col",
-        img=_region(img),
-        col=_region(col),
-        nhw_step=nhw_step,
-        c_step=c_step,
-        kernel=int(kernel),
-        stride=int(stride),
-        dilation=int(dilation),
-        pad=int(pad),
-        loc=_loc(),
+    return _statement(
+        ops.call(
+            "tl.im2col",
+            img=_region(img),
+            col=_region(col),
+            nhw_step=nhw_step,
+            c_step=c_step,
+            kernel=int(kernel),
+            stride=int(stride),
+            dilation=int(dilation),
+            pad=int(pad),
+            loc=_loc(),
+        )
     )
 
 
@@ -483,7 +492,9 @@ def gemm(
     loc = _loc()
     if clear_accum:
         _T.evaluate(ops.call("tl.fill", _region(C), tirx.const(0.0, "float32"), loc))
-    return ops.call("tl.gemm", _region(A), _region(B), _region(C), bool(transpose_A), bool(transpose_B), loc)
+    return _statement(
+        ops.call("tl.gemm", _region(A), _region(B), _region(C), bool(transpose_A), bool(transpose_B), loc)
+    )
 
 
 def serial(*args, **kwargs):
@@ -547,7 +558,7 @@ def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma
         raise TypeError(
             f"T.atomic_add adds into an element C[i, j] or a tile region; got {type(dst).__name__}"
         )
-    return ops.call("tl.atomic_add", dst=dst, value=value, loc=loc)
+    return _statement(ops.call("tl.atomic_add", dst=dst, value=value, loc=loc))
 
 
 def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: str) -> None:
@@ -849,39 +860,53 @@ def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
 
 def transpose(src, dst, annotations=None):
     """``dst[j, i] = src[i, j]`` for two tile buffers (``annotations`` is accepted and ignored)."""
-    return ops.call("tl.transpose", _region(src), _region(dst), _loc())
+    return _statement(ops.call("tl.transpose", _region(src), _region(dst), _loc()))
 
 
 REDUCE_KINDS = ("sum", "max", "min", "abssum", "absmax")
 
 
-def _reduce(kind: str, src, dst, dim: int, clear: bool):
+def _reduce(kind: str, src, dst, dim: int, clear: bool, batch: int = 1, nan_propagate: bool = False) -> None:
+    """One reduction statement. ``batch`` (rows per batched all-reduce) and ``annotations`` are GPU knobs;
+    ``nan_propagate`` asks max/min to return NaN when a row holds one."""
     rank = len(src.shape)
     if not -rank <= dim < rank:
         raise TypeError(f"T.reduce_{kind}: dim {dim} is out of range for the {rank}-D buffer {src.name}")
-    return ops.call("tl.reduce", _region(src), _region(dst), kind, dim % rank, bool(clear), _loc())
+    if int(batch) < 1:
+        raise TypeError(f"T.reduce_{kind}: batch must be >= 1, got {batch}")
+    if nan_propagate:
+        raise TypeError(f"T.reduce_{kind}(nan_propagate=True) is not supported on Tenstorrent yet")
+    return _statement(
+        ops.call("tl.reduce", _region(src), _region(dst), kind, dim % rank, bool(clear), _loc())
+    )
 
 
-def reduce_sum(buffer, out, dim: int = -1, clear: bool = True):
+def reduce_sum(buffer, out, dim: int = -1, clear: bool = True, batch: int = 1, annotations=None):
     """``out[i] (+)= Σ_j buffer[i, j]`` for dim=1 (or -1); dim=0 sums over rows."""
-    return _reduce("sum", buffer, out, dim, clear)
+    return _reduce("sum", buffer, out, dim, clear, batch)
 
 
-def reduce_max(buffer, out, dim: int = -1, clear: bool = True):
+def reduce_max(
+    buffer, out, dim: int = -1, clear: bool = True, batch: int = 1, nan_propagate=False, annotations=None
+):
     """``out = max(buffer, dim)``; with ``clear=False`` also the max with ``out``'s current value."""
-    return _reduce("max", buffer, out, dim, clear)
+    return _reduce("max", buffer, out, dim, clear, batch, nan_propagate)
 
 
-def reduce_min(buffer, out, dim: int = -1, clear: bool = True):
-    return _reduce("min", buffer, out, dim, clear)
+def reduce_min(
+    buffer, out, dim: int = -1, clear: bool = True, batch: int = 1, nan_propagate=False, annotations=None
+):
+    return _reduce("min", buffer, out, dim, clear, batch, nan_propagate)
 
 
-def reduce_abssum(buffer, out, dim: int = -1, clear: bool = True):
-    return _reduce("abssum", buffer, out, dim, clear)
+def reduce_abssum(buffer, out, dim: int = -1, clear: bool = True, batch: int = 1, annotations=None):
+    return _reduce("abssum", buffer, out, dim, clear, batch)
 
 
-def reduce_absmax(buffer, out, dim: int = -1, clear: bool = True):
-    return _reduce("absmax", buffer, out, dim, clear)
+def reduce_absmax(
+    buffer, out, dim: int = -1, clear: bool = True, batch: int = 1, nan_propagate=False, annotations=None
+):
+    return _reduce("absmax", buffer, out, dim, clear, batch, nan_propagate)
 
 
 class GemmWarpPolicy:

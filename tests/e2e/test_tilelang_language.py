@@ -369,3 +369,31 @@ def test_a_name_given_to_values_in_two_loops_names_two_values():
     a = np.random.default_rng(5).standard_normal((64, 64)).astype(np.float32)
     b = a * 2 + 1
     np.testing.assert_allclose(kernel(a), b * a - b, rtol=1e-5, atol=1e-5)
+
+
+def _reduce_op(T, op, src, dst, dim, batch=1):
+    """TileLang's testing/python/language/test_tilelang_language_reduce.py calls the reductions from a plain
+    Python helper (not a T.macro), passing its GPU knob ``batch`` only when it is not 1."""
+    kwargs = {} if batch == 1 else {"batch": batch}
+    getattr(T, f"reduce_{op}")(src, dst, dim=dim, **kwargs)
+
+
+@tilelang.jit(out_idx=-1)
+def reduce_through_a_helper(M, N, op, batch):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M,), "float32")):
+        with T.Kernel(1, threads=32):
+            src = T.alloc_fragment((M, N), "float32")
+            dst = T.alloc_fragment((M,), "float32")
+            T.copy(A, src, disable_tma=False)
+            _reduce_op(T, op, src, dst, dim=1, batch=batch)
+            T.copy(dst, B)
+
+    return main
+
+
+@pytest.mark.parametrize("op, batch", [("sum", 1), ("max", 4), ("absmax", 2)])
+def test_tile_operations_called_from_a_python_helper_are_emitted(op, batch):
+    a = np.random.default_rng(3).standard_normal((64, 96)).astype(np.float32)
+    expected = {"sum": a.sum(1), "max": a.max(1), "absmax": np.abs(a).max(1)}[op]
+    np.testing.assert_allclose(reduce_through_a_helper(64, 96, op, batch)(a), expected, rtol=1e-5, atol=1e-4)
