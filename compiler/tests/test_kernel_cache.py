@@ -154,3 +154,23 @@ def test_tvm_is_imported_without_torch_unless_the_program_imported_torch():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["True", "False", "2.0"], result.stdout
+
+
+def _a_factory(n):
+    return n
+
+
+def test_tilelang_disable_cache_turns_the_cache_off_for_the_process(monkeypatch):
+    import tilelang_tt as tilelang
+    from tilelang_tt import kernel_cache
+
+    monkeypatch.delenv("TILELANG_TT_KERNEL_CACHE", raising=False)
+    assert tilelang.is_cache_enabled()
+    assert kernel_cache.entry_key(_a_factory, {"n": 1}, {}) is not None
+    tilelang.disable_cache()
+    try:
+        assert not tilelang.is_cache_enabled()
+        assert kernel_cache.entry_key(_a_factory, {"n": 1}, {}) is None, "disable_cache() left the cache on"
+    finally:
+        tilelang.enable_cache()
+    assert tilelang.is_cache_enabled()

@@ -15,6 +15,7 @@ program's reference; ``__version__`` is the package's version (``python -m tilel
 
 from . import language, math, profiler, tvm_without_torch
 from .autotuner import autotune
+from .config import disable_cache, enable_cache, is_cache_enabled
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
 from .jit import JITKernel, compile, jit
 from .math import cdiv, next_power_of_2
@@ -56,6 +57,9 @@ __all__ = [
     "profiler",
     "CheckResult",
     "check_against_reference",
+    "disable_cache",
+    "enable_cache",
+    "is_cache_enabled",
 ]
 
 # Names whose modules import TVM, imported on first use.

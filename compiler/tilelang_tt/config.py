@@ -39,8 +39,28 @@ def cache_root() -> str:
     return os.path.join(os.path.expanduser("~"), ".cache", "tilelang_tt")
 
 
+_cache_disabled_by_call = False  # tilelang.disable_cache(), for the rest of the process
+
+
 def kernel_cache_enabled() -> bool:
-    return os.environ.get(KERNEL_CACHE_VARIABLE, "1") != "0"
+    return os.environ.get(KERNEL_CACHE_VARIABLE, "1") != "0" and not _cache_disabled_by_call
+
+
+def disable_cache() -> None:
+    """TileLang's ``tilelang.disable_cache()``: factories compile every kernel again instead of reading the
+    kernel cache (``kernel_cache.py``), as ``TILELANG_TT_KERNEL_CACHE=0`` does."""
+    global _cache_disabled_by_call
+    _cache_disabled_by_call = True
+
+
+def enable_cache() -> None:
+    """Undoes disable_cache(); ``TILELANG_TT_KERNEL_CACHE=0`` still turns the cache off."""
+    global _cache_disabled_by_call
+    _cache_disabled_by_call = False
+
+
+def is_cache_enabled() -> bool:
+    return kernel_cache_enabled()
 
 
 def cache_dir() -> str:

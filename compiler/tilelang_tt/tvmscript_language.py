@@ -18,6 +18,8 @@ import tvm.script.tirx as _T
 import tvm_ffi
 from tvm import tirx
 from tvm.script.ir_builder import IRBuilder
+from tvm.script.parser.core import dispatch as _dispatch
+from tvm.script.parser.core import doc as _doc
 from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
@@ -354,6 +356,34 @@ class Kernel:
             self._threads[dim] = frame.__enter__()
             self._frames.append(frame)
         return self._threads[dim]
+
+
+def _names_kernel(expr) -> bool:
+    """Whether a with-statement's expression is a call of ``T.Kernel`` (or ``Kernel``)."""
+    func = getattr(expr, "func", None)
+    return isinstance(expr, _doc.Call) and (
+        (isinstance(func, _doc.Attribute) and func.attr == "Kernel")
+        or (isinstance(func, _doc.Name) and func.id == "Kernel")
+    )
+
+
+def _bind_one_index_kernels_like_upstream() -> None:
+    """``with T.Kernel(n) as (bx,):``, TileLang's form for a one-dimensional grid, binds bx as ``as bx`` does;
+    TVMScript would try to unpack the one index (a variable) and stop with its own message. Installed over
+    the tirx dialect's with-statement visitor, which every other with-statement reaches unchanged."""
+    visit_with = _dispatch.get(token="tirx", type_name="With")
+
+    def visit_with_kernel_tuple(parser, node):
+        for item in node.items:
+            target = item.optional_vars
+            if isinstance(target, _doc.Tuple) and len(target.elts) == 1 and _names_kernel(item.context_expr):
+                item.optional_vars = target.elts[0]
+        return visit_with(parser, node)
+
+    _dispatch.register(token="tirx", type_name="With")(visit_with_kernel_tuple)
+
+
+_bind_one_index_kernels_like_upstream()
 
 
 def ceildiv(a, b):

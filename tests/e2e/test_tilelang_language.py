@@ -397,3 +397,18 @@ def test_tile_operations_called_from_a_python_helper_are_emitted(op, batch):
     a = np.random.default_rng(3).standard_normal((64, 96)).astype(np.float32)
     expected = {"sum": a.sum(1), "max": a.max(1), "absmax": np.abs(a).max(1)}[op]
     np.testing.assert_allclose(reduce_through_a_helper(64, 96, op, batch)(a), expected, rtol=1e-5, atol=1e-4)
+
+
+@T.prim_func
+def add_one_with_a_one_element_tuple(A: T.Tensor((256,), "float32"), B: T.Tensor((256,), "float32")):
+    # TileLang's testing/python/language/test_tilelang_language_pdl.py binds a 1-D grid's index as `(bx,)`.
+    with T.Kernel(T.ceildiv(256, 128), threads=128) as (bx,):
+        for i in T.Parallel(128):
+            B[bx * 128 + i] = A[bx * 128 + i] + 1.0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_one_dimensional_grid_index_binds_as_a_one_element_tuple(target):
+    a = np.arange(256, dtype=np.float32)
+    kernel = tilelang.compile(add_one_with_a_one_element_tuple, out_idx=[1], target=target)
+    np.testing.assert_array_equal(kernel(a), a + 1)
