@@ -72,13 +72,19 @@ _LAZY = {
 }
 
 
+# Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``).
+_LAZY_SUBMODULES = ("layout", "carver")
+
+
 def __getattr__(name: str):
     if name == "tvm":  # ``from tilelang import tvm``, as TileLang's tests write it: the TVM we run on
         import tvm
 
         return tvm
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)

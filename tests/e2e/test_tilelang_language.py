@@ -412,3 +412,19 @@ def test_a_one_dimensional_grid_index_binds_as_a_one_element_tuple(target):
     a = np.arange(256, dtype=np.float32)
     kernel = tilelang.compile(add_one_with_a_one_element_tuple, out_idx=[1], target=target)
     np.testing.assert_array_equal(kernel(a), a + 1)
+
+
+@T.prim_func
+def copy_with_a_swizzle_hint(A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 64), "float16")):
+    # TileLang's linear-attention and GDN examples swizzle their shared tiles this way.
+    with T.Kernel(1, threads=128):
+        A_shared = T.alloc_shared((64, 64), "float16")
+        T.annotate_layout({A_shared: tilelang.layout.make_swizzled_layout(A_shared)})
+        T.copy(A, A_shared)
+        T.copy(A_shared, B)
+
+
+def test_gpu_layouts_from_tilelang_layout_are_accepted_and_ignored():
+    a = np.random.default_rng(5).standard_normal((64, 64)).astype(np.float16)
+    np.testing.assert_array_equal(tilelang.compile(copy_with_a_swizzle_hint, out_idx=[1])(a), a)
+    assert tilelang.layout.make_wgmma_swizzled_layout(None, continuity=64).kind == "wgmma_swizzled"
