@@ -3,8 +3,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cstring>
-#include <sstream>
 
 #include "scheduler.hpp"
 
