@@ -292,8 +292,9 @@ uint64_t total_progress(const RunState& run) {
 std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
     const size_t n = run.threads.size();
     std::vector<uintptr_t> pcs(n, 0);
-    // A kernel interrupted outside its own code (in the C library, or in ld.so's TLS lookup a memory check
-    // makes) has no line of its own there: interrupt it again, a few times, until it is caught in its code.
+    // A kernel interrupted outside its own code has no line of its own there: inside the race detector,
+    // its memory check noted the accessing instruction (checking_pc); elsewhere (the C library, ld.so's TLS
+    // lookup a memory check makes) it is interrupted again, a few times, until it is caught in its code.
     for (int attempt = 0; attempt < 8; attempt++) {
         std::vector<uint64_t> before(n, 0);
         bool any = false;
@@ -311,9 +312,13 @@ std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<
         run.done.wait_for(lock, std::chrono::milliseconds(attempt == 0 ? 50 : 10));
         for (size_t i = 0; i < n; i++) {
             const KernelThread& thread = *run.threads[i];
-            if (pcs[i] == 0 && thread.guard != nullptr && thread.guard->interrupts() > before[i] &&
-                thread.code.contains(thread.guard->interrupted_pc()))
+            if (pcs[i] != 0 || thread.guard == nullptr || thread.guard->interrupts() <= before[i])
+                continue;
+            const uintptr_t checking = __atomic_load_n(&thread.ctx.checking_pc, __ATOMIC_RELAXED);
+            if (thread.code.contains(thread.guard->interrupted_pc()))
                 pcs[i] = thread.guard->interrupted_pc();
+            else if (checking != 0)
+                pcs[i] = checking;
         }
     }
     lock.unlock();

@@ -217,6 +217,9 @@ struct KernelContext {
     const void* thrown_object;
     uintptr_t throw_pc;
     StrayAccess stray_access;
+    // While a memory check reports an access to the race detector: the accessing instruction, so that a
+    // kernel the watchdog interrupts inside the runtime is still located at its own line (memory_check.h).
+    uintptr_t checking_pc;
 };
 
 // The sizes of the structures kernels and the runtime share, as one number: a kernel and a runtime built

@@ -53,8 +53,11 @@ RUNTIME_MOCK_UNCHECKED __attribute__((always_inline)) inline void check_access(u
     const uint64_t offset = address - context->core->l1_base;
     if (offset < context->core->l1_size && size <= context->core->l1_size - offset) {
         if (context->race_detection) {
-            context->fn->race_access(context, uint32_t(address), uint32_t(size), write ? 1 : 0,
-                                     uintptr_t(return_address) - 1, nullptr, CallSite("", 0));
+            const uintptr_t pc = uintptr_t(return_address) - 1;
+            __atomic_store_n(&context->checking_pc, pc, __ATOMIC_RELAXED);
+            context->fn->race_access(context, uint32_t(address), uint32_t(size), write ? 1 : 0, pc, nullptr,
+                                     CallSite("", 0));
+            __atomic_store_n(&context->checking_pc, uintptr_t(0), __ATOMIC_RELAXED);
         }
         return;
     }
