@@ -30,6 +30,10 @@ std::string describe(const KernelThread& thread, const char* call, CallSite site
     return out.str();
 }
 
+std::string l1_core_name(uint32_t slot, uint32_t grid_x) {
+    return "core (" + std::to_string(slot % grid_x) + "," + std::to_string(slot / grid_x) + ")";
+}
+
 // "core (x,y) <role> [<kernel>]: <what> at <file>:<line>" for instruction `pc` of the kernel's code (without
 // the place when the object has no line for it).
 std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc) {

@@ -91,6 +91,8 @@ KernelThread& thread_of(kernel_abi::KernelContext* ctx);
 const char* role_name(KernelRole role);
 // "core (x,y) <role> [<kernel file>]: <call> at <file>:<line>"
 std::string describe(const KernelThread& thread, const char* call, CallSite site);
+// "core (x,y)" of the core in slot `slot` of the L1 pool (row-major over a grid `grid_x` cores wide).
+std::string l1_core_name(uint32_t slot, uint32_t grid_x);
 // describe() of instruction `pc` of the thread's kernel: its source line, or no place when the kernel's
 // object has no line for it.
 std::string describe_at(const KernelThread& thread, const char* what, uintptr_t pc);

@@ -181,6 +181,12 @@ void race_l1(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size
         races->release(thread, RaceDetector::Sync::Semaphore, core, offset);
 }
 
+void race_local(KernelThread& thread, const uint8_t* p, uint32_t size, bool write, bool sync, const char* call,
+                CallSite site) {
+    const uint32_t slot = thread.core->l1_index;
+    race_l1(thread, slot, uint32_t(p - thread.run->l1->core_memory(slot)), size, write, sync, call, site);
+}
+
 namespace {
 
 bool overlaps(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
@@ -203,8 +209,7 @@ void noc_read(kernel_abi::KernelContext* ctx, uint64_t src, uint32_t dst, uint32
     uint8_t* to = local_l1(thread, dst, size, call, site);
     if (from.l1)
         race_l1(thread, from.core, from.offset, size, false, false, call, site);
-    race_l1(thread, thread.core->l1_index, uint32_t(to - thread.run->l1->core_memory(thread.core->l1_index)), size,
-            true, false, call, site);
+    race_local(thread, to, size, true, false, call, site);
     copy_from(*thread.run, from, to, size);
     record_transfer(ctx, kernel_abi::EventKind::NocRead, size, from.node(), thread.core->l1_index, nullptr, 0);
     thread.pending_reads.push_back({uint32_t(uintptr_t(to)), size, site});
@@ -221,8 +226,7 @@ void noc_write(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t dst, uint3
     const uint8_t* from = local_l1(thread, src, size, call, site);
     const Endpoint to = resolve(thread, dst, size, false, call, site);
     check_source_written(thread, from, size, src, call, site);  // after the address checks, which come first
-    race_l1(thread, thread.core->l1_index, uint32_t(from - thread.run->l1->core_memory(thread.core->l1_index)), size,
-            false, false, call, site);
+    race_local(thread, from, size, false, false, call, site);
     if (to.l1)
         race_l1(thread, to.core, to.offset, size, true, size == 4, call, site);
     copy_to(*thread.run, from, to, size);
@@ -271,8 +275,7 @@ void noc_write_multicast(kernel_abi::KernelContext* ctx, uint32_t src, uint64_t 
             check_buffer_access(thread, false, core, offset, size, call, site);
             if (!source_checked) {  // after the first destination's address checks, which come first
                 check_source_written(thread, from, size, src, call, site);
-                race_l1(thread, thread.core->l1_index, uint32_t(from - run.l1->core_memory(thread.core->l1_index)),
-                        size, false, false, call, site);
+                race_local(thread, from, size, false, false, call, site);
                 source_checked = true;
             }
             race_l1(thread, core, offset, size, true, size == 4, call, site);

@@ -34,6 +34,9 @@ void semaphore_inc(kernel_abi::KernelContext* ctx, uint64_t addr, uint32_t incre
 // write, which also releases the word's clock.
 void race_l1(KernelThread& thread, uint32_t core, uint32_t offset, uint32_t size, bool write, bool sync,
              const char* call, CallSite site);
+// race_l1 of [p, p + size) in the thread's own core's L1.
+void race_local(KernelThread& thread, const uint8_t* p, uint32_t size, bool write, bool sync, const char* call,
+                CallSite site);
 
 // Pointer to [offset, offset + size) of this core's L1 given a local address (pointer value or offset).
 uint8_t* local_l1(KernelThread& thread, uint32_t addr, uint32_t size, const char* call, CallSite site);

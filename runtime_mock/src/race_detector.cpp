@@ -191,8 +191,7 @@ std::string RaceDetector::describe_access(uint64_t epoch, uint64_t site) const {
 }
 
 std::string RaceDetector::describe_range(uint32_t core, uint32_t offset) const {
-    std::string what = "core (" + std::to_string(core % run_.arch->grid_x) + "," +
-                       std::to_string(core / run_.arch->grid_x) + ")'s L1 at " + hex(offset) + " (16 bytes";
+    std::string what = l1_core_name(core, run_.arch->grid_x) + "'s L1 at " + hex(offset) + " (16 bytes";
     if (offset >= kL1SemaphoreBase &&
         offset < kL1SemaphoreBase + kernel_abi::kMaxSemaphores * kernel_abi::kSemaphoreStride)
         return what + ": semaphore " + std::to_string((offset - kL1SemaphoreBase) / kernel_abi::kSemaphoreStride) + ")";

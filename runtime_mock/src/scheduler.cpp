@@ -183,16 +183,6 @@ private:
     KernelThread& thread_;
 };
 
-std::string hex(uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
-
-std::string core_name(uint32_t core, uint32_t grid_x) {
-    return "core (" + std::to_string(core % grid_x) + "," + std::to_string(core / grid_x) + ")";
-}
-
 // "core (x,y) <role> [<kernel>]: kernel fault at <file>:<line>: <n>-byte write at 0x... outside its core's L1:
 // <where it lands>", for an access memory_check.h stopped.
 std::string stray_access_report(const KernelThread& thread, const kernel_abi::StrayAccess& access) {
@@ -207,9 +197,9 @@ std::string stray_access_report(const KernelThread& thread, const kernel_abi::St
         report += ": not the L1 of any core of this device";
     } else if (location->offset >= l1.l1_bytes()) {
         report += ": " + hex(location->offset - l1.l1_bytes()) + " bytes past the end of " +
-                  core_name(location->core, grid_x) + "'s L1";
+                  l1_core_name(location->core, grid_x) + "'s L1";
     } else {
-        report += ": that is " + core_name(location->core, grid_x) + "'s L1 at offset " + hex(location->offset);
+        report += ": that is " + l1_core_name(location->core, grid_x) + "'s L1 at offset " + hex(location->offset);
     }
     return report + " (use the NOC to reach another core's L1); the run was aborted";
 }
@@ -227,7 +217,7 @@ std::string fault_report(const KernelThread& thread, const Fault& fault) {
         report += ": stack overflow (unbounded recursion, or locals larger than the kernel thread's stack)";
     } else if ((fault.signal == SIGSEGV || fault.signal == SIGBUS) && location && location->offset >= l1.l1_bytes()) {
         const uint32_t grid_x = thread.run->arch->grid_x;
-        report += ": access past the end of " + core_name(location->core, grid_x) + "'s L1 at offset " +
+        report += ": access past the end of " + l1_core_name(location->core, grid_x) + "'s L1 at offset " +
                   hex(location->offset) + " (its L1 is " + hex(l1.l1_bytes()) +
                   " bytes; use the NOC to reach another core's L1)";
     }

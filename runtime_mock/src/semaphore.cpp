@@ -39,8 +39,7 @@ void semaphore_set(KernelContext* ctx, volatile uint32_t* addr, uint32_t value, 
     if (thread.run->aborted.load())
         throw Aborted{};
     uint8_t* p = local_l1(thread, uint32_t(uintptr_t(addr)), 4, "noc_semaphore_set", site);
-    const uint32_t slot = thread.core->l1_index;
-    race_l1(thread, slot, uint32_t(p - thread.run->l1->core_memory(slot)), 4, true, true, "noc_semaphore_set", site);
+    race_local(thread, p, 4, true, true, "noc_semaphore_set", site);
     __atomic_store_n(reinterpret_cast<uint32_t*>(p), value, __ATOMIC_SEQ_CST);
     kernel_abi::note_progress(ctx);
     if (ctx->recording) {
