@@ -140,6 +140,7 @@ def model_table(sdk_examples: Path | None) -> None:
         row(arch, shape, "published (GEMM_FLOPS.md, device time)", 2 * shape[0] * shape[1] * shape[2]
             / (peak * published / 100) / 1e12)  # fmt: skip
     row_families_table()
+    attention_table()
     if sdk_examples is not None:
         for arch in ("wormhole",):
             for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
@@ -193,6 +194,37 @@ def row_families_table() -> None:
         percent = 100 * profile.dram_gb_s / dram
         ms, gb_s = profile.device_ms, profile.dram_gb_s
         print(f"  {label:26s} {kernel.cores_used:5d} {ms:8.3f} {gb_s:7.1f} {percent:6.1f}%")
+
+
+# Flash attention forward as issue 24 measures it: (batch, heads, sequence, head dim), 128x128 blocks.
+ATTENTION_SHAPES = [(1, 8, 1024, 128), (1, 8, 4096, 128)]
+
+
+def attention_table() -> None:
+    """Modelled time of examples/flash_attention.py on Wormhole, causal and not: TFLOPS of the work done
+    (causal does half), % of the HiFi4 peak, the partition chosen and the causal / full time ratio."""
+    import runtime_mock
+
+    module = _example("flash_attention")
+    peak = runtime_mock.profile.peak_tflops("wormhole", "HiFi4")
+    print("device timing model, flash attention forward bf16/fp16, 128x128 blocks, wormhole:")
+    print(
+        f"  {'B x H x S x D':>16s} {'causal':>6s} {'partition':>9s} {'ms':>8s} {'TFLOPS':>7s} {'% peak':>7s}"
+    )
+    for b, h, s, d in ATTENTION_SHAPES:
+        full_ms = None
+        for causal in (False, True):
+            kernel = module.flashattn(b, h, s, s, d, causal, block_M=128, block_N=128, num_stages=2)
+            ms = kernel.get_profiler().do_bench()
+            flops = 4 * b * h * s * s * d * (0.5 if causal else 1.0)
+            tflops = flops / (ms / 1e3) / 1e12
+            ratio = f" ({ms / full_ms:.2f}x the full time)" if causal else ""
+            full_ms = full_ms or ms
+            order = kernel.plan["work_partition"]["tile_order"]
+            print(
+                f"  {f'{b}x{h}x{s}x{d}':>16s} {str(causal):>6s} {order:>9s} {ms:8.3f} {tflops:7.1f} "
+                f"{100 * tflops / peak:6.1f}%{ratio}"
+            )
 
 
 def families_table(repeat: int) -> None:

@@ -198,6 +198,17 @@ class CoreRange(dc.Object):
 class WorkPartition(dc.Object):
     len_k: int  # K tiles one output block reduces over (0 when the program has no matmul)
     tile_order: str
+    # tile_order "balanced": the grid axis (blockIdx.x/y/z) a loop bound depends on, walked from both ends
+    # in turn (walk_from_both_ends), so each core's run of blocks pairs long and short ones
+    balanced_axis: str = ""
+
+
+def walk_from_both_ends(position, extent):
+    """The axis index at ``position`` of the order 0, extent-1, 1, extent-2, ...: a permutation of
+    0..extent-1 in which positions 2i and 2i+1 sum to extent-1. Works on ints and on TIR expressions (the
+    kernels decode their block ids with it)."""
+    odd = position % 2
+    return odd * (extent - 1 - position // 2) + (1 - odd) * (position // 2)
 
 
 @_record("tt.LockstepGrid")

@@ -4,7 +4,9 @@
 - a loop whose start depends on the block and goes through negative values before the clamp
   (sliding-window attention: ``T.max(0, (bx * bM - W) // bN)``) is computed with TIR's signed floor
   division, not in wrapping unsigned words;
-- a loop that repeats ``T.gemm`` on tiles loaded once before it keeps them (it is not a K loop)."""
+- a loop that repeats ``T.gemm`` on tiles loaded once before it keeps them (it is not a K loop);
+- a loop whose trip count grows with one grid axis (causal attention's K/V loop) is partitioned
+  ``balanced``: the blocks of that axis are handed out from both ends, and each lands where it belongs."""
 
 import ml_dtypes
 import numpy as np
@@ -125,3 +127,39 @@ def test_a_loop_repeating_a_gemm_on_tiles_loaded_once_keeps_them(target):
     rng = np.random.default_rng(2)
     a, b = (rng.standard_normal((64, 64)).astype(ml_dtypes.bfloat16) for _ in range(2))
     _assert_close(kernel(a, b), 3 * (_f32(a) @ _f32(b)))
+
+
+GRID = (6, 5, 6)  # 180 blocks on 64 cores: runs of two and three blocks per core
+
+
+def growing_sums(axis):
+    """Block (bx, by, bz) of B is A's block added up (index along ``axis``) + 1 times, one read per pass:
+    the trip count grows with that grid axis."""
+    gx, gy, gz = GRID
+
+    @T.prim_func
+    def main(A: T.Tensor((gz, gy * 32, gx * 32), "float32"), B: T.Tensor((gz, gy * 32, gx * 32), "float32")):
+        with T.Kernel(gx, gy, gz, threads=128) as (bx, by, bz):
+            piece = T.alloc_fragment((32, 32), "float")
+            total = T.alloc_fragment((32, 32), "float")
+            T.clear(total)
+            for _ in T.serial((bx, by, bz)[axis] + 1):
+                T.copy(A[bz, by * 32, bx * 32], piece)
+                for i, j in T.Parallel(32, 32):
+                    total[i, j] += piece[i, j]
+            T.copy(total, B[bz, by * 32, bx * 32])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("axis", [0, 1, 2], ids=["x", "y", "z"])
+def test_a_loop_growing_with_a_grid_axis_is_balanced_and_each_block_lands_in_place(target, axis):
+    kernel = tilelang.compile(growing_sums(axis), out_idx=[1], target=target)
+    assert kernel.plan["work_partition"]["tile_order"] == "balanced", kernel.plan["work_partition"]
+    assert kernel.plan["work_partition"]["balanced_axis"] == f"blockIdx.{'xyz'[axis]}"
+    gx, gy, gz = GRID
+    a = np.random.default_rng(3).standard_normal((gz, gy * 32, gx * 32)).astype(np.float32)
+    z, row, col = np.indices(a.shape)
+    times = (col // 32, row // 32, z)[axis] + 1  # each element's block index along the axis, plus one
+    _assert_close(kernel(a), times * a, tolerance=1e-6)

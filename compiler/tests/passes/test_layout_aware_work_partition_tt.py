@@ -8,7 +8,14 @@ from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import LayoutAwareWorkPartitionTT
 from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges, lockstep_grid
-from tilelang_tt.records import CoreRange, CoreWork, GridAxis, LockstepGrid, WorkPartition
+from tilelang_tt.records import (
+    CoreRange,
+    CoreWork,
+    GridAxis,
+    LockstepGrid,
+    WorkPartition,
+    walk_from_both_ends,
+)
 
 
 @pytest.mark.parametrize(
@@ -18,6 +25,30 @@ from tilelang_tt.records import CoreRange, CoreWork, GridAxis, LockstepGrid, Wor
 def test_every_block_exactly_once(strategy, encoding):
     work = assign(strategy, 7, 5, 3, 4)
     assert sorted(b for w in work for b in core_blocks(encoding, 7, 5, w)) == list(range(35))
+
+
+@pytest.mark.parametrize("axis", ["blockIdx.x", "blockIdx.y", "blockIdx.z"])
+def test_balanced_order_computes_every_block_once(axis):
+    """A 7 x 5 x 3 grid (rows = gy * gz = 15) on 3 x 4 cores."""
+    work = assign("balanced", 7, 15, 3, 4)
+    ids = [b for w in work for b in core_blocks("range_balanced", 7, 15, w, gy=5, axis=axis)]
+    assert sorted(ids) == list(range(105))
+
+
+def test_walking_from_both_ends_pairs_long_and_short_blocks():
+    assert [walk_from_both_ends(p, 6) for p in range(6)] == [0, 5, 1, 4, 2, 3]
+    assert [walk_from_both_ends(p, 5) for p in range(5)] == [0, 4, 1, 3, 2]
+
+
+def test_balanced_causal_attention_gives_every_core_the_same_work():
+    """Causal attention at S=4096, 128-row blocks, 8 heads: block bx loops bx + 1 times. Row-major runs
+    of 4 give core 7 blocks 28..31 (122 steps) and core 0 blocks 0..3 (10); balanced gives all 66."""
+    work = assign("balanced", 32, 8, 8, 8)
+    steps = {
+        sum(b % 32 + 1 for b in core_blocks("range_balanced", 32, 8, w, gy=8, axis="blockIdx.x"))
+        for w in work
+    }
+    assert steps == {66}
 
 
 def test_row_major_gives_first_cores_the_extra_blocks():
@@ -168,6 +199,40 @@ def test_auto_keeps_every_core_busy_for_a_grid_one_block_column_wide():
     )
     assert attr(mod, "tt.work_partition").tile_order == "row_major"
     assert len(attr(mod, "tt.core_work")) == 64
+
+
+@T.prim_func
+def causal_row_blocks(
+    Q: T.Tensor((4096, 128), "bfloat16"),
+    K: T.Tensor((4096, 128), "bfloat16"),
+    S: T.Tensor((4096, 1024), "float32"),
+):
+    """Causal attention's loop: row block bx reads key blocks 0..bx (128x128 blocks: big enough to
+    multicast, 32 x 8 of them: they divide the 8 x 8 cores)."""
+    with T.Kernel(32, 8) as (bx, by):
+        Q_s = T.alloc_shared((128, 128), "bfloat16")
+        K_s = T.alloc_shared((128, 128), "bfloat16")
+        acc = T.alloc_fragment((128, 128), "float")
+        T.copy(Q[bx * 128, 0], Q_s)
+        T.clear(acc)
+        for k in T.Pipelined(bx + 1):
+            T.copy(K[k * 128, 0], K_s)
+            T.gemm(Q_s, K_s, acc, transpose_B=True)
+        T.copy(acc, S[bx * 128, by * 128])
+
+
+def test_auto_balances_a_loop_that_grows_with_the_block_instead_of_multicasting():
+    """Cores whose K/V loops run for different trip counts cannot step in lockstep; auto hands out the
+    row blocks from both ends so each core's run pairs long loops with short ones."""
+    mod = lower(causal_row_blocks, "LayoutAwareWorkPartitionTT", partition_strategy="auto")
+    partition = attr(mod, "tt.work_partition")
+    assert (partition.tile_order, partition.balanced_axis) == ("balanced", "blockIdx.x")
+    assert attr(mod, "tt.work_encoding") == "range_balanced"
+
+
+def test_balanced_without_a_growing_loop_is_row_major():
+    mod = lower(gemm(M=256, N=256, K=64), "LayoutAwareWorkPartitionTT", partition_strategy="balanced")
+    assert attr(mod, "tt.work_partition") == WorkPartition(len_k=2, tile_order="row_major")
 
 
 @T.prim_func

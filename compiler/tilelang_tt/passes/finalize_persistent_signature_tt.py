@@ -21,8 +21,10 @@ Output guarantees
     ``CoreRuntimeArgs`` with the values ("addr:<tensor>" for addresses and "multicast:<name>" for the
     multicast arguments, which the host fills in from the core's position). The work intrinsics are
     replaced: ``range_*`` encodings compute ``block_id = block_start + block`` and split it row- or
-    column-major (z and y of a 3-D grid as one row index ``bz * gy + by``); ``rect`` walks its rectangle
-    row by row: ``bx = block_col0 + block % block_cols``, ``y' = block_row0 + block / block_cols``.
+    column-major (z and y of a 3-D grid as one row index ``bz * gy + by``; ``range_balanced`` splits it
+    row-major and walks ``WorkPartition.balanced_axis`` from both ends, records.walk_from_both_ends);
+    ``rect`` walks its rectangle row by row: ``bx = block_col0 + block % block_cols``,
+    ``y' = block_row0 + block / block_cols``.
     More than ``max_runtime_args`` (341) words on any core → TTResourceError.
 Example
     before: for block in range(T.tt.work_count()): bx = T.tt.work_block(block, 0); by = ...
@@ -45,7 +47,7 @@ from tvm import tirx
 from .. import multicast, ops
 from ..errors import TTResourceError
 from ..ir_utils import get_attr, named, require_attr, seq, uint_var
-from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg
+from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg, walk_from_both_ends
 
 
 def schema(
@@ -157,6 +159,7 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
         encoding = require_attr(func, "tt.work_encoding", "FinalizePersistentSignatureTT")
         grid = require_attr(func, "tt.grid", "FinalizePersistentSignatureTT")
         target = require_attr(func, "tt.target", "FinalizePersistentSignatureTT")
+        partition = require_attr(func, "tt.work_partition", "FinalizePersistentSignatureTT")
         # A compute kernel needs the block ids only when it computes with bx/by/bz (a causal loop bound).
         block_calls = []
         tvm_ffi.structural_walk(
@@ -185,10 +188,14 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             else:
                 x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
             if axis == 0:
-                return x
-            if grid.z == 1:  # a z axis of extent 1 (T.Kernel(gx, gy, 1)) is always 0
-                return y_rows if axis == 1 else tirx.const(0, "int32")
-            return tirx.floormod(y_rows, gy) if axis == 1 else tirx.floordiv(y_rows, gy)
+                value = x
+            elif grid.z == 1:  # a z axis of extent 1 (T.Kernel(gx, gy, 1)) is always 0
+                value = y_rows if axis == 1 else tirx.const(0, "int32")
+            else:
+                value = tirx.floormod(y_rows, gy) if axis == 1 else tirx.floordiv(y_rows, gy)
+            if encoding == "range_balanced" and partition.balanced_axis == f"blockIdx.{'xyz'[axis]}":
+                value = walk_from_both_ends(value, (gx, gy, gz)[axis])
+            return value
 
         def lower_loop(loop):
             if not ops.is_op(tirx.Evaluate(loop.extent), "tt.work_count"):

@@ -25,9 +25,12 @@ Output guarantees
     multicast (LowerCBIntrinsics).
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
     cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
-    (a 2-D rectangle of blocks per core), auto (block where the cores can step in lockstep, the output
-    blocks hold at least MIN_MULTICAST_BLOCK_TILES tiles, so shared reads are multicast, and the rectangles
-    keep as many cores busy as row_major would; else row_major).
+    (a 2-D rectangle of blocks per core), balanced (row_major's runs, but the grid axis a loop bound depends
+    on — causal attention's row block, whose K/V loop grows with it — is walked from both ends in turn,
+    0, n-1, 1, n-2, ..., so a core's run pairs long blocks with short ones: ``WorkPartition.balanced_axis``),
+    auto (block where the cores can step in lockstep, the output blocks hold at least
+    MIN_MULTICAST_BLOCK_TILES tiles, so shared reads are multicast, and the rectangles keep as many cores
+    busy as row_major would; else balanced where a loop bound depends on a grid axis; else row_major).
     An output whose padded tile view the grid's blocks do not cover → TTCompileError at the store (blocks
     reaching past its end are legal: CheckTileBoundsTT).
 Example
@@ -58,7 +61,7 @@ from ..ir_utils import (
     simplify,
     tiles,
 )
-from ..records import CoreRange, CoreWork, Grid, GridAxis, LockstepGrid, WorkPartition
+from ..records import CoreRange, CoreWork, Grid, GridAxis, LockstepGrid, WorkPartition, walk_from_both_ends
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -102,6 +105,23 @@ def _named_values(body) -> dict:
     return names
 
 
+def _loop_bound_axis(body, grid: dict, names: dict) -> str:
+    """The first grid axis (x, y, z) a loop's trip count depends on (causal attention's K/V loop runs to
+    its row block), or "" when every grid point loops alike."""
+    grid_vars = {tag: var for tag, (var, _) in grid.items()}
+    axes = set()
+
+    def visit(loop: tirx.For):
+        extent = loop.extent
+        for _ in range(8):  # named values may be built from other named values
+            extent = tvm_ffi.structural_map(extent, (tvm.ir.Var, lambda v: names.get(v, v)))
+        used = collect_vars(extent)
+        axes.update(tag for tag, var in grid_vars.items() if any(v.same_as(var) for v in used))
+
+    tvm_ffi.structural_walk(body, (tirx.For, visit))
+    return next((tag for tag in ("blockIdx.x", "blockIdx.y", "blockIdx.z") if tag in axes), "")
+
+
 def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]:
     """[[tag, coefficient], ...]: the output block index along one view dimension, ``expr / block``, as a
     sum of grid indices times coefficients (ascending), which must count each block once."""
@@ -133,14 +153,31 @@ def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]
     return terms
 
 
-def core_blocks(encoding: str, gx: int, rows: int, work: CoreWork) -> list[int]:
-    """The linear block ids one core computes, in order (``rows`` = gy * gz block rows)."""
+def balanced_block(position: int, extents: dict, axis: str) -> int:
+    """The linear block id ((bz * gy + by) * gx + bx) at ``position`` of the ``balanced`` order: row-major
+    positions whose ``axis`` index is walked from both ends. ``extents``: grid tag → extent."""
+    gx, gy = extents["blockIdx.x"], extents["blockIdx.y"]
+    index = {
+        "blockIdx.x": position % gx,
+        "blockIdx.y": position // gx % gy,
+        "blockIdx.z": position // (gx * gy),
+    }
+    index[axis] = walk_from_both_ends(index[axis], extents[axis])
+    return (index["blockIdx.z"] * gy + index["blockIdx.y"]) * gx + index["blockIdx.x"]
+
+
+def core_blocks(encoding: str, gx: int, rows: int, work: CoreWork, gy: int = 1, axis: str = "") -> list[int]:
+    """The linear block ids one core computes, in order (``rows`` = gy * gz block rows; for the
+    ``range_balanced`` encoding also ``gy`` and the balanced ``axis``)."""
     if encoding == "rect":
         row0, col0, cols = work.rect
         return [(row0 + i // cols) * gx + col0 + i % cols for i in range(work.count)]
     ids = range(work.start, work.start + work.count)
     if encoding == "range_row_major":
         return list(ids)
+    if encoding == "range_balanced":
+        extents = {"blockIdx.x": gx, "blockIdx.y": gy, "blockIdx.z": rows // gy}
+        return [balanced_block(i, extents, axis) for i in ids]
     return [i % rows * gx + i // rows for i in ids]
 
 
@@ -167,7 +204,7 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
             r0 += rows
         return work
     n_cores = min(n_blocks, cores_x * cores_y)
-    if strategy == "row_major":
+    if strategy in ("row_major", "balanced"):
         cores = [(x, y) for y in range(cores_y) for x in range(cores_x)][:n_cores]
     else:
         cores = [(x, y) for x in range(cores_x) for y in range(cores_y)][:n_cores]
@@ -265,14 +302,19 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                     f"{covered} (block size {dst.extents[d]}); the launch grid must cover the output",
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
+        uneven_axis = _loop_bound_axis(func.body, grid, names)
         if strategy == "auto":
             blocks = assign("block", gx, gy * gz, *target.grid)
             big = tiles(spans[0][1]) * tiles(spans[1][1]) >= MIN_MULTICAST_BLOCK_TILES
-            lockstep = lockstep_grid("block", gx, gy * gz, blocks) is not None
+            # Cores whose loops run for different trip counts cannot step in lockstep (no multicast).
+            lockstep = lockstep_grid("block", gx, gy * gz, blocks) is not None and not uneven_axis
             # A grid one block column wide (softmax's rows) fills one core column as rectangles: multicast
             # does not pay for leaving the other cores idle.
             every_core = len(blocks) == min(gx * gy * gz, target.grid[0] * target.grid[1])
-            strategy = "block" if big and lockstep and every_core else "row_major"
+            strategy = "block" if big and lockstep and every_core else "balanced"
+        if strategy == "balanced" and not uneven_axis:
+            strategy = "row_major"  # every block loops alike: nothing to balance
+        balanced_axis = uneven_axis if strategy == "balanced" else ""
         work = assign(strategy, gx, gy * gz, *target.grid)
         encoding = "rect" if strategy == "block" else f"range_{strategy}"
         lockstep = lockstep_grid(strategy, gx, gy * gz, work)
@@ -291,7 +333,9 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                 "tt.core_work": work,
                 "tt.work_encoding": encoding,
                 "tt.core_ranges": core_ranges([list(w.core) for w in work]),
-                "tt.work_partition": WorkPartition(len_k=_len_k(func), tile_order=strategy),
+                "tt.work_partition": WorkPartition(
+                    len_k=_len_k(func), tile_order=strategy, balanced_axis=balanced_axis
+                ),
             }
         )
 
