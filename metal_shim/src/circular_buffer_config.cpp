@@ -1,6 +1,7 @@
 // CircularBufferConfig (tt-metalium/circular_buffer_config.hpp): the checks of a config as it is built —
-// indices in range, page sizes only for configured indices and dividing the total size — and the refusal
-// of globally allocated (sharded) circular buffers, which the mock device does not model.
+// indices in range, page sizes only for configured indices and dividing the total size, an L1 buffer for a
+// globally allocated CB (the device checks that it holds the CB).
+#include <tt-metalium/buffer.hpp>
 #include <tt-metalium/circular_buffer_config.hpp>
 
 namespace tt::tt_metal {
@@ -15,8 +16,11 @@ CircularBufferConfig::CircularBufferConfig(uint32_t total_size,
     }
 }
 
-CircularBufferConfig::CircularBufferConfig(uint32_t, const std::map<uint8_t, tt::DataFormat>&, const Buffer&) {
-    TT_THROW("CircularBufferConfig: globally allocated circular buffers are not supported by the mock device");
+CircularBufferConfig::CircularBufferConfig(uint32_t total_size,
+                                           const std::map<uint8_t, tt::DataFormat>& data_format_spec,
+                                           const Buffer& buffer)
+    : CircularBufferConfig(total_size, data_format_spec) {
+    set_globally_allocated_address(buffer);
 }
 
 CircularBufferConfig& CircularBufferConfig::set_page_size(uint8_t buffer_index, uint32_t page_size) {
@@ -40,8 +44,11 @@ CircularBufferConfig& CircularBufferConfig::set_total_size(uint32_t total_size) 
     return *this;
 }
 
-CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer&) {
-    TT_THROW("CircularBufferConfig: globally allocated circular buffers are not supported by the mock device");
+CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
+    TT_FATAL(buffer.is_l1(), "CircularBufferConfig: a globally allocated circular buffer lives in an L1 buffer, not {}",
+             buffer.buffer_type());
+    buffer_address_ = buffer.address();
+    return *this;
 }
 
 void CircularBufferConfig::check_index(uint8_t index) {

@@ -1,6 +1,7 @@
 // IDevice (tt-metalium/device.hpp) over the simulated chip: the chip of the default arch for device 0,
 // its grid, NOC coordinates and memory sizes from the arch's facts, and the closed state after close().
 #include <runtime_mock/device.hpp>
+#include <tt-metalium/allocator.hpp>
 #include <tt-metalium/device.hpp>
 
 namespace tt::tt_metal {
@@ -8,9 +9,15 @@ namespace tt::tt_metal {
 IDevice::IDevice(ChipId device_id) : id_(device_id), queue_(*this) {
     TT_FATAL(device_id == 0, "Device {} does not exist: the mock device has a single chip, device 0", device_id);
     device_ = std::make_shared<runtime_mock::Device>(runtime_mock::default_arch());
+    allocator_ = std::make_unique<Allocator>(device_->spec());
 }
 
 IDevice::~IDevice() = default;
+
+const std::unique_ptr<Allocator>& IDevice::allocator() const {
+    mock();  // throws once closed
+    return allocator_;
+}
 
 tt::ARCH IDevice::arch() const {
     return mock().spec().arch == runtime_mock::Arch::Blackhole ? tt::ARCH::BLACKHOLE : tt::ARCH::WORMHOLE_B0;

@@ -134,6 +134,7 @@ CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const
                  "Data format {} is not supported by the mock device", tt::data_format_name(*format));
         cb.indices.push_back({index, *format, *page_size});
     }
+    cb.buffer_address = config.globally_allocated_address().value_or(0);
     return program.record().add_circular_buffer(core_range_set(core_spec), std::move(cb));
 }
 
@@ -145,6 +146,11 @@ uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRan
 
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
     return Buffer::create(config.device, config.size, config.page_size, config.buffer_type);
+}
+
+std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config) {
+    return Buffer::create(config.device, config.size, config.page_size, config.buffer_type,
+                          BufferShardingArgs(config.shard_parameters, config.buffer_layout));
 }
 
 void DeallocateBuffer(Buffer& buffer) {

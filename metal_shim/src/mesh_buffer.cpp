@@ -14,8 +14,8 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
     TT_FATAL(replicated != nullptr,
              "MeshBuffer::create: sharded buffers are not supported by the mock's unit mesh; use a "
              "ReplicatedBufferConfig");
-    auto backing =
-        Buffer::create(mesh_device, replicated->size, device_local_config.page_size, device_local_config.buffer_type);
+    auto backing = Buffer::create(mesh_device, replicated->size, device_local_config.page_size,
+                                  device_local_config.buffer_type, device_local_config.sharding_args);
     return std::shared_ptr<MeshBuffer>(
         new MeshBuffer(mesh_device, mesh_buffer_config, device_local_config, std::move(backing)));
 }

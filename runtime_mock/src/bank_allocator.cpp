@@ -31,13 +31,15 @@ BankAllocator::BankAllocator(const char* kind, uint32_t banks, uint64_t low, uin
       page_alignment_(page_alignment),
       top_down_(top_down) {}
 
-const InterleavedBuffer& BankAllocator::allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal) {
+const InterleavedBuffer& BankAllocator::allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal,
+                                                 uint32_t shard_pages) {
     if (page_size == 0)
         throw ArgumentError(std::string("cannot allocate a ") + kind_ + " buffer with page size 0");
     InterleavedBuffer buffer{};
     buffer.size_bytes = size_bytes;
     buffer.page_size = page_size;
     buffer.ordinal = ordinal;
+    buffer.shard_pages = shard_pages;
     buffer.aligned_page_size = uint32_t(align_up(page_size, page_alignment_));
     buffer.pages = (size_bytes + page_size - 1) / page_size;
     const uint64_t rows = (buffer.pages + banks_ - 1) / banks_;
@@ -104,6 +106,11 @@ const InterleavedBuffer* BankAllocator::first_overlapping(uint64_t address, uint
 }
 
 std::string BankAllocator::describe(const InterleavedBuffer& buffer) const {
+    if (buffer.shard_pages != 0) {
+        return "sharded " + std::string(kind_) + " buffer #" + std::to_string(buffer.ordinal) + " at " +
+               hex(buffer.address) + " (page size " + std::to_string(buffer.page_size) + " B, " +
+               std::to_string(buffer.shard_pages) + " pages per core)";
+    }
     return std::string(kind_) + " buffer #" + std::to_string(buffer.ordinal) + " at bank address " +
            hex(buffer.address) + " (page size " + std::to_string(buffer.page_size) + " B, " +
            std::to_string(buffer.pages) + (buffer.pages == 1 ? " page)" : " pages)");

@@ -24,6 +24,7 @@ struct InterleavedBuffer {
     uint32_t aligned_page_size;  // distance between the rows of one bank
     uint64_t pages;              // ceil(size_bytes / page_size)
     uint32_t ordinal;            // the device's n-th buffer, from 0, DRAM and L1 counted together
+    uint32_t shard_pages = 0;    // a sharded L1 buffer: pages per core (the host places them), else 0
 };
 
 class BankAllocator {
@@ -38,7 +39,10 @@ public:
 
     // Reserves a buffer of `size_bytes` in pages of `page_size` bytes, the device's `ordinal`-th; throws
     // ArgumentError for page size 0 and DeviceError when the memory is full.
-    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal);
+    // `shard_pages` > 0: a buffer whose pages the caller places, that many in every bank (size_bytes is
+    // then shard_pages * banks pages).
+    const InterleavedBuffer& allocate(uint64_t size_bytes, uint32_t page_size, uint32_t ordinal,
+                                      uint32_t shard_pages = 0);
     void deallocate(uint64_t address);
 
     // The buffer whose per-bank range holds bank address `address`, or nullptr.

@@ -20,6 +20,21 @@
 
 namespace runtime_mock {
 
+namespace {
+
+std::string core_name(LogicalCore core) {
+    return "(" + std::to_string(core.x) + "," + std::to_string(core.y) + ")";
+}
+
+void check_core(const ArchSpec& arch, LogicalCore core, const std::string& what) {
+    if (core.x >= arch.grid_x || core.y >= arch.grid_y) {
+        throw ArgumentError(what + " uses core " + core_name(core) + " outside the " + std::to_string(arch.grid_x) +
+                            "x" + std::to_string(arch.grid_y) + " compute grid of " + arch.name);
+    }
+}
+
+}  // namespace
+
 struct Device::Impl {
     const ArchSpec& arch;
     Dram dram;
@@ -78,6 +93,58 @@ struct Device::Impl {
         }
     }
 
+    // Calls f(core's L1 slot, bank address, host_offset, bytes) for every page of a host access (`what`)
+    // of the first `size_bytes` bytes of the sharded L1 buffer at `address`, placed by `placement`, after
+    // the checks Device::write_sharded states.
+    template <typename F>
+    void for_each_shard_page(uint64_t address, uint32_t page_size, const std::vector<Device::ShardPage>& placement,
+                             size_t size_bytes, const char* what, F f) const {
+        const uint64_t base = l1_bank_address(address);
+        const std::string access = std::string("host ") + what + " of " + std::to_string(size_bytes) + " bytes";
+        const InterleavedBuffer* buffer = l1.buffers().starting_at(base);
+        if (!buffer)
+            throw NocAccessError(access + ": " + l1.buffers().no_buffer_at(base));
+        const std::string described = l1.buffers().describe(*buffer);
+        if (buffer->shard_pages == 0)
+            throw NocAccessError(access + " by shards: the " + described + " is interleaved, not sharded");
+        if (page_size != buffer->page_size) {
+            throw NocAccessError(access + " in pages of " + std::to_string(page_size) + " B: the " + described +
+                                 " has pages of " + std::to_string(buffer->page_size) + " B");
+        }
+        const size_t pages = (size_bytes + page_size - 1) / page_size;
+        if (pages > placement.size()) {
+            throw NocAccessError(access + " of the " + described + ": the shard layout places only " +
+                                 std::to_string(placement.size()) + " of its " + std::to_string(pages) + " pages");
+        }
+        for (size_t page = 0; page < pages; page++) {
+            const Device::ShardPage& at = placement[page];
+            check_core(arch, at.core, access + " (page " + std::to_string(page) + ")");
+            if (at.page >= buffer->shard_pages) {
+                throw NocAccessError(access + ": page " + std::to_string(page) + " is placed at page " +
+                                     std::to_string(at.page) + " of core " + core_name(at.core) + "'s shard, but the " +
+                                     described + " holds " + std::to_string(buffer->shard_pages) + " there");
+            }
+            const size_t offset = page * page_size;
+            f(at.core.y * arch.grid_x + at.core.x, base + uint64_t(at.page) * buffer->aligned_page_size, offset,
+              std::min<size_t>(page_size, size_bytes - offset));
+        }
+    }
+
+    // The L1 offset of a globally allocated CB: the start of the L1 buffer it names, which must hold the
+    // CB's bytes on each core (`what` names the config in errors).
+    uint64_t globally_allocated_cb_address(const CircularBufferSpec& cb, const std::string& what) const {
+        const uint64_t offset = l1_bank_address(cb.buffer_address);
+        const InterleavedBuffer* buffer = l1.buffers().starting_at(offset);
+        if (!buffer)
+            throw ArgumentError(what + " is globally allocated on no L1 buffer: " + l1.buffers().no_buffer_at(offset));
+        if (cb.total_size > buffer->bytes_per_bank) {
+            throw ArgumentError(what + " (" + std::to_string(cb.total_size) + " bytes) is globally allocated in the " +
+                                l1.buffers().describe(*buffer) + ", which holds " +
+                                std::to_string(buffer->bytes_per_bank) + " bytes on each core");
+        }
+        return offset;
+    }
+
     void run(const ProgramSpec& program);
 };
 
@@ -85,17 +152,6 @@ namespace {
 
 uint32_t role_index(KernelRole role) {
     return uint32_t(role);
-}
-
-std::string core_name(LogicalCore core) {
-    return "(" + std::to_string(core.x) + "," + std::to_string(core.y) + ")";
-}
-
-void check_core(const ArchSpec& arch, LogicalCore core, const std::string& what) {
-    if (core.x >= arch.grid_x || core.y >= arch.grid_y) {
-        throw ArgumentError(what + " uses core " + core_name(core) + " outside the " + std::to_string(arch.grid_x) +
-                            "x" + std::to_string(arch.grid_y) + " compute grid of " + arch.name);
-    }
 }
 
 }  // namespace
@@ -155,18 +211,23 @@ void Device::Impl::run(const ProgramSpec& program) {
         for (LogicalCore core : cb.cores) {
             core_run(core, what);
             auto it = cb_top.find(core);
-            if (it != cb_top.end())
+            if (it != cb_top.end() && cb.buffer_address == 0)
                 address = std::max(address, it->second);
         }
-        address = kernel_abi::align_up(address, 32);
-        if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
-            throw ArgumentError(
-                what + " (" + std::to_string(cb.total_size) + " bytes at L1 " + std::to_string(address) +
-                ") does not fit in L1: " + std::to_string(l1.buffers().lowest() - arch.l1_reserved_bytes) +
-                " bytes are available for circular buffers");
+        if (cb.buffer_address != 0) {
+            address = uint32_t(globally_allocated_cb_address(cb, what));
+        } else {
+            address = kernel_abi::align_up(address, 32);
+            if (uint64_t(address) + cb.total_size > l1.buffers().lowest()) {
+                throw ArgumentError(
+                    what + " (" + std::to_string(cb.total_size) + " bytes at L1 " + std::to_string(address) +
+                    ") does not fit in L1: " + std::to_string(l1.buffers().lowest() - arch.l1_reserved_bytes) +
+                    " bytes are available for circular buffers");
+            }
         }
         for (LogicalCore core : cb.cores) {
-            cb_top[core] = address + cb.total_size;
+            if (cb.buffer_address == 0)
+                cb_top[core] = address + cb.total_size;
             CoreRun* cr = cores[core];
             for (const auto& index : cb.indices) {
                 if (index.index >= arch.num_circular_buffers) {
@@ -189,6 +250,7 @@ void Device::Impl::run(const ProgramSpec& program) {
                 b.num_pages = cb.total_size / index.page_size;
                 b.page_size = index.page_size;
                 b.format = uint32_t(index.format);
+                b.globally_allocated = cb.buffer_address != 0;
             }
         }
     }
@@ -327,6 +389,34 @@ uint64_t Device::allocate_dram(uint64_t size_bytes, uint32_t page_size) {
 uint64_t Device::allocate_l1(uint64_t size_bytes, uint32_t page_size) {
     const uint32_t ordinal = impl_->buffers_created++;
     return impl_->l1.address(0, uint32_t(impl_->l1.buffers().allocate(size_bytes, page_size, ordinal).address));
+}
+
+uint64_t Device::allocate_l1_sharded(uint32_t pages_per_core, uint32_t page_size) {
+    if (pages_per_core == 0)
+        throw ArgumentError("cannot allocate a sharded L1 buffer of 0 pages per core");
+    const uint32_t ordinal = impl_->buffers_created++;
+    const BankAllocator& banks = impl_->l1.buffers();
+    const uint64_t size = uint64_t(pages_per_core) * banks.banks() * page_size;
+    return impl_->l1.address(0,
+                             uint32_t(impl_->l1.buffers().allocate(size, page_size, ordinal, pages_per_core).address));
+}
+
+void Device::write_sharded(uint64_t address, uint32_t page_size, const std::vector<ShardPage>& placement,
+                           const void* data, size_t size_bytes) {
+    const uint8_t* src = static_cast<const uint8_t*>(data);
+    impl_->for_each_shard_page(address, page_size, placement, size_bytes, "write",
+                               [&](uint32_t slot, uint64_t bank_address, size_t offset, size_t bytes) {
+                                   std::memcpy(impl_->l1.core_memory(slot) + bank_address, src + offset, bytes);
+                               });
+}
+
+void Device::read_sharded(uint64_t address, uint32_t page_size, const std::vector<ShardPage>& placement, void* data,
+                          size_t size_bytes) const {
+    uint8_t* dst = static_cast<uint8_t*>(data);
+    impl_->for_each_shard_page(address, page_size, placement, size_bytes, "read",
+                               [&](uint32_t slot, uint64_t bank_address, size_t offset, size_t bytes) {
+                                   std::memcpy(dst + offset, impl_->l1.core_memory(slot) + bank_address, bytes);
+                               });
 }
 
 void Device::deallocate(BufferKind kind, uint64_t address) {

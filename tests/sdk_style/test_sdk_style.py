@@ -279,3 +279,107 @@ def test_single_device_api_and_runtime_args_edited_in_place(capfd):
     )
     assert program.main([str(KERNELS)]) == 0, capfd.readouterr().out
     assert "legacy_api: pass" in capfd.readouterr().out
+
+
+HEIGHT, WIDTH, BLOCK = 2, 3, 4  # TensorMemoryLayout
+
+
+def expected_shard_tiles(layout, row_major, grid, tiles, shard) -> dict[tuple[int, int], int]:
+    """(core slot y * grid_x + x, page of its shard) -> the tensor's tile it holds, as the SDK lays out a
+    ShardSpecBuffer: shards to the grid's cores in orientation order; HEIGHT_SHARDED shard i is tiles
+    i * shard size onwards, WIDTH_ and BLOCK_SHARDED shards tile the tensor row by row, a shard's tiles row
+    by row in its core."""
+    (gx, gy), (ty, tx), (sy, sx) = grid, tiles, shard
+    cores = (
+        [(x, y) for y in range(gy) for x in range(gx)]
+        if row_major
+        else [(x, y) for x in range(gx) for y in range(gy)]
+    )
+    held = {}
+    for tile in range(ty * tx):
+        if layout == HEIGHT:
+            shard_index, page = divmod(tile, sy * sx)
+        else:
+            row, col = divmod(tile, tx)
+            shard_index = (row // sy) * -(-tx // sx) + col // sx
+            page = (row % sy) * sx + col % sx
+        x, y = cores[shard_index]
+        held[(y * gx + x, page)] = tile
+    return held
+
+
+def run_sharded_add(layout, row_major, grid, tiles, shard, **extra_defines):
+    """sharded_add.cpp on a tensor whose tile t holds the value t (a) and 0.5 (b): (c, placement)."""
+    (gx, gy), (ty, tx), (sy, sx) = grid, tiles, shard
+    a = np.kron(np.arange(ty * tx, dtype=np.float32).reshape(ty, tx), np.ones((32, 32), np.float32))
+    b = np.full_like(a, 0.5)
+    defines = {"LAYOUT": layout, "ROWS_FIRST": int(row_major), "GRID_X": gx, "GRID_Y": gy, "TILES_Y": ty,
+               "TILES_X": tx, "SHARD_Y": sy, "SHARD_X": sx}  # fmt: skip
+    defines.update(extra_defines)
+    c, placement = run_host_program_outputs(
+        "sharded_add", defines, [a, b], [a.shape, (gx * gy * sy * sx * 32 * 32,)]
+    )
+    return a, b, c, placement.reshape(gx * gy, sy * sx, 32 * 32)
+
+
+def test_block_shards_column_major_land_on_the_cores_the_sdk_puts_them():
+    """4 x 4 tiles in 2 x 2 shards on 2 x 2 cores, taken column by column: core (0,1) (slot 2) holds the
+    top right shard, tiles 2, 3, 6, 7."""
+    *_, placement = run_sharded_add(BLOCK, False, (2, 2), (4, 4), (2, 2))
+    held = placement[:, :, 0].astype(int).tolist()
+    assert held == [[0, 1, 4, 5], [8, 9, 12, 13], [2, 3, 6, 7], [10, 11, 14, 15]], held
+
+
+@pytest.mark.parametrize(
+    "layout, row_major, grid, tiles, shard",
+    [
+        (HEIGHT, True, (4, 1), (4, 4), (1, 4)),
+        (HEIGHT, True, (3, 1), (4, 2), (3, 1)),  # the last shard holds 2 tiles of 3
+        (WIDTH, True, (1, 4), (4, 4), (4, 1)),
+        (WIDTH, False, (2, 2), (2, 8), (2, 2)),
+        (BLOCK, True, (2, 2), (4, 4), (2, 2)),
+        (BLOCK, True, (2, 2), (3, 3), (2, 2)),  # partial shards at the right and bottom edges
+        (BLOCK, False, (3, 2), (4, 6), (2, 2)),
+    ],
+    ids=["height", "height_partial", "width", "width_col_major", "block", "block_partial", "block_col_major"],
+)
+def test_sharded_buffers_and_globally_allocated_cbs(layout, row_major, grid, tiles, shard):
+    """The host writes a and b shard by shard, compute adds them in CBs that are the shards themselves,
+    the host reads c back; each core holds the tiles the SDK's layout gives it."""
+    a, b, c, placement = run_sharded_add(layout, row_major, grid, tiles, shard)
+    np.testing.assert_array_equal(c, a + b)
+    for (slot, page), tile in expected_shard_tiles(layout, row_major, grid, tiles, shard).items():
+        assert np.all(placement[slot, page] == tile), f"core slot {slot} page {page}: expected tile {tile}"
+
+
+def test_a_globally_allocated_cb_larger_than_its_buffer_is_an_error():
+    with pytest.raises(
+        Exception, match=r"globally allocated in the sharded L1 buffer .* holds 8192 bytes on each core"
+    ):
+        run_sharded_add(BLOCK, True, (2, 2), (4, 4), (2, 2), CB_TILES=5)
+
+
+def test_shards_that_need_more_cores_than_the_grid_has_are_an_error():
+    with pytest.raises(
+        Exception, match=r"BLOCK_SHARDED sharding of \[4, 4\] pages .* needs 4 cores; its grid .* has 2"
+    ):
+        run_sharded_add(BLOCK, True, (2, 1), (4, 4), (2, 2))
+
+
+def test_a_tensor_accessor_of_a_sharded_buffer_is_refused():
+    """The mock's accessors address interleaved pages: a sharded buffer's would reach the wrong cores."""
+    with pytest.raises(
+        Exception, match=r"addresses interleaved buffers only, and this buffer is BLOCK_SHARDED"
+    ):
+        run_sharded_add(BLOCK, True, (2, 2), (4, 4), (2, 2), ACCESSOR_ON_SHARD=1)
+
+
+def test_shards_read_without_a_wait_work_with_a_warning(capfd):
+    """The SDK's vecadd_sharding reads its globally allocated CBs without cb_wait_front (the host filled
+    them; silicon does not care): it works, and the mock says why it would hang or fail elsewhere."""
+    a, b, c, _ = run_sharded_add(BLOCK, True, (2, 2), (4, 4), (2, 2), UNWAITED=1)
+    np.testing.assert_array_equal(c, a + b)
+    warnings = capfd.readouterr().err
+    assert "cb_pop_front(0, 1) without cb_wait_front" in warnings and "globally allocated" in warnings, (
+        warnings
+    )

@@ -28,7 +28,7 @@ public:
     // Each index with its data format; throws for an index out of [0, NUM_CIRCULAR_BUFFERS).
     CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec);
 
-    // Globally allocated (sharded) CBs live in an L1 buffer; the mock has no sharded buffers (throws).
+    // A globally allocated CB: its pages are the L1 buffer's (see set_globally_allocated_address).
     CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec,
                          const Buffer& buffer);
 
@@ -38,8 +38,12 @@ public:
     // Throws unless every configured page size divides total_size.
     CircularBufferConfig& set_total_size(uint32_t total_size);
 
-    // Throws: the mock has no globally allocated circular buffers.
+    // The CB's pages are the L1 buffer's on every core of the CB (a sharded buffer: each core's shard), so
+    // what the host wrote into the buffer is in the CB when the kernels start, and what they pack into it is
+    // in the buffer. Throws unless the buffer is an allocated L1 buffer.
     CircularBufferConfig& set_globally_allocated_address(const Buffer& buffer);
+    // The L1 buffer's address, if globally allocated.
+    std::optional<uint64_t> globally_allocated_address() const { return buffer_address_; }
 
     // config.index(i).set_data_format(f).set_page_size(p): configure index i.
     class Builder {
@@ -70,6 +74,7 @@ private:
     std::array<std::optional<tt::DataFormat>, NUM_CIRCULAR_BUFFERS> data_formats_;
     std::array<std::optional<uint32_t>, NUM_CIRCULAR_BUFFERS> page_sizes_;
     std::set<uint8_t> buffer_indices_;
+    std::optional<uint64_t> buffer_address_;
 };
 
 }  // namespace tt::tt_metal

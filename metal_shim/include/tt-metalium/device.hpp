@@ -19,6 +19,8 @@ class Device;
 
 namespace tt::tt_metal {
 
+class Allocator;
+
 using ChipId = int;
 
 class IDevice {
@@ -45,6 +47,9 @@ public:
     int num_dram_channels() const;
     uint32_t l1_size_per_core() const;
 
+    // Its memory's alignments and banks (allocator.hpp); throws once the device is closed.
+    const std::unique_ptr<Allocator>& allocator() const;
+
     // The one command queue (id 0).
     CommandQueue& command_queue(std::optional<uint8_t> cq_id = std::nullopt);
 
@@ -61,6 +66,7 @@ private:
     ChipId id_;
     CommandQueue queue_;
     std::shared_ptr<runtime_mock::Device> device_;
+    std::unique_ptr<Allocator> allocator_;
 };
 
 }  // namespace tt::tt_metal

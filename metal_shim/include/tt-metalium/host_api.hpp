@@ -63,6 +63,7 @@ uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRan
                          uint32_t initial_value, CoreType core_type = CoreType::WORKER);
 
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
+std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config);
 
 void DeallocateBuffer(Buffer& buffer);
 

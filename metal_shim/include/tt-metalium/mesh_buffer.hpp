@@ -9,6 +9,7 @@
 #include <tt-metalium/hal_types.hpp>
 #include <tt-metalium/mesh_coord.hpp>
 #include <tt-metalium/mesh_device.hpp>
+#include <tt-metalium/sub_device_types.hpp>
 #include <tt_stl/assert.hpp>
 
 #include <cstdint>
@@ -21,7 +22,9 @@ namespace tt::tt_metal::distributed {
 struct DeviceLocalBufferConfig {
     DeviceAddr page_size = 0;
     BufferType buffer_type = BufferType::DRAM;
+    BufferShardingArgs sharding_args;  // interleaved unless given a ShardSpecBuffer (an L1 buffer's shards)
     std::optional<bool> bottom_up;
+    std::optional<SubDeviceId> sub_device_id = std::nullopt;  // no effect: the mock has no sub-devices
 };
 
 struct ReplicatedBufferConfig {

@@ -116,6 +116,24 @@ public:
     // only a direct dereference on a core other than (0,0) would read core (0,0)'s L1.
     uint64_t allocate_l1(uint64_t size_bytes, uint32_t page_size);
 
+    // Sharded L1 buffers (the SDK's HEIGHT/WIDTH/BLOCK_SHARDED L1 buffers): `pages_per_core` pages of
+    // page_size bytes, each padded to the L1 alignment, at one L1 address reserved on every worker core (as
+    // the SDK's L1 allocator reserves a bank range on all of them); the address is a pointer value into the
+    // L1 of core (0,0), as allocate_l1's. Which core holds which page is the host's shard layout, given per
+    // transfer: `placement[i]` is where page i of the buffer lives (ShardPage). The transfers copy the first
+    // size_bytes bytes; they throw NocAccessError naming the buffer unless one starts at `address` with
+    // pages of page_size bytes, every placement is a core of the grid and a page below pages_per_core, and
+    // the placement covers size_bytes.
+    struct ShardPage {
+        LogicalCore core;
+        uint32_t page;  // index in that core's shard
+    };
+    uint64_t allocate_l1_sharded(uint32_t pages_per_core, uint32_t page_size);
+    void write_sharded(uint64_t address, uint32_t page_size, const std::vector<ShardPage>& placement, const void* data,
+                       size_t size_bytes);
+    void read_sharded(uint64_t address, uint32_t page_size, const std::vector<ShardPage>& placement, void* data,
+                      size_t size_bytes) const;
+
     // Reads and writes of the first size_bytes bytes of either kind of interleaved buffer; throws
     // NocAccessError naming the buffer unless one starts at `address`, has pages of page_size bytes and
     // holds at least size_bytes bytes.

@@ -59,6 +59,10 @@ struct CircularBufferSpec {
     std::vector<LogicalCore> cores;
     uint32_t total_size = 0;
     std::vector<Index> indices;
+    // A globally allocated CB (the SDK's set_globally_allocated_address): the address of the L1 buffer
+    // (Device::allocate_l1 or allocate_l1_sharded) whose pages the CB uses on every listed core, so the
+    // host's data is in the CB before any kernel runs. 0: the device places the CB above the others.
+    uint64_t buffer_address = 0;
 };
 
 // A semaphore: one uint32 word at the same L1 address on every listed core, set to initial_value

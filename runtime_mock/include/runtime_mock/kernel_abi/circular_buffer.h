@@ -8,7 +8,10 @@
 // the ring, so every chunk must fit before the end (the SDK's "CB size must be a multiple of n").
 // On silicon cb_reserve_back only waits for room, so pushing (or packing into) pages that were not
 // reserved but are free is accepted with a warning; pushing or packing over pages not yet popped
-// (overflow) is an error.
+// (overflow) is an error. A globally allocated CB (set_globally_allocated_address) holds its L1 buffer's
+// pages, which the host may have written before the run: reading or popping them without cb_wait_front
+// works on silicon and is accepted with a warning (the SDK's vecadd_sharding does it); on any other CB it
+// is an error.
 //
 // The fast path runs inline on the calling thread; only a wait that cannot be satisfied yet, and the
 // wake-up of a blocked partner, go through the runtime (which also detects deadlocks). Under race
@@ -179,13 +182,20 @@ inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, call, site);
     KernelContext* c = ctx();
     if (pages > b.waited) {
-        failf(ErrorKind::CircularBuffer, call, site,
-              "pops %u pages from circular buffer %u but cb_wait_front made only %u available (wait before popping)",
-              pages, cb, b.waited);
+        if (!b.globally_allocated) {
+            failf(ErrorKind::CircularBuffer, call, site,
+                  "pops %u pages from circular buffer %u but cb_wait_front made only %u available (wait before "
+                  "popping)",
+                  pages, cb, b.waited);
+        }
+        char what[96];
+        std::snprintf(what, sizeof(what), "cb_pop_front(%u, %u) without cb_wait_front", cb, pages);
+        warnf(what, site, "works only because circular buffer %u is globally allocated: its pages are an L1 buffer's",
+              cb);
     }
     if (c->pending_writes)
         c->fn->check_pending(c, b.rd_ptr, pages * b.page_size, false, call, site);
-    b.waited -= pages;
+    b.waited -= pages < b.waited ? pages : b.waited;
     advance(b, b.rd_ptr, pages);
     race_edge(cb, SyncEdge::CbPop);
     publish(b.popped, pages);
@@ -198,9 +208,15 @@ inline void cb_pop(uint32_t cb, uint32_t pages, CallSite site) {
 inline uint32_t cb_front_page(uint32_t cb, uint32_t index, const char* call, CallSite site) {
     CircularBuffer& b = circular_buffer(cb, call, site);
     if (index >= b.waited) {
-        failf(ErrorKind::CircularBuffer, call, site,
-              "reads page %u of circular buffer %u but cb_wait_front made only %u pages available", index, cb,
-              b.waited);
+        if (!b.globally_allocated) {
+            failf(ErrorKind::CircularBuffer, call, site,
+                  "reads page %u of circular buffer %u but cb_wait_front made only %u pages available", index, cb,
+                  b.waited);
+        }
+        char what[96];
+        std::snprintf(what, sizeof(what), "%s of page %u of CB %u without cb_wait_front", call, index, cb);
+        warnf(what, site, "works only because circular buffer %u is globally allocated: its pages are an L1 buffer's",
+              cb);
     }
     const uint32_t addr = b.rd_ptr + index * b.page_size;
     race_page(b, addr, false, call, site);

@@ -56,7 +56,8 @@ struct CircularBuffer {
     uint32_t limit;
     uint32_t num_pages;
     uint32_t page_size;
-    uint32_t format;  // DataFormat value
+    uint32_t format;              // DataFormat value
+    uint32_t globally_allocated;  // its pages are an L1 buffer's, which the host may have filled
 
     // Producer side: write pointer, pages reserved and not yet pushed, next sequential pack position.
     alignas(64) uint32_t wr_ptr;
