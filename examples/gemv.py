@@ -1,12 +1,16 @@
-"""GEMV in TileLang style, two ways: TileLang's naive SIMT kernel (one thread per output) and its tiled
-kernel with a reducer, from examples/gemv/example_gemv.py with the imports changed.
+"""GEMV in TileLang style, three ways: TileLang's naive SIMT kernel (one thread per output), its SIMT
+split-K kernel (a 2-D block of threads, each adding its partial sum into shared memory with
+T.atomic_add) and its tiled kernel with a reducer, from examples/gemv/example_gemv.py with the imports
+changed.
 
     ./bazelw run //tools:compile -- examples/gemv.py --run
     python examples/gemv.py
 
-On Tenstorrent neither runs per thread. The naive kernel's per-thread accumulator becomes a vector over the
-block's threads and its inner loop a row sum (VectorizeThreadsTT, VectorizeElementLoopsTT). The tiled
-kernel's `o_reducer[i] += a[i, j] * x[j]` becomes a tile of products and a row sum on the compute engine.
+On Tenstorrent none runs per thread. The naive kernel's per-thread accumulator becomes a vector over the
+block's threads and its inner loop a row sum (VectorizeThreadsTT, VectorizeElementLoopsTT). In the split-K
+kernel the (tn, tk) threads fill a tile, each K step is one tile statement, and the atomic adds into
+shared memory are a row sum over tk (SerializeSplitKTT, VectorizeThreadsTT). The tiled kernel's
+`o_reducer[i] += a[i, j] * x[j]` becomes a tile of products and a row sum on the compute engine.
 """
 
 import numpy as np
@@ -34,6 +38,35 @@ def naive_gemv(A, B, BLOCK_N: int, BLOCK_K: int, dtype: T.dtype = T.float16, acc
             for tk in T.serial(BLOCK_K):
                 C_reg[0] += A_shared[tk].astype(accum_dtype) * B_shared[tn, tk].astype(accum_dtype)
         C[bn * BLOCK_N + tn] = C_reg[0]
+
+    return C
+
+
+@tilelang.jit
+def naive_splitk_gemv(
+    A, B, BLOCK_N: int, BLOCK_K: int, dtype: T.dtype = T.float16, accum_dtype: T.dtype = T.float
+):
+    N, K = T.const("N, K")
+    A: T.Tensor((K,), dtype)
+    B: T.Tensor((N, K), dtype)
+    C = T.empty((N,), dtype)
+
+    with T.Kernel(T.ceildiv(N, BLOCK_N), threads=(BLOCK_N, BLOCK_K)) as bn:
+        tn = T.get_thread_binding(0)
+        tk = T.get_thread_binding(1)
+        A_local = T.alloc_local((1,), dtype)
+        B_local = T.alloc_local((1,), dtype)
+        C_accum = T.alloc_local((1,), accum_dtype)
+        C_shared = T.alloc_shared((BLOCK_N,), accum_dtype)
+        if tk == 0:
+            C_shared[tn] = 0
+        T.clear(C_accum)
+        for bk in T.serial(T.ceildiv(K, BLOCK_K)):
+            A_local[0] = A[bk * BLOCK_K + tk]
+            B_local[0] = B[bn * BLOCK_N + tn, bk * BLOCK_K + tk]
+            C_accum[0] += A_local[0].astype(accum_dtype) * B_local[0].astype(accum_dtype)
+        T.atomic_add(C_shared[tn], C_accum[0])
+        C[bn * BLOCK_N + tn] = C_shared[tn]
 
     return C
 
@@ -80,8 +113,11 @@ kernel = naive_gemv.compile(N=1024, K=1024, BLOCK_N=128, BLOCK_K=128)
 if __name__ == "__main__":
     result = tilelang.check_against_reference(kernel, ref_program)
     print(f"naive GEMV 1024x1024: {kernel.cores_used} cores, check: {result}")
+    split = naive_splitk_gemv.compile(N=1024, K=1024, BLOCK_N=32, BLOCK_K=32)
+    split_result = tilelang.check_against_reference(split, ref_program)
+    print(f"split-K SIMT GEMV 1024x1024: {split.cores_used} cores, check: {split_result}")
     tiled = gemv_alloc_reducer.compile(M=1024, N=1024)
     tiled_result = tilelang.check_against_reference(tiled, lambda a, x: ref_program(x, a))
     print(f"tiled GEMV 1024x1024: {tiled.cores_used} cores, check: {tiled_result}")
-    if not (result.passed and tiled_result.passed):
+    if not (result.passed and split_result.passed and tiled_result.passed):
         raise SystemExit(1)

@@ -2,7 +2,8 @@
 - loop nests of element statements run as tile math (VectorizeElementLoopsTT): the original Tenstorrent
   TileLang fork's element-wise add and GEMV (examples/tenstorrent/, T.grid and range loops) and TileLang's
   tiled GEMV with a reducer (examples/gemv.py: gemv_alloc_reducer, without its autotuner);
-- TileLang's naive SIMT GEMV (examples/gemv.py: T.get_thread_binding, VectorizeThreadsTT);
+- TileLang's naive SIMT GEMV (examples/gemv.py: T.get_thread_binding, VectorizeThreadsTT) and its split-K
+  SIMT GEMV (2-D threads, T.atomic_add into shared memory, ``if tk == 0``), on both archs;
 - TileLang's split-K GEMM (T.atomic_add from a 3-D grid, SerializeSplitKTT);
 - a loop-carried T.alloc_local scalar.
 Split-K runs on both simulated architectures (its slices take turns on the grid's cores); the loop nests made
@@ -94,11 +95,20 @@ def test_tilelangs_tiled_gemv_with_a_reducer(target):
     assert _relative_error(kernel(a, x), a.astype(np.float32) @ x.astype(np.float32)) <= 1e-2
 
 
-@pytest.mark.parametrize("target", ["blackhole"])
-def test_tilelangs_naive_simt_gemv(target):
+@pytest.mark.parametrize(
+    "program, n, blocks, target",
+    [
+        ("naive_gemv", 256, (128, 128), "blackhole"),
+        # threads (tn, tk): each thread's partial dot product, added into shared memory with T.atomic_add
+        # after one thread of each row zeroed it (``if tk == 0``)
+        ("naive_splitk_gemv", 96, (32, 32), "wormhole"),
+        ("naive_splitk_gemv", 96, (32, 32), "blackhole"),
+    ],
+)
+def test_tilelangs_simt_gemvs(program, n, blocks, target):
     a = RNG.standard_normal(512).astype(np.float16)
-    b = RNG.standard_normal((256, 512)).astype(np.float16)
-    kernel = GEMV.naive_gemv.compile(N=256, K=512, BLOCK_N=128, BLOCK_K=128)
+    b = RNG.standard_normal((n, 512)).astype(np.float16)
+    kernel = getattr(GEMV, program).compile(N=n, K=512, BLOCK_N=blocks[0], BLOCK_K=blocks[1])
     if target != "wormhole":
         kernel = tilelang.compile(kernel.func, out_idx=list(kernel.options.out_idx), target=target)
     assert _relative_error(kernel(a, b), b.astype(np.float32) @ a.astype(np.float32)) <= 1e-2

@@ -62,3 +62,26 @@ def test_atomic_adds_it_cannot_serialize_are_located_errors(program, message):
     with pytest.raises(TTCompileError, match=message) as err:
         lower(program, "SerializeSplitKTT")
     assert "TL.atomic_add(" in str(err.value), f"the error should quote the atomic add:\n{err.value}"
+
+
+@T.prim_func(private=True)
+def add_into_shared(A: T.Buffer((32,), "float32"), C: T.Buffer((32,), "float32")):
+    bx = T.launch_thread("blockIdx.x", 1)
+    tn = T.launch_thread("threadIdx.x", 32)
+    sums = T.alloc_shared((32,))
+    T.tl.atomic_add(sums[tn], A[tn], "p.py:6:8")
+    C[tn] = sums[tn]
+
+
+@T.prim_func(private=True)
+def add_into_shared_serialized(A: T.Buffer((32,), "float32"), C: T.Buffer((32,), "float32")):
+    bx = T.launch_thread("blockIdx.x", 1)
+    tn = T.launch_thread("threadIdx.x", 32)
+    sums = T.alloc_shared((32,))
+    # a core's own buffer: its statements run one after another, so the add is a plain one
+    sums[tn] = sums[tn] + A[tn]
+    C[tn] = sums[tn]
+
+
+def test_an_atomic_add_into_a_buffer_of_the_kernel_is_a_plain_add():
+    assert_pass(SerializeSplitKTT(), add_into_shared, add_into_shared_serialized)

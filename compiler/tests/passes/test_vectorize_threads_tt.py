@@ -67,3 +67,53 @@ def test_a_per_thread_tile_operation_is_a_located_error():
         TTCompileError, match="depends on the thread index .tn. and is not a store of elements"
     ):
         lower(per_thread_copy, "VectorizeThreadsTT")
+
+
+@T.prim_func(private=True)
+def split_k_threads(
+    A: T.Buffer((64,), "float32"), B: T.Buffer((32, 64), "float32"), C: T.Buffer((32,), "float32")
+):
+    """TileLang's SIMT split-K GEMV after the front end and SerializeSplitKTT: threads (tn, tk), one value
+    of A and B per thread and step (named values), the shared sums zeroed by one thread per row."""
+    bn = T.launch_thread("blockIdx.x", 1)
+    tn = T.launch_thread("threadIdx.x", 32)
+    tk = T.launch_thread("threadIdx.y", 32)
+    C_shared = T.alloc_shared((32,))
+    acc = T.alloc_buffer((1,), scope="local")
+    if tk == 0:
+        C_shared[tn] = T.float32(0)
+    T.tl.fill(acc[0:1], T.float32(0), "p.py:8:8")
+    for bk in T.serial(2, annotations={"tl.serial_loc": "p.py:9:8"}):
+        a = T.bind(A[bk * 32 + tk])
+        b = T.bind(B[tn, bk * 32 + tk])
+        acc[0] = acc[0] + a * b
+    C_shared[tn] = C_shared[tn] + acc[0]
+    C[tn] = C_shared[tn]
+
+
+@T.prim_func(private=True)
+def split_k_threads_vectorized(
+    A: T.Buffer((64,), "float32"), B: T.Buffer((32, 64), "float32"), C: T.Buffer((32,), "float32")
+):
+    bn = T.launch_thread("blockIdx.x", 1)
+    C_shared = T.alloc_shared((32,))
+    acc = T.alloc_buffer((32, 32), scope="local")
+    # one thread of each row zeroes it: done once per row
+    for tn in range(32):
+        C_shared[tn] = T.float32(0)
+    T.tl.fill(acc[0:32, 0:32], T.float32(0), "p.py:8:8")
+    # two thread indices fill the tile: the step loop stays outside, each step one tile statement
+    for bk in T.serial(2, annotations={"tl.serial_loc": "p.py:9:8"}):
+        for tn in T.serial(32, annotations={"tl.serial_loc": "p.py:9:8"}):
+            for tk in T.serial(32, annotations={"tl.serial_loc": "p.py:9:8"}):
+                acc[tn, tk] = acc[tn, tk] + A[bk * 32 + tk] * B[tn, bk * 32 + tk]
+    # every thread adds its partial sum: a sum over tk
+    for tn in range(32):
+        for tk in range(32):
+            C_shared[tn] = C_shared[tn] + acc[tn, tk]
+    for tn in range(32):
+        C[tn] = C_shared[tn]
+
+
+def test_split_k_threads_fill_the_tile_and_add_their_partial_sums():
+    assert_pass(VectorizeThreadsTT(), split_k_threads, split_k_threads_vectorized)

@@ -10,12 +10,18 @@ atomic semantics). The result is exact and race-free; the slices of one block no
 different cores (the reduction across cores with semaphores that would keep that parallelism is not
 implemented), so a split-K program runs like the plain GEMM over K.
 
+An atomic add into a buffer of the kernel's own (shared or local: the per-thread partial sums of SIMT
+split-K GEMV, ``T.atomic_add(C_shared[tn], C_accum[0])``) is a plain ``dst = dst + value``: a core's
+statements run one after another, so nothing races (VectorizeThreadsTT then makes the add over the
+threads a row sum).
+
 Input expectations
     A PrimFunc from the DSL: ``T.Kernel`` launch threads at the top; ``tl.atomic_add(C[idx], value)``
-    statements inside ``T.Parallel`` nests.
+    statements into global tensors inside ``T.Parallel`` nests, into other buffers anywhere.
 Output guarantees
-    No ``tl.atomic_add`` remains. The launch axes that appear in no atomic-add (nor other global
-    store) index, if any, are ``T.serial`` loops around the body (in launch order, outermost first);
+    No ``tl.atomic_add`` remains; those into non-global buffers are read-modify-write stores. The launch
+    axes that appear in no atomic-add (nor other global store) index, if any, are ``T.serial`` loops
+    around the body (in launch order, outermost first);
     each atomic add accumulates into ``<C>_partials`` (a float32 fragment of the ``T.Parallel`` nest's
     shape, cleared before the loops);
     after the loop the output block is copied into ``<C>_block``, the partials are added in a
@@ -129,8 +135,26 @@ def _add_to_output(dst, loops, acc, loc: str) -> list:
     ]
 
 
+def _local_adds(body) -> tirx.Stmt:
+    """``body`` with each atomic add into a non-global buffer made a read-modify-write store."""
+
+    def rewrite(stmt):
+        if not ops.is_op(stmt, "tl.atomic_add"):
+            return stmt
+        f = ops.fields(stmt.value)
+        dst = f.dst
+        if is_global(dst.source):
+            return stmt
+        own = tirx.BufferLoad(dst.source, dst.indices)
+        return tirx.BufferStore(dst.source, own + cast_to(f.value, str(dst.source.ty.dtype)), dst.indices)
+
+    return tvm_ffi.structural_map(body, (tirx.Evaluate, rewrite), order="post")
+
+
 def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        if _atomic_sites(func.body):
+            func = func.with_body(_local_adds(func.body))
         sites = _atomic_sites(func.body)
         if not sites:
             return func

@@ -14,12 +14,16 @@ Input expectations
 Output guarantees
     No ``threadIdx`` launch remains. ``T.alloc_local`` buffers have the thread counts as leading
     dimensions, indexed by the thread variables (a per-thread scalar, shape (1,), becomes a vector of one
-    value per thread); a statement that uses a thread variable (after that
-    rewrite) is, at the innermost loop nest of element stores holding it, wrapped in ``for <thread> in
-    range(count)`` loops, outermost; the stores of such a nest that do not use the thread index stay in a
-    nest of their own, executed once. A thread-dependent tile operation (``T.copy`` of a per-thread slice,
-    ``T.gemm``...) is a TTCompileError at its line: per-thread tile operations are not supported on
-    Tenstorrent yet.
+    value per thread); named values that depend on a thread index are substituted into the statements
+    after them; a statement that uses a thread variable (after that rewrite) is, at the innermost loop
+    nest of element stores holding it, wrapped in ``for <thread> in range(count)`` loops over the thread
+    indices it uses (all of them when a store adds into what it reads: every thread adds): outside the
+    nest when its stores name one thread index (the nest's loops then make the tile's other dimension),
+    inside when they name two (the threads fill the tile, the loops step it). The stores of such a nest
+    that do not use the thread index stay in a nest of their own, executed once; ``if <thread> ==
+    <value>:`` around statements that do not use that index is dropped (they are done once). A
+    thread-dependent tile operation (``T.copy`` of a per-thread slice, ``T.gemm``...) is a TTCompileError
+    at its line: per-thread tile operations are not supported on Tenstorrent yet.
 Example
     before: tn = launch_thread("threadIdx.x", 128); C_reg = T.alloc_local((1,), "float32")
             for tk in T.serial(128): C_reg[0] = C_reg[0] + A_s[tk] * B_s[tn, tk]
@@ -61,6 +65,46 @@ def _nest(loops, stores) -> tirx.Stmt:
     for lp in reversed(loops):
         body = tirx.For(lp.loop_var, lp.min, lp.extent, lp.kind, body, lp.thread_binding, lp.annotations)
     return body
+
+
+def _stored(stmt) -> set:
+    names = set()
+    tvm_ffi.structural_walk(stmt, (tirx.BufferStore, lambda st: names.add(str(st.buffer.name))))
+    return names
+
+
+def _inline_thread_values(stmt, variables):
+    """``stmt`` with each named value that depends on a thread index (``A_local[0] = A[bk * 32 + tk]``,
+    which the front end makes ``A_local = A[...]``) substituted into the statements after it: a value
+    per thread is an element of the thread loops those statements get. A value reading a buffer that the
+    statements after it write stays named (the error below then points at it)."""
+    if isinstance(stmt, tirx.SeqStmt):
+        items, out = list(stmt.seq), []
+        for i, item in enumerate(items):
+            rest = seq(items[i + 1 :]) if i + 1 < len(items) else None
+            if (
+                isinstance(item, tirx.Bind)
+                and _uses(item.value, variables)
+                and rest is not None
+                and not (_reads_of(item.value) & _stored(rest))
+            ):
+                value = item.value
+                items[i + 1 :] = [
+                    tvm_ffi.structural_map(
+                        later, (tvm.ir.Var, lambda v, var=item.var, val=value: val if v.same_as(var) else v)
+                    )
+                    for later in items[i + 1 :]
+                ]
+                continue
+            out.append(_inline_thread_values(item, variables))
+        return seq(out)
+    return map_children(stmt, lambda child: _inline_thread_values(child, variables))
+
+
+def _reads_of(expr) -> set:
+    names = set()
+    tvm_ffi.structural_walk(expr, (tvm.ir.TensorLoad, lambda t: names.add(str(t.source.name))))
+    return names
 
 
 def _reads(stores) -> set:
@@ -112,6 +156,7 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
             whole = [tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), c) for c in counts]
             return tirx.BufferRegion(new, whole + (list(r.region) if len(new.ty.shape) > len(counts) else []))
 
+        body = _inline_thread_values(body, variables)
         tvm_ffi.structural_walk(body, (tirx.AllocBuffer, thread_local))
         body = tvm_ffi.structural_map(
             body,
@@ -124,26 +169,44 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
             order="post",
         )
 
-        def per_thread(stmt):
-            """``stmt`` in loops over the threads (fresh loop variables, outermost first)."""
-            fresh = [tirx.Var(str(v.name), v.ty.dtype) for v in variables]
+        def per_thread(stmt, stores, line=None):
+            """``stmt`` in loops over the threads (fresh loop variables, outermost first): the threads its
+            ``stores`` name, or every thread when one of them adds into what it reads (each thread adds).
+            The loops carry ``line`` (else the line of the loop ``stmt`` is) as their DSL line."""
+            accumulates = any(str(x.buffer.name) in _reads([x]) for x in stores)
+            wrapped = [
+                (v, c) for v, c in zip(variables, counts, strict=True) if accumulates or _uses(stmt, [v])
+            ]
+            fresh = [tirx.Var(str(v.name), v.ty.dtype) for v, _ in wrapped]
             renamed = tvm_ffi.structural_map(
                 stmt,
                 (
                     tvm.ir.Var,
-                    lambda v: next((f for old, f in zip(variables, fresh, strict=True) if old.same_as(v)), v),
+                    lambda v: next(
+                        (f for (old, _), f in zip(wrapped, fresh, strict=True) if old.same_as(v)), v
+                    ),
                 ),
             )
             # the thread loops take the DSL line of the loop they wrap, for VectorizeElementLoopsTT's errors
-            line = (
-                stmt.annotations.get("tl.serial_loc")
-                if isinstance(stmt, tirx.For) and stmt.annotations
-                else None
-            )
-            for var, count in reversed(list(zip(fresh, counts, strict=True))):
+            if line is None and isinstance(stmt, tirx.For) and stmt.annotations:
+                line = stmt.annotations.get("tl.serial_loc")
+            for var, (_, count) in reversed(list(zip(fresh, wrapped, strict=True))):
                 annotations = {"tl.serial_loc": line} if line is not None else None
                 renamed = tirx.For(var, 0, count, tirx.ForKind.SERIAL, renamed, None, annotations)
             return renamed
+
+        def threaded(loops, stores):
+            """The nest ``loops`` around ``stores`` with the thread loops: outside it when the stores name one
+            thread index (its loops are then a second tile dimension: ``C_reg[tn] += A[tk] * B[tn, tk]`` over
+            ``tk`` is a row sum), inside when they name two or more (the threads fill the tile; the loops step
+            it: ``for bk: C_accum[tn, tk] += A[bk * 32 + tk] * B[tn, bk * 32 + tk]``)."""
+            named = {
+                str(v.name) for x in stores for i in x.indices for v in collect_vars(i) if _uses(v, variables)
+            }
+            if len(named) < 2 or not loops:
+                return per_thread(_nest(loops, stores), stores)
+            line = loops[0].annotations.get("tl.serial_loc") if loops[0].annotations else None
+            return _nest(loops, [per_thread(seq(stores), stores, line)])
 
         def wrap(stmt):
             if not _uses(stmt, variables):
@@ -157,9 +220,12 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
                 written = {str(x.buffer.name) for x in stores}
                 if alike and (_reads(own) & {str(x.buffer.name) for x in alike} or _reads(alike) & written):
                     alike, own = [], stores  # they depend on each other: keep them together
-                return seq(([_nest(loops, alike)] if alike else []) + [per_thread(_nest(loops, own))])
+                return seq(([_nest(loops, alike)] if alike else []) + [threaded(loops, own)])
             if isinstance(stmt, tirx.SeqStmt | tirx.For | tirx.AttrStmt):
                 return map_children(stmt, wrap)
+            one = _one_thread(stmt)
+            if one is not None:
+                return wrap(one)
             if (
                 isinstance(stmt, tirx.Evaluate)
                 and isinstance(stmt.value, tvm.ir.Call)
@@ -174,6 +240,21 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
                 f"and is not a store of elements; per-thread tile operations and branches are not supported "
                 f"on Tenstorrent yet (write the tile operation for the whole block)",
             )
+
+        def _one_thread(stmt):
+            """The body of ``if t == c:`` (no else), t a thread index and c one of its values, when the
+            body does not use t: what one thread of each other index does, done once (``if tk == 0:
+            C_shared[tn] = 0``); else None."""
+            if not isinstance(stmt, tirx.IfThenElse) or stmt.else_case is not None:
+                return None
+            cond = stmt.condition
+            if not isinstance(cond, tirx.EQ):
+                return None
+            for var, value in ((cond.a, cond.b), (cond.b, cond.a)):
+                hits = [c for v, c in zip(variables, counts, strict=True) if var.same_as(v)]
+                if hits and isinstance(value, tirx.IntImm) and 0 <= int(value) < hits[0]:
+                    return None if _uses(stmt.then_case, [var]) else stmt.then_case
+            return None
 
         out = wrap(body)
         for launch in reversed(blocks):
