@@ -60,6 +60,7 @@ __all__ = [
     "disable_cache",
     "enable_cache",
     "is_cache_enabled",
+    "annotate_tt_layout",
 ]
 
 # Names whose modules import TVM, imported on first use.
@@ -69,6 +70,7 @@ _LAZY = {
     "run_pipeline": "pipeline",
     "validate_module_for_tt": "pipeline",
     "StagedKernel": "staged_kernel",
+    "annotate_tt_layout": "tt_layout_hints",
 }
 
 

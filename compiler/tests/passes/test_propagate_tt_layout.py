@@ -1,9 +1,11 @@
-"""PropagateTTLayout: validation with warning + fallback, and tile buffers tied to their tensors."""
+"""PropagateTTLayout: layouts the compiler executes pass, the others are located errors; tile buffers are
+tied to their tensors."""
 
 import pytest
 from before_after import assert_pass
 from gemm_stages import AFTER_INFER, AFTER_PROPAGATE, launched
 from programs import attr, gemm, lower
+from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import PropagateTTLayout
 
 
@@ -12,25 +14,34 @@ def test_tile_buffers_know_their_tensor():
     assert (desc["A_s"].peer, desc["B_s"].peer, desc["C_s"].peer) == ("A", "B", "C")
 
 
-def test_sharded_falls_back_to_interleaved_with_a_warning():
-    func = gemm().with_attr("tt.layout_hints", {"A": {"layout": "sharded"}})
-    with pytest.warns(UserWarning, match="layout of A: layout 'sharded' is not implemented"):
-        desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
-    assert desc["A"].layout == "interleaved"
+@pytest.mark.parametrize(
+    "hint, message",
+    [
+        (
+            {"A": {"layout": "sharded"}},
+            "the layout of A sets layout 'sharded': sharded tensors are not supported",
+        ),
+        ({"C": {"memory": "HBM"}}, "the layout of C sets memory 'HBM', which is not one: DRAM, L1"),
+        (
+            {"B": {"tile_id_order": "column_major"}},
+            "sets tile_id_order 'column_major': generated kernels walk",
+        ),
+        ({"B": {"tile_id_order": "z_order"}}, "sets tile_id_order 'z_order'"),
+        ({"A": {"layout": "cb"}}, "sets layout 'cb', which is not one: interleaved, sharded"),
+    ],
+)
+def test_a_layout_the_compiler_does_not_execute_is_a_located_error(hint, message):
+    """No hint is silently replaced by a default: each is executed or named in an error at the function."""
+    func = gemm().with_attr("tt.layout_hints", hint)
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(func, "PropagateTTLayout")
+    assert "programs.py" in str(err.value), f"the error should point at the kernel's definition:\n{err.value}"
 
 
-def test_invalid_memory_falls_back_to_dram():
-    func = gemm().with_attr("tt.layout_hints", {"C": {"memory": "HBM"}})
-    with pytest.warns(UserWarning, match="invalid memory 'HBM'"):
-        desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
-    assert desc["C"].memory == "DRAM"
-
-
-def test_column_major_tile_order_falls_back():
-    func = gemm().with_attr("tt.layout_hints", {"B": {"tile_id_order": "column_major"}})
-    with pytest.warns(UserWarning, match="tile_id_order 'column_major' is not implemented"):
-        desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
-    assert desc["B"].tile_id_order == "row_major"
+def test_l1_interleaved_is_kept():
+    func = gemm().with_attr("tt.layout_hints", {"A": {"memory": "L1", "layout": "interleaved"}})
+    desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
+    assert (desc["A"].memory, desc["A"].layout) == ("L1", "interleaved")
 
 
 def test_gemm_before_expected():

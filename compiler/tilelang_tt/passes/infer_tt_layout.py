@@ -1,14 +1,15 @@
 """A1 · InferTTLayout — give every buffer a layout descriptor ``tt.layout_desc``.
 
 Input expectations
-    ``tt.data_formats`` (ApplyTTDefaults). Optional user hints in function attribute ``tt.layout_hints``:
+    ``tt.data_formats`` (ApplyTTDefaults). Optional user hints in function attribute ``tt.layout_hints``
+    (or the original fork's ``tt.user_layout``; ``tilelang_tt.annotate_tt_layout`` writes them):
     ``{"A": {"memory": "DDR", "layout": "interleaved", "tile_id_order": "row_major"}}``.
 Output guarantees
     ``tt.layout_desc``: buffer name → ``LayoutDesc`` (memory, layout, tile_id_order). Global buffers default
     to DRAM, interleaved, row_major tile ids; shared/fragment buffers are L1 circular-buffer tiles. Hint
     spellings are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case layouts). Buffer names are unique, and
-    hint keys name real buffers and set only those three fields, else TTCompileError. Values are not validated
-    here (PropagateTTLayout does).
+    hint keys name real buffers and set only those three fields, else TTCompileError (``nd_shard`` and
+    ``halo`` are named as not supported yet). Values are not validated here (PropagateTTLayout does).
 Example
     before: T.func_attr({"tt.layout_hints": {"A": {"memory": "ddr"}}})
     after:  "tt.layout_desc": {"A": LayoutDesc(memory="DRAM", layout="interleaved",
@@ -32,6 +33,8 @@ from ..records import LayoutDesc
 DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
 DEFAULT_TILE_BUFFER = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
 _MEMORY_ALIASES = {"DDR": "DRAM", "DRAM": "DRAM", "SRAM": "L1", "L1": "L1"}
+# Hints of the original Tenstorrent fork that the compiler recognises but does not execute yet.
+NOT_EXECUTED = {"nd_shard": "ND shard grids", "halo": "halos between shards"}
 
 
 def normalise_hint(hint: dict) -> dict:
@@ -57,7 +60,8 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
             raise TTCompileError.at(
                 def_loc(func), f"buffer names must be unique; {', '.join(duplicates)} is used more than once"
             )
-        hints = get_attr(func, "tt.layout_hints", {})
+        # the original Tenstorrent fork's attribute name for the same hints
+        hints = {**get_attr(func, "tt.user_layout", {}), **get_attr(func, "tt.layout_hints", {})}
         for name in hints:
             if name not in formats:
                 raise TTCompileError.at(
@@ -68,6 +72,12 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
         for name in formats:
             base = dict(DEFAULT_GLOBAL if name in params else DEFAULT_TILE_BUFFER)
             hint = normalise_hint(hints.get(name, {}))
+            for key in sorted(set(hint) & set(NOT_EXECUTED)):
+                raise TTCompileError.at(
+                    def_loc(func),
+                    f"the layout of {name} sets {key!r}: {NOT_EXECUTED[key]} are not supported by the "
+                    f"compiler yet (generated programs keep their tensors interleaved in DRAM or L1)",
+                )
             unknown = sorted(set(hint) - set(base))
             if unknown:
                 raise TTCompileError.at(

@@ -1,18 +1,18 @@
-"""A2 · PropagateTTLayout — validate layout descriptors, fall back where unsupported, and propagate the
-source layout of each global tensor to the tile buffers it feeds.
+"""A2 · PropagateTTLayout — validate layout descriptors and propagate the source layout of each global
+tensor to the tile buffers it feeds.
 
 Input expectations
     ``tt.layout_desc`` (InferTTLayout) and the DSL's ``tl.copy`` ops.
 Output guarantees
     Every descriptor has memory ∈ {DRAM, L1}, layout ∈ {interleaved, cb} and tile_id_order = row_major for
-    global tensors. Invalid or unimplemented values (unknown memory, ``sharded``, ``column_major`` /
-    ``match_shard`` / ``z_order`` tile orders) raise a Python ``UserWarning`` naming the buffer and fall back
-    to DRAM / interleaved / row_major (documented fallback: the host writes tiles row-major, interleaved
-    over the banks). Tile buffers loaded from or stored to a global tensor get ``peer=<global name>``.
+    global tensors. An invalid value (unknown memory, layout or order) and one the compiler does not execute
+    yet (``sharded``, ``column_major`` / ``match_shard`` / ``z_order`` tile orders) are TTCompileErrors at
+    the function's definition naming the tensor and the value: no hint is silently replaced. Tile buffers
+    loaded from or stored to a global tensor get ``peer=<global name>``.
 Example
-    before: "A": LayoutDesc(memory="DRAM", layout="sharded", ...)
-    after:  "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)  + UserWarning
-            "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major", peer="A")
+    before: "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)
+    after:  "A": the same; "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major", peer="A")
+            ("A": LayoutDesc(layout="sharded") → TTCompileError: the layout of A sets layout 'sharded' ...)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_propagate_tt_layout
@@ -20,13 +20,12 @@ Test
 
 from __future__ import annotations
 
-import warnings
-
 import tvm
 from tvm import tirx
 
 from .. import ops
-from ..ir_utils import find_ops, is_global, region, require_attr
+from ..errors import TTCompileError
+from ..ir_utils import def_loc, find_ops, is_global, region, require_attr
 from ..records import LayoutDesc, replace
 
 VALID = {
@@ -34,28 +33,33 @@ VALID = {
     "layout": ("interleaved", "sharded", "cb"),
     "tile_id_order": ("row_major", "column_major", "match_shard", "z_order"),
 }
-IMPLEMENTED = {"memory": ("DRAM", "L1"), "layout": ("interleaved", "cb"), "tile_id_order": ("row_major",)}
-FALLBACK = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
+# What generated programs do with each value they do not execute yet.
+NOT_EXECUTED = {
+    "sharded": "sharded tensors are not supported by the compiler yet (generated programs keep their tensors "
+    "interleaved over the banks; the simulator itself models sharded L1 buffers)",
+    "column_major": "generated kernels walk a tensor's tiles row-major",
+    "match_shard": "generated kernels walk a tensor's tiles row-major (and nothing is sharded)",
+    "z_order": "generated kernels walk a tensor's tiles row-major",
+}
 
 
-def _checked(name: str, desc: LayoutDesc) -> LayoutDesc:
-    out = {}
-    for key, fallback in FALLBACK.items():
+def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
+    """``desc`` if the compiler executes it; else TTCompileError at ``loc``."""
+    for key, valid in VALID.items():
         value = getattr(desc, key)
-        if value not in VALID[key]:
-            warnings.warn(
-                f"layout of {name}: invalid {key} {value!r} (valid: {', '.join(VALID[key])}); "
-                f"using {fallback}",
-                stacklevel=2,
+        if value not in valid or value == "cb":
+            raise TTCompileError.at(
+                loc,
+                f"the layout of {name} sets {key} {value!r}, which is not one: "
+                f"{', '.join(v for v in valid if v != 'cb')}",
             )
-            value = fallback
-        elif value not in IMPLEMENTED[key]:
-            warnings.warn(
-                f"layout of {name}: {key} {value!r} is not implemented; using {fallback}", stacklevel=2
+        if value in NOT_EXECUTED:
+            raise TTCompileError.at(
+                loc,
+                f"the layout of {name} sets {key} {value!r}: {NOT_EXECUTED[value]}; use layout 'interleaved' "
+                f"(memory DRAM or L1) and tile_id_order 'row_major'",
             )
-            value = fallback
-        out[key] = value
-    return replace(desc, **out)
+    return desc
 
 
 def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
@@ -63,7 +67,7 @@ def PropagateTTLayout() -> tvm.transform.Pass:  # noqa: N802
         desc = require_attr(func, "tt.layout_desc", "PropagateTTLayout")
         out = {}
         for name, d in desc.items():
-            out[name] = d if d.layout == "cb" and d.memory == "L1" else _checked(name, d)
+            out[name] = d if d.layout == "cb" and d.memory == "L1" else _checked(name, d, def_loc(func))
         for site in find_ops(func.body, ("tl.copy",)):
             f = ops.fields(site.call)
             src, dst = (region(r, site.loc, tile_view=False) for r in (f.src, f.dst))
