@@ -2,6 +2,7 @@
 
 import pytest
 import tilelang_tt.language as TL
+import tvm
 from before_after import T, assert_pass
 from programs import lower
 from tilelang_tt.errors import TTCompileError
@@ -117,3 +118,17 @@ def split_k_threads_vectorized(
 
 def test_split_k_threads_fill_the_tile_and_add_their_partial_sums():
     assert_pass(VectorizeThreadsTT(), split_k_threads, split_k_threads_vectorized)
+
+
+@T.prim_func(private=True)
+def per_thread_call_in_a_loop(A: T.Buffer((32,), "float32")):
+    bn = T.launch_thread("blockIdx.x", 1)
+    tn = T.launch_thread("threadIdx.x", 32)
+    for k in T.serial(4, annotations={"tl.serial_loc": "p.py:9:8"}):
+        T.evaluate(T.call_extern("int32", "per_thread", tn, k))
+
+
+def test_a_per_thread_statement_without_a_line_is_located_at_its_loop():
+    with pytest.raises(TTCompileError, match="depends on the thread index") as err:
+        VectorizeThreadsTT()(tvm.IRModule({"main": per_thread_call_in_a_loop}))
+    assert (err.value.filename, err.value.lineno) == ("p.py", 9), str(err.value)

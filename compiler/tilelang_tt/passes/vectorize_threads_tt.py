@@ -208,7 +208,9 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
             line = loops[0].annotations.get("tl.serial_loc") if loops[0].annotations else None
             return _nest(loops, [per_thread(seq(stores), stores, line)])
 
-        def wrap(stmt):
+        def wrap(stmt, line=None):
+            """``stmt`` with its per-thread statements looped over the threads; ``line`` is the DSL line
+            of the innermost loop around it, where an error points when the statement has none."""
             if not _uses(stmt, variables):
                 return stmt
             nest = store_nest(stmt)
@@ -221,11 +223,13 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
                 if alike and (_reads(own) & {str(x.buffer.name) for x in alike} or _reads(alike) & written):
                     alike, own = [], stores  # they depend on each other: keep them together
                 return seq(([_nest(loops, alike)] if alike else []) + [threaded(loops, own)])
+            if isinstance(stmt, tirx.For) and stmt.annotations and "tl.serial_loc" in stmt.annotations:
+                line = stmt.annotations["tl.serial_loc"]
             if isinstance(stmt, tirx.SeqStmt | tirx.For | tirx.AttrStmt):
-                return map_children(stmt, wrap)
+                return map_children(stmt, lambda child: wrap(child, line))
             one = _one_thread(stmt)
             if one is not None:
-                return wrap(one)
+                return wrap(one, line)
             if (
                 isinstance(stmt, tirx.Evaluate)
                 and isinstance(stmt.value, tvm.ir.Call)
@@ -233,7 +237,7 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
             ):
                 loc = ops.loc_of(stmt.value)
             else:
-                loc = def_loc(func)
+                loc = str(getattr(line, "value", line)) if line is not None else def_loc(func)
             raise TTCompileError.at(
                 loc,
                 f"this statement depends on the thread index ({', '.join(str(v.name) for v in variables)}) "
