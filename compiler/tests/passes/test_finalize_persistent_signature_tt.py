@@ -157,3 +157,31 @@ def test_gemm_kernels_before_expected():
     into bx = block_id % 2, by = block_id // 2 where it uses them; per-core values: tensor addresses,
     block b's start and a count of 1 (gemm_kernels.py)."""
     assert_pass(FinalizePersistentSignatureTT(), lowered_kernels(), final_kernels())
+
+
+@T.prim_func
+def causal_rows(A: T.Tensor((4096, 64), "bfloat16"), C: T.Tensor((4096, 64), "float32")):
+    """Row block bx sums the row blocks 0..bx of A: a loop that grows with bx (causal attention's shape)."""
+    with T.Kernel(128, 1) as (bx, by):
+        piece = T.alloc_fragment((32, 64), "float")
+        total = T.alloc_fragment((32, 64), "float")
+        T.clear(total)
+        for k in T.serial(bx + 1):
+            T.copy(A[k * 32, 0], piece)
+            for i, j in T.Parallel(32, 64):
+                total[i, j] += piece[i, j]
+        T.copy(total, C[bx * 32, 0])
+
+
+def test_balanced_decodes_blocks_from_both_ends():
+    """range_balanced on 128 row blocks over Wormhole's 64 cores: the kernels' own expressions give core 0
+    blocks 0 and 127, core 1 blocks 1 and 126, ...: every core loops 129 times."""
+    mod = lower(causal_rows, "FinalizePersistentSignatureTT", partition_strategy="auto")
+    assert attr(mod, "tt.work_encoding", "gemm_writer") == "range_balanced"
+    schema = attr(mod, "tt.runtime_args", "gemm_writer")
+    blocks = []
+    for core in attr(mod, "tt.core_runtime_args", "gemm_writer"):
+        values = {a.name: v for a, v in zip(schema, core.values, strict=False)}
+        blocks.append([_grid_index(mod["gemm_writer"], values, b)[0] for b in range(values["num_blocks"])])
+    assert sorted(b for core in blocks for b in core) == list(range(128))
+    assert {sum(b + 1 for b in core) for core in blocks} == {129}, blocks

@@ -4,7 +4,7 @@ import pytest
 import tilelang_tt.language as T
 import tvm_ffi
 from before_after import assert_pass
-from gemm_stages import AFTER_INFER, DEFAULTS, launched
+from gemm_stages import AFTER_INFER, DEFAULTS, LAYOUT_DESC, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import substitute_buffers
@@ -89,3 +89,12 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: tensors default to DRAM, interleaved, row-major tile
     ids; tile buffers are L1 circular buffers."""
     assert_pass(InferTTLayout(), launched(DEFAULTS), launched(AFTER_INFER))
+
+
+def test_the_forks_user_layout_before_expected():
+    """Before/Expected: the original fork's ``tt.user_layout`` attribute (what its annotate_tt_layout writes)
+    is read like ``tt.layout_hints``: A in L1, the rest at their defaults."""
+    hints = {"tt.user_layout": {"A": {"memory": "l1"}}}
+    in_l1 = LayoutDesc(memory="L1", layout="interleaved", tile_id_order="row_major")
+    expected = {**hints, **DEFAULTS, "tt.layout_desc": {**LAYOUT_DESC, "A": in_l1}}
+    assert_pass(InferTTLayout(), launched({**hints, **DEFAULTS}), launched(expected))

@@ -102,16 +102,15 @@ def _inline_thread_values(stmt, variables):
 
 
 def _reads_of(expr) -> set:
+    """Names of the buffers ``expr`` reads."""
     names = set()
     tvm_ffi.structural_walk(expr, (tvm.ir.TensorLoad, lambda t: names.add(str(t.source.name))))
     return names
 
 
 def _reads(stores) -> set:
-    names = set()
-    for s in stores:
-        tvm_ffi.structural_walk(s.value, (tvm.ir.TensorLoad, lambda t: names.add(str(t.source.name))))
-    return names
+    """Names of the buffers the values of ``stores`` read."""
+    return set().union(*(_reads_of(s.value) for s in stores))
 
 
 def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
