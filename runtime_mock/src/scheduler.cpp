@@ -277,20 +277,22 @@ uint64_t total_progress(const RunState& run) {
 }
 
 // Where each thread that runs outside the API is ("file:line", or empty when unknown), indexed like
-// run.threads: each is interrupted and reports the instruction it was at. Called with `lock` held;
-// releases it while waiting and while looking up lines.
+// run.threads: each is interrupted a few times and the line most of its interrupts land on is the one
+// reported (a spin loop's odd instruction can belong to another line). Called with `lock` held; releases
+// it while waiting and while looking up lines.
 std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<std::mutex>& lock) {
+    constexpr size_t kSamples = 5;  // interrupts that landed in a thread's code (or its memory check)
     const size_t n = run.threads.size();
-    std::vector<uintptr_t> pcs(n, 0);
+    std::vector<std::vector<uintptr_t>> pcs(n);
     // A kernel interrupted outside its own code has no line of its own there: inside the race detector,
     // its memory check noted the accessing instruction (checking_pc); elsewhere (the C library, ld.so's TLS
-    // lookup a memory check makes) it is interrupted again, a few times, until it is caught in its code.
-    for (int attempt = 0; attempt < 8; attempt++) {
+    // lookup a memory check makes) the interrupt does not count and it is interrupted again.
+    for (int attempt = 0; attempt < 12; attempt++) {
         std::vector<uint64_t> before(n, 0);
         bool any = false;
         for (size_t i = 0; i < n; i++) {
             KernelThread& thread = *run.threads[i];
-            if (pcs[i] == 0 && !thread.finished && thread.guard != nullptr &&
+            if (pcs[i].size() < kSamples && !thread.finished && thread.guard != nullptr &&
                 blocked_state(thread).kind == BlockedOn::Kind::None) {
                 before[i] = thread.guard->interrupts();
                 thread.guard->interrupt(false);
@@ -302,20 +304,27 @@ std::vector<std::string> locate_running_threads(RunState& run, std::unique_lock<
         run.done.wait_for(lock, std::chrono::milliseconds(attempt == 0 ? 50 : 10));
         for (size_t i = 0; i < n; i++) {
             const KernelThread& thread = *run.threads[i];
-            if (pcs[i] != 0 || thread.guard == nullptr || thread.guard->interrupts() <= before[i])
+            if (pcs[i].size() >= kSamples || thread.guard == nullptr || thread.guard->interrupts() <= before[i])
                 continue;
             const uintptr_t checking = __atomic_load_n(&thread.ctx.checking_pc, __ATOMIC_RELAXED);
             if (thread.code.contains(thread.guard->interrupted_pc()))
-                pcs[i] = thread.guard->interrupted_pc();
+                pcs[i].push_back(thread.guard->interrupted_pc());
             else if (checking != 0)
-                pcs[i] = checking;
+                pcs[i].push_back(checking);
         }
     }
     lock.unlock();
     std::vector<std::string> lines(n);
     for (size_t i = 0; i < n; i++) {
-        if (pcs[i] != 0)
-            lines[i] = source_line_of(run.threads[i]->code, pcs[i], run.threads[i]->source_path);
+        std::map<uintptr_t, std::string> line_of;  // each distinct instruction looked up once
+        std::map<std::string, size_t> votes;
+        for (uintptr_t pc : pcs[i]) {
+            auto it = line_of.find(pc);
+            if (it == line_of.end())
+                it = line_of.emplace(pc, source_line_of(run.threads[i]->code, pc, run.threads[i]->source_path)).first;
+            if (!it->second.empty() && ++votes[it->second] > votes[lines[i]])
+                lines[i] = it->second;
+        }
     }
     lock.lock();
     return lines;
