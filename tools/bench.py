@@ -8,7 +8,8 @@ its numpy reference (``ref_program``), alternated, medians of at least 7 rounds.
 compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole's published 2560×4992×4992),
 next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
 published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py); then the
-row-wise examples (softmax, LayerNorm, RMSNorm at 8192×1024): cores, modelled ms and DRAM GB/s.
+row-wise examples (softmax, LayerNorm, RMSNorm at 8192×1024): cores, modelled ms and DRAM GB/s; flash
+attention; and GEMMs on block-float inputs (bfloat8_b, bfloat4_b) beside bfloat16 at each math fidelity.
 
 ``--all`` reports everything the simulator's targets are stated on, in one run: the compile table, the
 default GEMM's compile, builds, new shape and warm call, the tile-program families, and bench_runtime's
@@ -43,19 +44,20 @@ EXAMPLES = Path(__file__).absolute().parent.parent / "examples"
 FAMILIES = ["elementwise", "softmax", "layer_norm", "gemm_epilogue", "flash_attention", "convolution"]
 
 
-def _gemm(T, size, bm, bn, bk, n=None, k=None):  # noqa: N803
-    """A bf16 GEMM with fp32 accumulation, size x k @ k x n (n and k default to size)."""
+def _gemm(T, size, bm, bn, bk, n=None, k=None, in_dtype="bfloat16"):  # noqa: N803
+    """A GEMM with fp32 accumulation and a bf16 result, size x k @ k x n (n and k default to size), its
+    inputs stored as ``in_dtype``."""
     n, k_size = n or size, k or size
 
     @T.prim_func
     def gemm(
-        A: T.Tensor((size, k_size), "bfloat16"),
-        B: T.Tensor((k_size, n), "bfloat16"),
+        A: T.Tensor((size, k_size), in_dtype),
+        B: T.Tensor((k_size, n), in_dtype),
         C: T.Tensor((size, n), "bfloat16"),
     ):
         with T.Kernel(T.ceildiv(n, bn), T.ceildiv(size, bm), threads=128) as (bx, by):
-            A_s = T.alloc_shared((bm, bk), "bfloat16")
-            B_s = T.alloc_shared((bk, bn), "bfloat16")
+            A_s = T.alloc_shared((bm, bk), in_dtype)
+            B_s = T.alloc_shared((bk, bn), in_dtype)
             C_f = T.alloc_fragment((bm, bn), "float")
             T.clear(C_f)
             for k in T.Pipelined(T.ceildiv(k_size, bk), num_stages=2):
@@ -141,6 +143,7 @@ def model_table(sdk_examples: Path | None) -> None:
             / (peak * published / 100) / 1e12)  # fmt: skip
     row_families_table()
     attention_table()
+    block_float_table()
     if sdk_examples is not None:
         for arch in ("wormhole",):
             for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
@@ -198,6 +201,43 @@ def row_families_table() -> None:
 
 # Flash attention forward as issue 24 measures it: (batch, heads, sequence, head dim), 128x128 blocks.
 ATTENTION_SHAPES = [(1, 8, 1024, 128), (1, 8, 4096, 128)]
+
+
+# GEMMs on block-float inputs: (M, N, K, blocks, [(input dtype, math fidelity), ...]), Wormhole.
+BLOCK_FLOAT_GEMMS = [
+    (4096, 4096, 4096, (256, 256, 32), [(d, f) for d in ("bfloat16", "bfloat8_b", "bfloat4_b") for f in
+                                        ("HiFi4", "HiFi2", "LoFi")]),
+    (512, 4096, 4096, (64, 512, 32), [(d, "HiFi4") for d in ("bfloat16", "bfloat8_b", "bfloat4_b")]),
+]  # fmt: skip
+
+
+def block_float_table() -> None:
+    """Modelled GEMMs with inputs stored as bfloat16, bfloat8_b and bfloat4_b, at the math fidelities the
+    SDK pairs with them: ms, TFLOPS, % of the HiFi4 peak, and DRAM GB/s."""
+    import numpy as np
+    import tilelang_tt
+    import tilelang_tt.language as T
+    from tilelang_tt.arguments import NUMPY_DTYPES
+
+    import runtime_mock
+
+    rng = np.random.default_rng(0)
+    peak = runtime_mock.profile.peak_tflops("wormhole", "HiFi4")
+    print("device timing model, GEMM on block-float inputs (fp32 accumulation, bf16 result), wormhole:")
+    print(f"  {'M x N x K':>16s} {'inputs':10s} {'fidelity':8s} {'ms':>8s} {'TFLOPS':>7s} {'% HiFi4':>8s} "
+          f"{'GB/s':>7s}")  # fmt: skip
+    for m, n, k, (bm, bn, bk), variants in BLOCK_FLOAT_GEMMS:
+        for in_dtype, fidelity in variants:
+            kernel = tilelang_tt.compile(_gemm(T, m, bm, bn, bk, n=n, k=k, in_dtype=in_dtype), out_idx=[-1],
+                                         target="wormhole", math_fidelity=fidelity)  # fmt: skip
+            a = rng.standard_normal((m, k)).astype(np.float32).astype(NUMPY_DTYPES[in_dtype])
+            b = rng.standard_normal((k, n)).astype(np.float32).astype(NUMPY_DTYPES[in_dtype])
+            profile = kernel.profile(a, b)
+            ms, shape = profile.device_ms, f"{m}x{n}x{k}"
+            tflops = 2 * m * n * k / (ms / 1e3) / 1e12
+            share = 100 * tflops / peak
+            print(f"  {shape:>16s} {in_dtype:10s} {fidelity:8s} {ms:8.3f} {tflops:7.1f} {share:7.1f}% "
+                  f"{profile.dram_gb_s:7.1f}")  # fmt: skip
 
 
 def attention_table() -> None:

@@ -1,9 +1,10 @@
 """A kernel call's arguments: which parameters are outputs, and how Python values become device arrays.
 
 The device takes one C-contiguous, writable numpy array per tensor parameter, in the parameter's dtype
-(bfloat16 / float16 / float32). The caller may give more freely — lists, read-only arrays, other real
-dtypes, strided or Fortran-ordered arrays — and gets either exactly the semantics of a NumPy in-place
-operation or a TTArgumentError naming the parameter; never an output silently left untouched:
+(bfloat16 / float16 / float32; float32 for a block-float tensor, which the host packs into its tiles). The
+caller may give more freely — lists, read-only arrays, other real dtypes, strided or Fortran-ordered arrays
+— and gets either exactly the semantics of a NumPy in-place operation or a TTArgumentError naming the
+parameter; never an output silently left untouched:
 
     call = bind_arguments(params, out_idx, args, kernel_name)   # → CallArrays
     run(call.device)                                            # device writes the output arrays
@@ -30,6 +31,8 @@ NUMPY_DTYPES = {
     "bfloat16": np.dtype(ml_dtypes.bfloat16),
     "float16": np.dtype(np.float16),
     "float32": np.dtype(np.float32),
+    "bfloat8_b": np.dtype(np.float32),
+    "bfloat4_b": np.dtype(np.float32),
     # index tables (StageIndexTablesTT)
     **{name: np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32")},
 }

@@ -44,6 +44,15 @@ def get_attr(func: tirx.PrimFunc, key: str, default=None):
     return to_py(func.attrs[key])
 
 
+STORAGE_DTYPES_ATTR = "tt.storage_dtypes"  # tensor parameter name → block-float storage dtype (T.Tensor)
+
+
+def storage_dtype(func: tirx.PrimFunc, buf) -> str:
+    """The dtype tensor ``buf`` is stored in on the device: its block-float storage dtype when ``T.Tensor``
+    declared one ("bfloat8_b"), else its dtype."""
+    return get_attr(func, STORAGE_DTYPES_ATTR, {}).get(str(buf.name), str(buf.dtype))
+
+
 def def_loc(func: tirx.PrimFunc) -> str:
     """ "file:line:col" of the function's ``def`` (set by ``T.prim_func``; "" for other PrimFuncs)."""
     return get_attr(func, "tl.def_loc", "")

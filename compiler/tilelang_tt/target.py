@@ -25,6 +25,8 @@ __all__ = [
     "get_target",
     "TILE",
     "DATA_FORMATS",
+    "BLOCK_FLOAT_DTYPES",
+    "compute_dtype",
     "TABLE_FORMAT",
     "TABLE_WORD_BYTES",
 ]
@@ -36,7 +38,19 @@ DATA_FORMATS: dict[str, tuple[str, int]] = {
     "bfloat16": ("Float16_b", 2048),
     "float16": ("Float16", 2048),
     "float32": ("Float32", 4096),
+    "bfloat8_b": ("Bfp8_b", 1024 + 64),  # a byte per value and a shared exponent per 16 (a face row)
+    "bfloat4_b": ("Bfp4_b", 512 + 64),
 }
+
+# Storage dtypes beyond TVM's (a Tenstorrent extension of the dtype strings): a tensor stored in a block-float
+# format holds tiles only, and kernels compute on its values as the dtype given here (the unpacker's output).
+BLOCK_FLOAT_DTYPES: dict[str, str] = {"bfloat8_b": "bfloat16", "bfloat4_b": "bfloat16"}
+
+
+def compute_dtype(dtype: str) -> str:
+    """The dtype kernels compute in for values stored as ``dtype`` (a block-float format's is bfloat16)."""
+    return BLOCK_FLOAT_DTYPES.get(dtype, dtype)
+
 
 # An index table (StageIndexTablesTT) holds one 32-bit word per value, whatever its declared integer dtype.
 TABLE_FORMAT = "UInt32"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
+import threading
 import types
 
 import tvm
@@ -27,7 +28,15 @@ from . import dtypes, ops, surface
 from .eager_trace import const, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
-from .ir_utils import collect_vars, find_ops, provably_equal, simplify, substitute_buffers
+from .ir_utils import (
+    STORAGE_DTYPES_ATTR,
+    collect_vars,
+    find_ops,
+    provably_equal,
+    simplify,
+    substitute_buffers,
+)
+from .target import BLOCK_FLOAT_DTYPES, compute_dtype
 
 __all__ = [
     "dtype",
@@ -159,8 +168,23 @@ prim_func.dispatch_token = "tirx"  # how the parser recognises its own decorator
 
 def finish_parse(func: tirx.PrimFunc) -> tirx.PrimFunc:
     """What TVMScript's parse leaves for us to settle: ``T.Parallel`` locations, named scalars as lets,
-    ``T.Persistent`` loops as the launch grid they walk, buffers of one name in different scopes apart."""
-    return _persistent_to_grid(_named_scalars_to_lets(_unique_buffer_names(_attach_parallel_locs(func))))
+    ``T.Persistent`` loops as the launch grid they walk, buffers of one name in different scopes apart, the
+    block-float storage of parameters."""
+    func = _persistent_to_grid(_named_scalars_to_lets(_unique_buffer_names(_attach_parallel_locs(func))))
+    return _record_storage_dtypes(func)
+
+
+def _record_storage_dtypes(func: tirx.PrimFunc) -> tirx.PrimFunc:
+    """Records which parameters ``T.Tensor`` declared with a block-float dtype (STORAGE_DTYPES_ATTR:
+    name → dtype) and forgets the declarations (those of abandoned parses too)."""
+    declared = list(_declared_storage())
+    _declared_storage().clear()
+    storage = {str(p.name): dtype for p in func.params for param, dtype in declared if p.same_as(param)}
+    if not storage:
+        return func
+    if func.attrs is not None and STORAGE_DTYPES_ATTR in func.attrs:
+        storage = {**{str(k): str(v) for k, v in func.attrs[STORAGE_DTYPES_ATTR].items()}, **storage}
+    return func.with_attr(STORAGE_DTYPES_ATTR, storage)
 
 
 def _unique_buffer_names(func: tirx.PrimFunc) -> tirx.PrimFunc:
@@ -241,15 +265,38 @@ def _named_scalars_to_lets(func: tirx.PrimFunc) -> tirx.PrimFunc:
     return func.with_body(body)
 
 
+# Per thread (parses run in the caller's), the tensor parameters declared with a block-float storage dtype
+# since the last finish_parse, as (parameter, dtype): TVM has no such dtypes, so the parameter is a bfloat16
+# buffer and finish_parse records its storage in the function attribute STORAGE_DTYPES_ATTR.
+_parse_state = threading.local()
+
+
+def _declared_storage() -> list:
+    if not hasattr(_parse_state, "declared_storage"):
+        _parse_state.declared_storage = []
+    return _parse_state.declared_storage
+
+
 class _TensorType:
     """``A: T.Tensor((M, K), T.float16)`` — a global tensor parameter; ``T.Tensor(shape, dtype, other.data)``
     is a view of another tensor's memory. ``dtype`` may be a dtype object or string (``T.float`` is
-    float32). The subscript spelling ``T.Tensor[(M, K), T.float16]`` is the same annotation."""
+    float32), or a block-float storage dtype ("bfloat8_b", "bfloat4_b": stored as such, computed on as
+    bfloat16). The subscript spelling ``T.Tensor[(M, K), T.float16]`` is the same annotation."""
 
     def __call__(self, shape, dtype="float32", data=None, scope="global", **buffer_options):
+        dtype = dtypes.canonical(dtype)
+        storage = dtype if dtype in BLOCK_FLOAT_DTYPES else None
+        if storage is not None and data is not None:
+            raise TypeError(
+                f"a view of another tensor (T.Tensor(shape, dtype, data)) cannot have dtype {dtype}"
+            )
+        dtype = compute_dtype(dtype)
         if data is not None:  # a view: declared in the body, where it is evaluated
-            return _T.decl_buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
-        return _T.Buffer(shape, dtypes.canonical(dtype), data=data, scope=scope, **buffer_options)
+            return _T.decl_buffer(shape, dtype, data=data, scope=scope, **buffer_options)
+        param = _T.Buffer(shape, dtype, data=data, scope=scope, **buffer_options)
+        if storage is not None:
+            _declared_storage().append((param, storage))
+        return param
 
     def __getitem__(self, key):
         if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], tuple | list):
@@ -396,14 +443,21 @@ def ceildiv(a, b):
 cdiv = ceildiv
 
 
+def _tile_dtype(dtype) -> str:
+    """A tile buffer's dtype. A block-float dtype is a tensor storage, so a tile declared with one holds
+    what kernels compute on (bfloat16); the circular buffer that carries a block-float tensor's tiles takes
+    the tensor's format whatever its tile buffer says (ApplyTTDefaults)."""
+    return compute_dtype(dtypes.canonical(dtype))
+
+
 def alloc_shared(shape, dtype, scope: str = "shared"):
     """A tile buffer in L1 (lowered to a circular buffer)."""
-    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope="shared" if scope == "shared.dyn" else scope)
+    return _T.alloc_buffer(shape, _tile_dtype(dtype), scope="shared" if scope == "shared.dyn" else scope)
 
 
 def alloc_fragment(shape, dtype, scope: str = "local.fragment"):
     """An accumulator tile (kept in DST, spilled to an L1 circular buffer when larger than DST)."""
-    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
+    return _T.alloc_buffer(shape, _tile_dtype(dtype), scope=scope)
 
 
 def alloc_global(shape, dtype):
@@ -414,7 +468,7 @@ def alloc_global(shape, dtype):
 
 
 def alloc_local(shape, dtype, scope: str = "local"):
-    return _T.alloc_buffer(shape, dtypes.canonical(dtype), scope=scope)
+    return _T.alloc_buffer(shape, _tile_dtype(dtype), scope=scope)
 
 
 def alloc_var(dtype, *args, scope: str = "local.var", init=None):

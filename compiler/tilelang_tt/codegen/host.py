@@ -29,6 +29,14 @@ ELEMENT_TYPE = {
     "uint16": "uint16_t",
     "int32": "int32_t",
     "uint32": "uint32_t",
+    "bfloat8_b": "float",  # block-float tensors: float32 on the host, packed into tiles on the way in
+    "bfloat4_b": "float",
+}
+# A block-float tensor's host library calls (tt-metalium/<header>): pack tiles in face order into words, and
+# back. The words are what the device buffer holds.
+BLOCK_FLOAT_CALLS = {
+    "bfloat8_b": ("bfloat8.hpp", "pack_as_bfp8_tiles<float>", "unpack_bfp8_tiles_into_float_vec"),
+    "bfloat4_b": ("bfloat4.hpp", "pack_as_bfp4_tiles<float>", "unpack_bfp4_tiles_into_float_vec"),
 }
 ELEMENT_BYTES = {"uint8_t": 1, "int8_t": 1, "uint16_t": 2, "int16_t": 2}
 # What one page of a tensor holds, where that depends on the shape (a tile page is always one tile).
@@ -441,6 +449,13 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
         "#include <tt-metalium/host_api.hpp>",
         "#include <tt-metalium/tensor_accessor_args.hpp>",
         "#include <tt-metalium/tilize_utils.hpp>",
+        *sorted(
+            {
+                f"#include <tt-metalium/{BLOCK_FLOAT_CALLS[t['dtype']][0]}>"
+                for t in tensors
+                if t["dtype"] in BLOCK_FLOAT_CALLS
+            }
+        ),
         "",
         "using namespace tt;",
         "using namespace tt::tt_metal;",
@@ -688,6 +703,14 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
                 f"const PhysicalSize {n}_shape{{{rows}, {cols}}};",
                 f"const std::vector<{ty}> {n}_tiles = convert_layout({n}_span, {n}_shape, row_major, tiled);",
             ]
+        if t["dtype"] in BLOCK_FLOAT_CALLS:
+            pack = BLOCK_FLOAT_CALLS[t["dtype"]][1]
+            L += [
+                f"const std::vector<uint32_t> {n}_words = {pack}({n}_tiles, /*row_major_input=*/false, "
+                "/*is_exp_a=*/false);",
+                f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_words, false);",
+            ]
+            continue
         L.append(f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);")
     L += [
         "",
@@ -699,11 +722,20 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
     for t in outputs:
         n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
         rows, cols = _view_sizes(t, sizes)
-        L += [
-            f"std::vector<{ty}> {n}_tiles_out;",
-            f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
-            f"const std::vector<{ty}> {n}_rows = untilize_nfaces({n}_tiles_out, {rows}, {cols});",
-        ]
+        if t["dtype"] in BLOCK_FLOAT_CALLS:
+            unpack = BLOCK_FLOAT_CALLS[t["dtype"]][2]
+            L += [
+                f"std::vector<uint32_t> {n}_words_out;",
+                f"distributed::EnqueueReadMeshBuffer(cq, {n}_words_out, {n}_buffer, true);",
+                f"const std::vector<float> {n}_tiles_out = {unpack}({n}_words_out, "
+                "/*row_major_output=*/false, /*is_exp_a=*/false);",
+            ]
+        else:
+            L += [
+                f"std::vector<{ty}> {n}_tiles_out;",
+                f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
+            ]
+        L.append(f"const std::vector<{ty}> {n}_rows = untilize_nfaces({n}_tiles_out, {rows}, {cols});")
         host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
         if _is_permuted(t):
             L += ([] if t in inputs else [_offsets(t, sizes)]) + [

@@ -28,7 +28,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import def_loc, find_ops, first_use_loc, get_attr, region, tensor_params
+from ..ir_utils import def_loc, find_ops, first_use_loc, get_attr, region, storage_dtype, tensor_params
 from ..options import PARTITION_STRATEGIES, check_math_fidelity
 from ..records import Options
 from ..target import DATA_FORMATS, TABLE_FORMAT, get_target
@@ -77,7 +77,7 @@ def _formats(func: tirx.PrimFunc, target) -> dict[str, str]:
     for buf in buffers:
         if str(buf.name) in tables:
             continue
-        dtype = str(buf.dtype)
+        dtype = storage_dtype(func, buf)
         if dtype not in DATA_FORMATS or DATA_FORMATS[dtype][0] not in target.data_formats:
             raise TTCompileError.at(
                 first_use_loc(func, buf),

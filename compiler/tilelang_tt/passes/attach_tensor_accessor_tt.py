@@ -56,13 +56,14 @@ from ..ir_utils import (
     is_tensor,
     region,
     require_attr,
+    storage_dtype,
     storage_order,
     stored_shape,
     stored_strides,
     tile_view_shape,
 )
 from ..records import TensorAccessor
-from ..target import DATA_FORMATS, TABLE_WORD_BYTES, TILE
+from ..target import BLOCK_FLOAT_DTYPES, DATA_FORMATS, TABLE_WORD_BYTES, TILE, compute_dtype
 
 
 def _row_dimension(reg, loc: str) -> int | None:
@@ -228,20 +229,25 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     )
                 page_layout, view, mode = "row_major", [math.prod(shape[:-1]), shape[-1]], {"read"}
             access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
-            element_bytes = DATA_FORMATS[str(buf.dtype)][1] // (TILE * TILE)
+            dtype = storage_dtype(func, buf)
+            if page_layout != "tile" and dtype in BLOCK_FLOAT_DTYPES:
+                raise TTCompileError.at(
+                    loc,
+                    f"{name} is stored as {dtype}, which holds 32x32 tiles only, but is read as rows "
+                    f"(gathered); store it as {compute_dtype(dtype)}",
+                )
+            tile_bytes = DATA_FORMATS[dtype][1]
             accessors.append(
                 TensorAccessor(
                     name=name,
                     param_index=index,
-                    dtype=str(buf.dtype),
+                    dtype=dtype,
                     format=formats[name],
                     page_layout=page_layout,
                     pages=view[0] if page_layout == "row_major" else view[0] * view[1] // (TILE * TILE),
-                    page_size=(
-                        view[1] * element_bytes
-                        if page_layout == "row_major"
-                        else DATA_FORMATS[str(buf.dtype)][1]
-                    ),
+                    page_size=view[1] * tile_bytes // (TILE * TILE)
+                    if page_layout == "row_major"
+                    else tile_bytes,
                     shape=shape,
                     # what callers pass: a 1-D tensor is (L, 1) or (1, L) here (LegalizeVectorsTT)
                     declared_shape=declared.get(name, shape),

@@ -42,9 +42,19 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import buffer_scope, find_ops, get_attr, is_global, region, require_attr, seq, simplify
+from ..ir_utils import (
+    buffer_scope,
+    find_ops,
+    get_attr,
+    is_global,
+    region,
+    require_attr,
+    seq,
+    simplify,
+    storage_dtype,
+)
 from ..records import Accumulator, CircularBuffer
-from ..target import DATA_FORMATS, TILE
+from ..target import BLOCK_FLOAT_DTYPES, DATA_FORMATS, TILE
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 # K tiles one DST pass accumulates before its partial sums go back to L1. A pass costs a reload and a pack
@@ -91,6 +101,13 @@ def _entry(name, dtype, role, dims, shape, blocks, loc):
         "dims": dims,
         "loc": loc,
     }
+
+
+def _carried_dtype(func, tensor, tile_dtype: str) -> str:
+    """The dtype of the CB that carries tiles between global ``tensor`` and a tile buffer of ``tile_dtype``:
+    a block-float tensor's own (its pages are copied as they are), else the tile buffer's."""
+    stored = storage_dtype(func, tensor)
+    return stored if stored in BLOCK_FLOAT_DTYPES else tile_dtype
 
 
 def _check_tiles(reg, loc):
@@ -155,7 +172,7 @@ def _plan(func, target, options):
             entries.append(
                 _entry(
                     dst.name,
-                    str(dst.buffer.dtype),
+                    _carried_dtype(func, src.buffer, str(dst.buffer.dtype)),
                     "input",
                     dims.get(dst.name, ["r", "c"]),
                     dst.shape,
@@ -167,7 +184,9 @@ def _plan(func, target, options):
             # A fragment stored straight to global packs into a CB of the tensor's format.
             direct = buffer_scope(src.buffer) == "local.fragment"
             name, dtype = (
-                (f"{src.name}_out", str(dst.buffer.dtype)) if direct else (src.name, str(src.buffer.dtype))
+                (f"{src.name}_out", storage_dtype(func, dst.buffer))
+                if direct
+                else (src.name, _carried_dtype(func, dst.buffer, str(src.buffer.dtype)))
             )
             entry = _entry(name, dtype, "output", ["m", "n"], src.shape, 2 if double else 1, site.loc)
             # "packs" ties the CB to its fragment, so later passes never derive it from the name.

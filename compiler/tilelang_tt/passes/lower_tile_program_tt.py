@@ -71,10 +71,11 @@ from ..ir_utils import (
     require_attr,
     seq,
     simplify,
+    storage_dtype,
     with_loop_body,
 )
 from ..records import CircularBuffer, DFGNode
-from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE
+from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype
 from ..tile_ops import REDUCE
 from .build_tile_dfg_tt import tile_dfg
 from .split_device_kernel import keep_role
@@ -247,6 +248,7 @@ class _Buf:
 
 class _Planner:
     def __init__(self, func):
+        self.func = func
         self.target = require_attr(func, "tt.target", "LowerTileProgramTT")
         self.def_loc = def_loc(func)
         options = require_attr(func, "tt.options", "LowerTileProgramTT")
@@ -369,7 +371,7 @@ class _Planner:
             elif ops.is_op(c, "tl.copy"):
                 src, dst = (region(r, site.loc) for r in (ops.fields(c).src, ops.fields(c).dst))
                 if is_global(src.buffer) and dst.name in self.bufs:
-                    loaded.setdefault(dst.name, set()).add(str(src.buffer.dtype))
+                    loaded.setdefault(dst.name, set()).add(storage_dtype(func, src.buffer))
                     loops_of[dst.name] = site.loops
                 elif dst.name in self.bufs:
                     computed.add(dst.name)
@@ -389,9 +391,15 @@ class _Planner:
             dtype = str(b.buffer.ty.dtype)
             rows, cols = (int(x) for x in b.buffer.ty.shape)
             loc = first_loc.get(name, "")
-            if name in loaded and name not in computed and loaded[name] == {dtype}:
+            if (
+                name in loaded
+                and name not in computed
+                and {compute_dtype(d) for d in loaded[name]} == {dtype}
+            ):
+                # the reader fills the value CB with the tensor's pages as they are (block-float ones too)
+                (stored,) = loaded[name] if len(loaded[name]) == 1 else (dtype,)
                 b.value_cb = self.new_cb(
-                    name, dtype, "input", rows, cols, self.input_blocks(loops_of[name]), loc
+                    name, stored, "input", rows, cols, self.input_blocks(loops_of[name]), loc
                 )
                 continue
             b.value_cb = self.new_cb(name, dtype, "intermediate", rows, cols, 2, loc)
@@ -492,10 +500,9 @@ class _Lowering:
                 f"shape mismatch in T.copy: {src.name}{tuple(src.extents)} → {dst.name}{tuple(dst.extents)}",
             )
         if is_global(src.buffer) and is_global(dst.buffer):
-            cb = self.p.new_cb(
-                f"{src.name}_to_{dst.name}", str(src.buffer.ty.dtype), "input", *src.extents, 2, loc
-            )
-            if str(src.buffer.ty.dtype) != str(dst.buffer.ty.dtype):
+            stored = storage_dtype(self.p.func, src.buffer)
+            cb = self.p.new_cb(f"{src.name}_to_{dst.name}", stored, "input", *src.extents, 2, loc)
+            if stored != storage_dtype(self.p.func, dst.buffer):
                 raise TTCompileError.at(
                     loc, "T.copy between global tensors of different dtypes is not supported yet"
                 )
@@ -515,7 +522,7 @@ class _Lowering:
             )
         s = self._whole(src, loc, "T.copy")
         if is_global(dst.buffer):
-            out = self._out_cb(s, str(dst.buffer.ty.dtype), loc)
+            out = self._out_cb(s, storage_dtype(self.p.func, dst.buffer), loc)
             return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=out["cb"]) + self._write(
                 out, dst, loc
             )

@@ -65,7 +65,7 @@ from ..ir_utils import (
     with_loop_body,
 )
 from ..records import CircularBuffer, ComputeConfig, replace
-from ..target import DATA_FORMATS
+from ..target import DATA_FORMATS, compute_dtype
 from ..tile_ops import (
     COMPARE_SCALAR,
     COMPARE_ZERO,
@@ -475,7 +475,7 @@ class _Scheduler:
                 f"this statement needs an intermediate circular buffer for a sub-expression DST cannot hold, "
                 f"but all {self.target.num_circular_buffers} are in use; split the expression",
             )
-        dtype = "float32" if self.fp32 else like.dtype
+        dtype = "float32" if self.fp32 else compute_dtype(like.dtype)  # a part is never block-float
         fmt, page = DATA_FORMATS[dtype]
         k = sum(1 for e in self.cbs.values() if e.buffer.startswith(f"{like.buffer}_part"))
         entry = replace(

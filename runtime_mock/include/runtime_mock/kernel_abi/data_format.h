@@ -84,8 +84,6 @@ constexpr bool modelled_by_the_device(DataFormat format) {
     switch (format) {
         case DataFormat::Float32:
         case DataFormat::Float16:
-        case DataFormat::Bfp8:
-        case DataFormat::Bfp4:
         case DataFormat::Float16_b:
         case DataFormat::Bfp8_b:
         case DataFormat::Bfp4_b:

@@ -9,13 +9,26 @@
 
 namespace runtime_mock::kernel_abi {
 
+// The format of a CB holding row-major data: a tile format with one value per element (a block-float
+// format shares exponents between a face row's values, so it only holds tiles).
+inline DataFormat checked_row_major_format(uint32_t cb, const char* call, CallSite site) {
+    const DataFormat format = checked_format(cb, call, site);
+    if (is_block_float(format)) {
+        failf(ErrorKind::Protocol, call, site,
+              "circular buffer %u holds row-major data but has the block-float data format %u, which only "
+              "holds tiles; give it Float16_b, Float16 or Float32",
+              cb, unsigned(format));
+    }
+    return format;
+}
+
 // Converts n row-major tiles' worth of data at page `in_page` of icb into n tiles at page `out_page`
 // (out of order) of ocb.
 inline void tilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, uint32_t in_page, uint32_t out_page, const char* call,
                          CallSite site) {
     if (n == 0)
         return;
-    const DataFormat in_format = checked_format(icb, call, site);
+    const DataFormat in_format = checked_row_major_format(icb, call, site);
     const uint32_t in_addr = cb_front_page(icb, in_page, call, site);
     for (uint32_t page = 1; page < n; page++)  // each checked, and seen by race detection
         cb_front_page(icb, in_page + page, call, site);
@@ -35,7 +48,7 @@ inline void tilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, uint32_t in_pag
 inline void untilize_pages(uint32_t icb, uint32_t n, uint32_t ocb, const char* call, CallSite site) {
     if (n == 0)
         return;
-    const DataFormat out_format = checked_format(ocb, call, site);
+    const DataFormat out_format = checked_row_major_format(ocb, call, site);
     const uint32_t out_addr = cb_back_page(ocb, 0, call, site);
     for (uint32_t page = 1; page < n; page++)  // each checked, and seen by race detection
         cb_back_page(ocb, page, call, site);

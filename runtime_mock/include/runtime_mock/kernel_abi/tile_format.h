@@ -2,15 +2,17 @@
 //
 // A 32x32 tile is stored in L1 as four 16x16 faces (f0 = rows 0-15/cols 0-15, f1 = rows 0-15/cols 16-31,
 // f2 = rows 16-31/cols 0-15, f3 = rows 16-31/cols 16-31), each face row-major, elements in the CB's data
-// format. Unpacking converts a tile to 1024 fp32 values in row-major order (the layout of a DST tile);
-// packing converts back, rounding to nearest-even for Float16_b and Float16. Row-major ("untilized")
-// data is plain row-major in the same element format. None of these conversions is checked per access
+// format (block-float formats: block_float.h). Unpacking converts a tile to 1024 fp32 values in row-major
+// order (the layout of a DST tile); packing converts back, rounding to nearest-even for Float16_b and
+// Float16. Row-major ("untilized") data is plain row-major in the same element format, which a block-float
+// format cannot be. None of these conversions is checked per access
 // (RUNTIME_MOCK_UNCHECKED, memory_check.h): they touch the CB pages the runtime hands out.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
+#include "runtime_mock/kernel_abi/block_float.h"
 #include "runtime_mock/kernel_abi/data_format.h"
 #include "runtime_mock/kernel_abi/kernel_context.h"
 
@@ -48,8 +50,10 @@ RUNTIME_MOCK_UNCHECKED inline uint16_t float_to_fp16(float f) {
     return bits;
 }
 
+// The formats the unpacker and packer convert (block-float ones only as tiles: block_float.h).
 inline bool is_supported_tile_format(DataFormat format) {
-    return format == DataFormat::Float16_b || format == DataFormat::Float16 || format == DataFormat::Float32;
+    return format == DataFormat::Float16_b || format == DataFormat::Float16 || format == DataFormat::Float32 ||
+           is_block_float(format);
 }
 
 // Runs of `count` contiguous elements of one format, converted to or from fp32. Inlined with a constant
@@ -105,7 +109,11 @@ RUNTIME_MOCK_UNCHECKED inline void for_each_face_row(Row row) {
 
 // L1 tile (four faces) -> 1024 row-major fp32 values. The format is tested once per tile, not per row.
 RUNTIME_MOCK_UNCHECKED inline void unpack_tile(const void* tile, DataFormat format, float* out) {
-    if (format == DataFormat::Float32) {
+    if (is_block_float(format)) {
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
+            load_block_float_row(tile, face_at / kFaceDim, format, out + row_at);
+        });
+    } else if (format == DataFormat::Float32) {
         const float* src = static_cast<const float*>(tile);
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(out + row_at, src + face_at, kFaceDim * sizeof(float));
@@ -123,9 +131,14 @@ RUNTIME_MOCK_UNCHECKED inline void unpack_tile(const void* tile, DataFormat form
     }
 }
 
-// 1024 row-major fp32 values -> L1 tile (four faces).
+// 1024 row-major fp32 values -> L1 tile (four faces), block-float rows quantized as the packer does.
 RUNTIME_MOCK_UNCHECKED inline void pack_tile_data(const float* in, DataFormat format, void* tile) {
-    if (format == DataFormat::Float32) {
+    if (is_block_float(format)) {
+        const uint32_t bits = block_float_magnitude_bits(format);
+        for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
+            store_block_float_row(quantize_like_the_packer(in + row_at, bits), face_at / kFaceDim, format, tile);
+        });
+    } else if (format == DataFormat::Float32) {
         float* dst = static_cast<float*>(tile);
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(dst + face_at, in + row_at, kFaceDim * sizeof(float));
