@@ -3,16 +3,24 @@
 The host packs a block-float input as the SDK's host library does, which ``tilelang_tt.block_float.quantize``
 models in numpy, and the device unpacks it exactly: a kernel that only adds two such inputs in fp32 gives the
 sum of the quantized inputs bit for bit. A block-float output is packed by the device's packer, whose
-rounding is tt-llk's golden model (``golden_packer`` below, written from
-tt_metal/tt-llk/tests/python_tests/helpers/bfp_format_utils.py). A GEMM on bfloat8_b inputs matches numpy's
-product of the quantized inputs.
+rounding is tt-llk's golden model: ``golden_packer`` below is written from it, and with the pinned ttnn wheel
+at hand (SDK_PYTHON, its venv's interpreter, as Bazel gives it) the outputs are also checked against the
+wheel's own tt_metal/tt-llk/tests/python_tests/helpers/bfp_format_utils.py. A GEMM on bfloat8_b inputs
+matches numpy's product of the quantized inputs.
 """
+
+import importlib
+import os
+import subprocess
+import sys
+import types
 
 import numpy as np
 import pytest
 import tilelang_tt
 import tilelang_tt.language as T
 from programs import gemm
+from tilelang_tt.arguments import NUMPY_DTYPES
 from tilelang_tt.block_float import quantize
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
@@ -35,6 +43,22 @@ def golden_packer(values: np.ndarray, dtype: str) -> np.ndarray:
         ((rounded & 0x7F) >> (7 - bits)).astype(np.float64), (shared - 126 - bits).astype(np.int32)
     )
     return np.where(bf16 >> 15 == 1, -value, value).astype(np.float32).reshape(values.shape)
+
+
+def tt_llk_golden():
+    """The ttnn wheel's tt-llk golden module (bfp_format_utils), loaded into this interpreter (it needs torch)
+    without its package's __init__, which imports the card's debugger library."""
+    sdk_python = os.environ.get("SDK_PYTHON")
+    if not sdk_python:
+        pytest.skip("SDK_PYTHON (the ttnn wheel's venv interpreter) is not set: run the test with Bazel")
+    where = "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('ttnn').origin))"
+    ttnn = subprocess.run(
+        [sdk_python, "-c", where], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    package = types.ModuleType("tt_llk_helpers")
+    package.__path__ = [f"{ttnn}/tt_metal/tt-llk/tests/python_tests/helpers"]
+    sys.modules["tt_llk_helpers"] = package
+    return importlib.import_module("tt_llk_helpers.bfp_format_utils")
 
 
 def add(M, N, block, in_dtype, out_dtype):
@@ -93,6 +117,22 @@ def test_block_float_outputs_are_rounded_as_the_packer_rounds(arch, dtype):
     )
 
 
+def test_block_float_outputs_match_the_wheels_golden_model():
+    import torch
+
+    golden = tt_llk_golden()
+    kernel = tilelang_tt.compile(add(64, 64, 32, "float32", "bfloat8_b"), out_idx=[-1])
+    a, b = _inputs((64, 64), seed=3)
+    result = kernel(a, b)
+    # the golden model quantizes its operand's rows 16 values at a time, as the tile's face rows hold them
+    expected = golden.bfp8b_to_float16b(torch.from_numpy(a + b)).float().numpy().reshape(64, 64)
+    mismatched = np.flatnonzero(result != expected)
+    assert mismatched.size == 0, (
+        f"{mismatched.size} of {result.size} outputs differ from bfp8b_to_float16b, first at flat index "
+        f"{mismatched[0]}: {result.flat[mismatched[0]]} != {expected.flat[mismatched[0]]}"
+    )
+
+
 @pytest.mark.parametrize("arch", ARCHS)
 def test_gemm_on_bfloat8_b_inputs_matches_numpy_on_the_quantized_inputs(arch):
     func = gemm(M=128, N=96, K=256, bM=64, bN=32, bK=64, dtype="bfloat8_b", out_dtype="bfloat16")
@@ -108,6 +148,75 @@ def test_gemm_on_bfloat8_b_inputs_matches_numpy_on_the_quantized_inputs(arch):
     assert error <= MAX_RELATIVE_ERROR and pcc >= MIN_PCC, f"max relative error {error:.2e}, PCC {pcc:.5f}"
     error, pcc = compare(result, a @ b)  # bfloat8_b's own error: 6 fraction bits at most
     assert error <= 5e-2 and pcc >= MIN_PCC, f"against the unquantized product: {error:.2e}, PCC {pcc:.5f}"
+
+
+def attention(heads, seq, dim, block, kv_dtype):
+    """Flash attention forward (examples/flash_attention.py's online softmax, non-causal) on bfloat16 queries
+    and a K/V cache stored as ``kv_dtype``."""
+    scale = (1.0 / dim) ** 0.5 * 1.44269504  # log2(e)
+    shape, accum = [1, heads, seq, dim], "float32"
+
+    @T.prim_func
+    def main(
+        Q: T.Tensor(shape, "bfloat16"),
+        K: T.Tensor(shape, kv_dtype),
+        V: T.Tensor(shape, kv_dtype),
+        Output: T.Tensor(shape, "bfloat16"),
+    ):
+        with T.Kernel(seq // block, heads, 1) as (bx, by, bz):
+            Q_shared = T.alloc_shared([block, dim], "bfloat16")
+            K_shared = T.alloc_shared([block, dim], kv_dtype)
+            V_shared = T.alloc_shared([block, dim], kv_dtype)
+            acc_s = T.alloc_fragment([block, block], accum)
+            acc_s_cast = T.alloc_fragment([block, block], "bfloat16")
+            acc_o = T.alloc_fragment([block, dim], accum)
+            scores_max = T.alloc_fragment([block], accum)
+            scores_max_prev = T.alloc_fragment([block], accum)
+            scores_scale = T.alloc_fragment([block], accum)
+            scores_sum = T.alloc_fragment([block], accum)
+            logsum = T.alloc_fragment([block], accum)
+            T.copy(Q[bz, by, bx * block : (bx + 1) * block, :], Q_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum))
+            for k in T.Pipelined(seq // block, num_stages=1):
+                T.copy(K[bz, by, k * block : (k + 1) * block, :], K_shared)
+                T.clear(acc_s)
+                T.gemm(Q_shared, K_shared, acc_s, transpose_B=True)
+                T.copy(scores_max, scores_max_prev)
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block):
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block, block):
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                for i in T.Parallel(block):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+                T.copy(acc_s, acc_s_cast)
+                for i, j in T.Parallel(block, dim):
+                    acc_o[i, j] *= scores_scale[i]
+                T.copy(V[bz, by, k * block : (k + 1) * block, :], V_shared)
+                T.gemm(acc_s_cast, V_shared, acc_o)
+            for i, j in T.Parallel(block, dim):
+                acc_o[i, j] /= logsum[i]
+            T.copy(acc_o, Output[bz, by, bx * block : (bx + 1) * block, :])
+
+    return main
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_attention_on_a_bfloat8_b_kv_cache_matches_numpy(arch):
+    kernel = tilelang_tt.compile(attention(2, 128, 64, 64, "bfloat8_b"), out_idx=[-1], target=arch)
+    rng = np.random.default_rng(4)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float32) for _ in range(3))
+    q = q.astype(NUMPY_DTYPES["bfloat16"])
+    result = np.asarray(kernel(q, k, v), np.float32)
+    k, v = quantize(k, "bfloat8_b"), quantize(v, "bfloat8_b")
+    scores = np.einsum("bhqd,bhkd->bhqk", q.astype(np.float32), k) / np.sqrt(64)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    expected = np.einsum("bhqk,bhkd->bhqd", weights / weights.sum(-1, keepdims=True), v)
+    error, pcc = compare(result, expected)
+    assert error <= MAX_RELATIVE_ERROR and pcc >= MIN_PCC, f"max relative error {error:.2e}, PCC {pcc:.5f}"
 
 
 def test_a_block_float_tensor_cannot_be_read_as_rows():
