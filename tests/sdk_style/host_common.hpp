@@ -41,6 +41,40 @@ inline std::shared_ptr<distributed::MeshBuffer> dram_tiles(Mesh& mesh, uint32_t 
     return distributed::MeshBuffer::create(size, dram, mesh.device.get());
 }
 
+// The layout of a tiles_y x tiles_x tile tensor in shards of shard_y x shard_x tiles on the cores, taken row
+// by row (rows_first) or column by column.
+inline ShardSpecBuffer tile_shards(const CoreRange& cores, uint32_t shard_y, uint32_t shard_x, bool rows_first,
+                                   uint32_t tiles_y, uint32_t tiles_x) {
+    return ShardSpecBuffer(cores, {shard_y * TILE_HEIGHT, shard_x * TILE_WIDTH},
+                           rows_first ? ShardOrientation::ROW_MAJOR : ShardOrientation::COL_MAJOR,
+                           {TILE_HEIGHT, TILE_WIDTH}, {tiles_y, tiles_x});
+}
+
+// A sharded L1 tensor of bf16 tiles (one tile per page) laid out by `spec` as `layout` says.
+inline std::shared_ptr<distributed::MeshBuffer> sharded_tiles(Mesh& mesh, const ShardSpecBuffer& spec,
+                                                              TensorMemoryLayout layout) {
+    const distributed::DeviceLocalBufferConfig l1{
+        .page_size = kTileBytes,
+        .buffer_type = BufferType::L1,
+        .sharding_args = BufferShardingArgs(spec, layout),
+    };
+    const auto [tiles_y, tiles_x] = spec.tensor2d_shape_in_pages;
+    const distributed::ReplicatedBufferConfig size{.size = tiles_y * tiles_x * kTileBytes};
+    return distributed::MeshBuffer::create(size, l1, mesh.device.get());
+}
+
+// Uploads the row-major bf16 matrix of a sharded tile tensor (sharded_tiles) shard by shard.
+inline std::shared_ptr<distributed::MeshBuffer> upload_sharded(Mesh& mesh, const void* data,
+                                                               const ShardSpecBuffer& spec, TensorMemoryLayout layout) {
+    const uint32_t rows = spec.tensor2d_shape_in_pages[0] * TILE_HEIGHT;
+    const uint32_t cols = spec.tensor2d_shape_in_pages[1] * TILE_WIDTH;
+    std::vector<bfloat16> values(static_cast<size_t>(rows) * cols);
+    std::memcpy(values.data(), data, values.size() * sizeof(bfloat16));
+    auto buffer = sharded_tiles(mesh, spec, layout);
+    distributed::EnqueueWriteMeshBuffer(mesh.cq, buffer, tilize_nfaces(values, rows, cols), false);
+    return buffer;
+}
+
 // Uploads a rows x cols row-major bf16 matrix in tiled (four-face) layout.
 inline std::shared_ptr<distributed::MeshBuffer> upload(Mesh& mesh, const void* data, uint32_t rows, uint32_t cols) {
     std::vector<bfloat16> values(static_cast<size_t>(rows) * cols);

@@ -1,26 +1,14 @@
 // c = a + b on TILES_Y x TILES_X bf16 tiles held in sharded L1 buffers: LAYOUT (2 HEIGHT_, 3 WIDTH_,
 // 4 BLOCK_SHARDED), shards of SHARD_Y x SHARD_X tiles on the GRID_X x GRID_Y cores from (0, 0), taken row
 // by row (ROWS_FIRST 1: ROW_MAJOR) or column by column (0). CBs c_0, c_1 and c_16 are globally allocated
-// on a, b and c, with CB_TILES tiles each (the shard's tiles unless defined); ACCESSOR_ON_SHARD asks for a
-// TensorAccessor of c, which the mock refuses; UNWAITED adds without handing the shards over
-// (kernels/compute/add_shards_unwaited.cpp: no placement). Tensors: a, b, c (row-major),
-// and placement: one row of SHARD_Y * SHARD_X tiles per core of the grid (row by row), the tiles of a that
-// core holds.
+// on a, b and c, with CB_TILES tiles each (the shard's tiles unless defined); UNWAITED adds without handing the shards
+// over (kernels/compute/add_shards_unwaited.cpp: no placement). Tensors: a, b, c (row-major), and placement: one row of
+// SHARD_Y * SHARD_X tiles per core of the grid (row by row), the tiles of a that core holds.
 #include "host_common.hpp"
 
 using namespace sdk_style;
 
 namespace {
-
-std::shared_ptr<distributed::MeshBuffer> sharded_tiles(Mesh& mesh, const ShardSpecBuffer& spec) {
-    const distributed::DeviceLocalBufferConfig l1{
-        .page_size = kTileBytes,
-        .buffer_type = BufferType::L1,
-        .sharding_args = BufferShardingArgs(spec, static_cast<TensorMemoryLayout>(LAYOUT)),
-    };
-    const distributed::ReplicatedBufferConfig size{.size = TILES_Y * TILES_X * kTileBytes};
-    return distributed::MeshBuffer::create(size, l1, mesh.device.get());
-}
 
 void shard_cb(Program& program, const CoreRange& cores, tt::CBIndex cb, uint32_t tiles,
               const std::shared_ptr<distributed::MeshBuffer>& buffer) {
@@ -42,21 +30,12 @@ extern "C" void tilelang_tt_run(const char* kernel_dir, void* const* tensors, in
     const std::string kernels(kernel_dir);
     Mesh mesh;
     const CoreRange cores({0, 0}, {GRID_X - 1, GRID_Y - 1});
-    const ShardOrientation orientation = ROWS_FIRST ? ShardOrientation::ROW_MAJOR : ShardOrientation::COL_MAJOR;
-    const ShardSpecBuffer spec(cores, {SHARD_Y * TILE_HEIGHT, SHARD_X * TILE_WIDTH}, orientation,
-                               {TILE_HEIGHT, TILE_WIDTH}, {TILES_Y, TILES_X});
+    const ShardSpecBuffer spec = tile_shards(cores, SHARD_Y, SHARD_X, ROWS_FIRST, TILES_Y, TILES_X);
+    const auto layout = static_cast<TensorMemoryLayout>(LAYOUT);
     const uint32_t rows = TILES_Y * TILE_HEIGHT, cols = TILES_X * TILE_WIDTH;
-    std::vector<std::shared_ptr<distributed::MeshBuffer>> inputs;
-    for (int i = 0; i < 2; ++i) {
-        std::vector<bfloat16> values(static_cast<size_t>(rows) * cols);
-        std::memcpy(values.data(), tensors[i], values.size() * sizeof(bfloat16));
-        inputs.push_back(sharded_tiles(mesh, spec));
-        distributed::EnqueueWriteMeshBuffer(mesh.cq, inputs.back(), tilize_nfaces(values, rows, cols), false);
-    }
-    auto c = sharded_tiles(mesh, spec);
-#ifdef ACCESSOR_ON_SHARD
-    accessor_args({c});  // refused: the mock's TensorAccessor addresses interleaved buffers
-#endif
+    const std::shared_ptr<distributed::MeshBuffer> inputs[] = {upload_sharded(mesh, tensors[0], spec, layout),
+                                                               upload_sharded(mesh, tensors[1], spec, layout)};
+    auto c = sharded_tiles(mesh, spec, layout);
     const uint32_t shard_tiles = SHARD_Y * SHARD_X;
     auto placement = dram_tiles(mesh, GRID_X * GRID_Y * shard_tiles);
 

@@ -366,12 +366,36 @@ def test_shards_that_need_more_cores_than_the_grid_has_are_an_error():
         run_sharded_add(BLOCK, True, (2, 1), (4, 4), (2, 2))
 
 
-def test_a_tensor_accessor_of_a_sharded_buffer_is_refused():
-    """The mock's accessors address interleaved pages: a sharded buffer's would reach the wrong cores."""
-    with pytest.raises(
-        Exception, match=r"addresses interleaved buffers only, and this buffer is BLOCK_SHARDED"
-    ):
-        run_sharded_add(BLOCK, True, (2, 2), (4, 4), (2, 2), ACCESSOR_ON_SHARD=1)
+def run_sharded_accessor(layout, row_major, grid, tiles, shard, **extra_defines):
+    """sharded_accessor.cpp on a tensor whose elements are all distinct: (a, mid, dst)."""
+    (gx, gy), (ty, tx), (sy, sx) = grid, tiles, shard
+    a = np.arange(ty * tx * 32 * 32, dtype=np.float32).reshape(ty * 32, tx * 32) % 251
+    defines = {"LAYOUT": layout, "ROWS_FIRST": int(row_major), "GRID_X": gx, "GRID_Y": gy, "TILES_Y": ty,
+               "TILES_X": tx, "SHARD_Y": sy, "SHARD_X": sx}  # fmt: skip
+    defines.update(extra_defines)
+    return (a, *run_host_program_outputs("sharded_accessor", defines, [a], [a.shape, a.shape]))
+
+
+@pytest.mark.parametrize(
+    "layout, row_major, grid, tiles, shard",
+    [
+        (HEIGHT, True, (2, 2), (8, 2), (2, 2)),
+        (WIDTH, False, (3, 1), (2, 6), (2, 2)),
+        (BLOCK, True, (2, 2), (4, 4), (2, 2)),
+        (BLOCK, False, (2, 2), (3, 3), (2, 2)),  # partial shards at the edges, cores taken column by column
+    ],
+)
+def test_tensor_accessors_address_every_page_of_a_sharded_buffer(layout, row_major, grid, tiles, shard):
+    """Page p of a sharded buffer through a TensorAccessor is page p of the tensor: copied to DRAM and back
+    into a second sharded buffer, both downloads equal the input (tiles/shard sizes and orders vary)."""
+    a, mid, dst = run_sharded_accessor(layout, row_major, grid, tiles, shard)
+    np.testing.assert_array_equal(mid, a, err_msg="sharded pages read through the accessor, in DRAM")
+    np.testing.assert_array_equal(dst, a, err_msg="pages written back through the sharded accessor")
+
+
+def test_a_page_past_a_sharded_tensor_is_an_error():
+    with pytest.raises(Exception, match=r"page 16 is past the end of the sharded tensor, which has 16 pages"):
+        run_sharded_accessor(BLOCK, True, (2, 2), (4, 4), (2, 2), COPY_PAGES=17)
 
 
 def test_shards_read_without_a_wait_work_with_a_warning(capfd):

@@ -1,7 +1,8 @@
-// TensorAccessorArgs(buffer).append_to(compile_args): describes an interleaved buffer to a kernel's
-// TensorAccessorArgs<offset>. Encoding (the SDK's, agreed with the kernel side in
-// api/tensor/interleaved_tensor_accessor.h): one compile-time word of ArgConfig flags, IsDram (2) for a DRAM
-// buffer, 0 for an L1 buffer; no common runtime args. Defined in metal_shim/src/tensor_accessor_args.cpp.
+// TensorAccessorArgs(buffer).append_to(compile_args): describes an interleaved or sharded buffer to a
+// kernel's TensorAccessorArgs<offset>. Encoding (the SDK's with every argument at compile time, agreed with
+// the kernel side in api/tensor/tensor_accessor_impl.h): a word of ArgConfig flags (IsDram 2, Sharded 1),
+// then for a sharded buffer its shard layout; no common runtime args. Defined in
+// metal_shim/src/tensor_accessor_args.cpp.
 #pragma once
 
 #include <tt-metalium/buffer.hpp>

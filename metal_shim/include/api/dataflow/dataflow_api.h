@@ -246,7 +246,7 @@ FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, ui
     return addrgen.get_noc_addr(id, offset, noc, site);
 }
 
-#include "api/tensor/interleaved_tensor_accessor.h"
+#include "api/tensor/tensor_accessor_impl.h"
 
 // ---- reads, writes, barriers ---------------------------------------------------------------------------
 

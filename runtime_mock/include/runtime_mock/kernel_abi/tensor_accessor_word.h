@@ -1,8 +1,8 @@
 // The compile-time word a TensorAccessorArgs holds for one buffer: the SDK's tensor_accessor::ArgConfig
 // flags. Written by the host API's TensorAccessorArgs(buffer).append_to (metal_shim) and by runtime_mock's
-// Python program builder, read by the kernels' TensorAccessorArgs<offset>. The mock device places
-// interleaved buffers only: kIsDram set for DRAM, clear for L1 interleaved over the workers; a kernel
-// given kSharded fails to compile.
+// Python program builder, read by the kernels' TensorAccessorArgs<offset>: kIsDram set for DRAM, clear for
+// L1; kSharded for a sharded buffer, whose shard layout follows in the next words
+// (metal_shim/include/api/tensor/tensor_accessor_impl.h); a kernel given a Runtime* flag fails to compile.
 #pragma once
 
 #include <cstdint>
