@@ -1,13 +1,33 @@
 """annotate_tt_layout (the original Tenstorrent fork's layout annotation): function and decorator forms,
 the fork's attribute name, and what the compiler does with each hint — executes it (DRAM or L1
-interleaved: run against numpy) or names it in a located error."""
+interleaved, L1 sharded: run against numpy on both archs) or names it in a located error."""
 
 import ml_dtypes
 import numpy as np
 import pytest
 import tilelang_tt
-from programs import attr, gemm, lower
+import tilelang_tt.language as T
+from programs import attr, gemm, lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
+
+
+def _add3(shape, block=(1, 32, 32)):
+    """C = A + B over a 3-D tensor (batch, rows, columns), one (1, 32, 32) block per grid point."""
+    batch, rows, cols = shape
+
+    @T.prim_func
+    def add3(A: T.Tensor(shape, "bfloat16"), B: T.Tensor(shape, "bfloat16"), C: T.Tensor(shape, "bfloat16")):
+        with T.Kernel(cols // 32, rows // 32, batch) as (bx, by, bz):
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            B_s = T.alloc_shared((32, 32), "bfloat16")
+            C_f = T.alloc_fragment((32, 32), "float")
+            T.copy(A[bz, by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32], A_s)
+            T.copy(B[bz, by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32], B_s)
+            for i, j in T.Parallel(32, 32):
+                C_f[i, j] = A_s[i, j] + B_s[i, j]
+            T.copy(C_f, C[bz, by * 32 : (by + 1) * 32, bx * 32 : (bx + 1) * 32])
+
+    return add3
 
 
 def test_annotate_as_a_function_and_as_a_decorator_write_the_same_hints():
@@ -30,19 +50,63 @@ def test_the_forks_attribute_name_is_read_too():
     assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["B"].memory == "L1"
 
 
+def test_halos_are_named_as_not_supported_yet():
+    with pytest.raises(TTCompileError, match="sets 'halo': halos between shards are not supported"):
+        lower(tilelang_tt.annotate_tt_layout(gemm(), {"A": {"halo": [1, 1]}}), "InferTTLayout")
+
+
+def _sharded(axes, grid, order="row_major"):
+    return {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": axes, "grid": grid, "order": order}}
+
+
 @pytest.mark.parametrize(
     "hint, message",
     [
+        ({"axes": [0]}, r"nd_shard of A is .*; give \{'axes'"),
+        ({"axes": [0, 1], "grid": [2]}, "give one positive shard count per distinct axis"),
         (
-            {"nd_shard": {"axes": ["M", "N"], "grid": [2, 4]}},
-            "sets 'nd_shard': ND shard grids are not supported",
+            {"axes": [0], "grid": [2], "order": "z_order"},
+            "has order 'z_order'; choose row_major or col_major",
         ),
-        ({"halo": [1, 1]}, "sets 'halo': halos between shards are not supported"),
     ],
 )
-def test_shard_hints_are_named_as_not_supported_yet(hint, message):
-    with pytest.raises(TTCompileError, match=message):
-        lower(tilelang_tt.annotate_tt_layout(gemm(), {"A": hint}), "InferTTLayout")
+def test_malformed_shard_grids_are_located_errors(hint, message):
+    func = tilelang_tt.annotate_tt_layout(
+        gemm(), {"A": {"memory": "L1", "layout": "sharded", "nd_shard": hint}}
+    )
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(func, "InferTTLayout")
+    assert "programs.py" in str(err.value), f"the error should point at the kernel's definition:\n{err.value}"
+
+
+def test_shards_that_are_not_runs_of_rows_are_a_located_error():
+    """Splitting the middle dimension of (B, S, D) gives each shard rows of every batch: no height shard."""
+    func = tilelang_tt.annotate_tt_layout(_add3((2, 64, 64)), {"A": _sharded([1], [2])})
+    with pytest.raises(TTCompileError, match=r"its shards are not contiguous runs of rows"):
+        lower(func, "InferTTLayout")
+
+
+def test_an_index_table_cannot_be_sharded():
+    func = tilelang_tt.annotate_tt_layout(page_table_gather, {"Pages": _sharded([-2], [2])})
+    with pytest.raises(TTCompileError, match="Pages is read one value at a time .* it cannot be sharded"):
+        lower(func, "AttachTensorAccessorTT")
+
+
+@pytest.mark.parametrize(
+    "shard, message",
+    [
+        (_sharded([2], [3]), "A is sharded 1 x 3 over its 10 x 10 tiles; the shard grid must cut its tiles"),
+        (
+            _sharded([1, 2], [10, 10]),
+            r"A is sharded 10 x 10 \(BLOCK_SHARDED, row_major\), but wormhole's 8 x 8",
+        ),
+    ],
+)
+def test_shard_grids_that_do_not_fit_are_located_errors(shard, message):
+    func = tilelang_tt.annotate_tt_layout(_add3((1, 320, 320)), {"A": shard})
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(func, "AttachTensorAccessorTT")
+    assert "test_layout_hints.py" in str(err.value), f"the error should point at the copy of A:\n{err.value}"
 
 
 def test_annotate_refuses_what_is_not_a_prim_func_or_a_layout():
@@ -64,3 +128,31 @@ def test_a_gemm_with_its_inputs_interleaved_in_l1_runs(target):
     error = np.abs(kernel(a, b).astype(np.float32) - expected).max() / np.abs(expected).max()
     assert error < 1e-2, f"max relative error {error:.3g}"
     assert kernel.plan["layouts"]["A"]["memory"] == "L1", kernel.plan["layouts"]["A"]
+
+
+# (what is sharded, how): height, width and block (both orders) shards of a tensor's rows and columns (axes
+# -2 and -1), an ND shard over the batch of a 3-D one, and sharded outputs.
+SHARDED_LAYOUTS = {
+    "A_height": ((128, 192), {"A": _sharded([-2], [4])}),
+    "A_width_C_block": ((128, 192), {"A": _sharded([-1], [3]), "C": _sharded([-2, -1], [2, 3])}),
+    "B_block_col_major": ((128, 192), {"B": _sharded([-2, -1], [2, 3], "col_major")}),
+    "batch_of_3d": ((4, 64, 96), {"A": _sharded([0], [4]), "C": _sharded([0, 1], [4, 2])}),
+}
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("name", list(SHARDED_LAYOUTS))
+def test_sharded_tensors_run(name, target):
+    """Sharded tensors live in their cores' L1 (the host writes and reads them shard by shard) and the kernels
+    reach every page through the SDK's sharded TensorAccessor: the sum matches numpy exactly."""
+    shape, layout = SHARDED_LAYOUTS[name]
+    func = _add3(shape) if len(shape) == 3 else _add3((1, *shape))
+    kernel = tilelang_tt.compile(tilelang_tt.annotate_tt_layout(func, layout), out_idx=[-1], target=target)
+    for tensor in layout:
+        assert kernel.plan["layouts"][tensor]["layout"] == "sharded", kernel.plan["layouts"][tensor]
+    rng = np.random.default_rng(1)
+    full = shape if len(shape) == 3 else (1, *shape)
+    a, b = (rng.standard_normal(full).astype(ml_dtypes.bfloat16) for _ in range(2))
+    expected = (a.astype(np.float32) + b.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    result = kernel(a, b)
+    assert np.array_equal(result, expected), f"{np.sum(result != expected)} of {result.size} sums differ"

@@ -53,6 +53,23 @@ def storage_dtype(func: tirx.PrimFunc, buf) -> str:
     return get_attr(func, STORAGE_DTYPES_ATTR, {}).get(str(buf.name), str(buf.dtype))
 
 
+def l1_for_circular_buffers(func: tirx.PrimFunc, target) -> tuple[int, str]:
+    """(bytes of each core's L1 left for circular buffers, what took the rest): the target's CB budget less
+    the L1 that tensors placed in L1 take on a core (a shard; an L1-interleaved tensor's pages spread over
+    the worker cores), as the device allocates them beside the CBs. The text is "" when none is in L1."""
+    taken = []
+    cores = int(target.grid[0]) * int(target.grid[1])
+    for a in get_attr(func, "tt.tensor_accessors", []):
+        if a.memory != "L1":
+            continue
+        shards = a.shard_grid[0] * a.shard_grid[1] if a.shard_grid else cores
+        taken.append((a.name, -(-a.pages // shards) * a.page_size))
+    if not taken:
+        return target.l1_cb_budget, ""
+    used = sum(b for _, b in taken)
+    return target.l1_cb_budget - used, " (after " + ", ".join(f"{b} bytes of {n}" for n, b in taken) + ")"
+
+
 def def_loc(func: tirx.PrimFunc) -> str:
     """ "file:line:col" of the function's ``def`` (set by ``T.prim_func``; "" for other PrimFuncs)."""
     return get_attr(func, "tl.def_loc", "")

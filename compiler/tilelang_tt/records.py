@@ -105,6 +105,9 @@ class LayoutDesc(dc.Object):
     layout: str
     tile_id_order: str
     peer: str = ""
+    # sharded tensors: shards along the tile view's rows and columns, and the order shards go to cores
+    shard_grid: list[int] = dc.field(default_factory=list)
+    shard_order: str = ""
 
 
 @_record("tt.TensorAccessor")
@@ -126,6 +129,8 @@ class TensorAccessor(dc.Object):
     layout: str
     access: str  # read | write | read_write
     dim_order: list[int]  # declared dimension numbers, outermost stored first
+    shard_grid: list[int] = dc.field(default_factory=list)  # sharded: [row shards, column shards] of the view
+    shard_order: str = ""  # sharded: row_major | col_major, the order shards go to cores
 
 
 @_record("tt.IndexTable")

@@ -10,8 +10,10 @@ A hint per tensor name: ``memory`` (DRAM | L1), ``layout`` (interleaved | sharde
 (row_major | column_major | match_shard | z_order), ``nd_shard`` ({"axes", "grid", "order", ...}) and
 ``halo``. The hints become the function attribute ``tt.layout_hints`` (also written directly with
 ``T.func_attr``; the fork's attribute name ``tt.user_layout`` is read the same way), which InferTTLayout
-and PropagateTTLayout check: what the compiler executes today is DRAM or L1 interleaved tensors in
-row-major tile order; every other value is a located TTCompileError saying so, never a silent fallback.
+and PropagateTTLayout check: what the compiler executes today is DRAM or L1 interleaved tensors and L1
+sharded ones (``nd_shard``: height, width and block shards of the tile view, ND shards over leading
+dimensions; kernels address pages through the SDK's sharded TensorAccessor), in row-major tile order; every
+other value is a located TTCompileError saying so, never a silent fallback.
 """
 
 from __future__ import annotations

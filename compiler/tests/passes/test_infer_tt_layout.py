@@ -98,3 +98,19 @@ def test_the_forks_user_layout_before_expected():
     in_l1 = LayoutDesc(memory="L1", layout="interleaved", tile_id_order="row_major")
     expected = {**hints, **DEFAULTS, "tt.layout_desc": {**LAYOUT_DESC, "A": in_l1}}
     assert_pass(InferTTLayout(), launched({**hints, **DEFAULTS}), launched(expected))
+
+
+def test_an_nd_shard_hint_before_expected():
+    """Before/Expected: A (M, K) sharded by nd_shard over both axes gets the shard grid over its tile view
+    ([row shards, column shards]) and the order shards go to cores; the rest keep their defaults."""
+    shard = {
+        "memory": "L1",
+        "layout": "sharded",
+        "nd_shard": {"axes": [0, 1], "grid": [2, 4], "order": "col_major"},
+    }
+    hints = {"tt.layout_hints": {"A": shard}}
+    sharded = LayoutDesc(
+        memory="L1", layout="sharded", tile_id_order="row_major", shard_grid=[2, 4], shard_order="col_major"
+    )
+    expected = {**hints, **DEFAULTS, "tt.layout_desc": {**LAYOUT_DESC, "A": sharded}}
+    assert_pass(InferTTLayout(), launched({**hints, **DEFAULTS}), launched(expected))

@@ -18,8 +18,13 @@ def test_tile_buffers_know_their_tensor():
     "hint, message",
     [
         (
-            {"A": {"layout": "sharded"}},
-            "the layout of A sets layout 'sharded': sharded tensors are not supported",
+            {"A": {"layout": "sharded", "nd_shard": {"axes": [0], "grid": [2]}}},
+            "the layout of A is sharded in DRAM; sharded tensors live in L1",
+        ),
+        ({"A": {"memory": "L1", "layout": "sharded"}}, "the layout of A is sharded without a shard grid"),
+        (
+            {"A": {"memory": "L1", "nd_shard": {"axes": [0], "grid": [2]}}},
+            "the layout of A sets nd_shard but layout 'interleaved', not 'sharded'",
         ),
         ({"C": {"memory": "HBM"}}, "the layout of C sets memory 'HBM', which is not one: DRAM, L1"),
         (
@@ -42,6 +47,22 @@ def test_l1_interleaved_is_kept():
     func = gemm().with_attr("tt.layout_hints", {"A": {"memory": "L1", "layout": "interleaved"}})
     desc = attr(lower(func, "PropagateTTLayout"), "tt.layout_desc")
     assert (desc["A"].memory, desc["A"].layout) == ("L1", "interleaved")
+
+
+def test_a_sharded_tensor_in_l1_is_kept_with_its_shard_grid():
+    hint = {
+        "memory": "L1",
+        "layout": "sharded",
+        "nd_shard": {"axes": [0, 1], "grid": [2, 4], "order": "col_major"},
+    }
+    desc = attr(
+        lower(gemm().with_attr("tt.layout_hints", {"A": hint}), "PropagateTTLayout"), "tt.layout_desc"
+    )
+    assert (desc["A"].layout, list(desc["A"].shard_grid), desc["A"].shard_order) == (
+        "sharded",
+        [2, 4],
+        "col_major",
+    )
 
 
 def test_gemm_before_expected():

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from .. import multicast
+from .. import multicast, sharding
 from ..host_sizes import HostSizes, core_fields
+from ..target import TILE
 from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
 
 # C++ type of one element as callers pass it (numpy's layout: bool is one byte).
@@ -574,8 +575,8 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
         "distributed::MeshCoordinateRange device_range(mesh_device->shape());",
         "Program program = CreateProgram();",
         "",
-        "// One buffer per tensor, pages interleaved over the banks; a page is one tile (a row of a gathered",
-        "// tensor).",
+        "// One buffer per tensor, pages interleaved over the banks or sharded over cores' L1; a page is one",
+        "// tile (a row of a gathered tensor).",
     ]
     for t in tensors:
         n = _ident(t["name"])
@@ -585,9 +586,15 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
             else str(t["page_size"])
         )
         pages = sizes.size(f"{n}_pages", t["pages"], f"pages of {t['name']}")
+        sharded = ""
+        if t.get("shard_grid"):
+            L += _shard_spec(t, n, plan["target"]["grid"])
+            sharded = f", .sharding_args = BufferShardingArgs({n}_shards, TensorMemoryLayout::" + (
+                f"{sharding.buffer_layout(t['shard_grid'])})"
+            )
         L += [
             f"distributed::DeviceLocalBufferConfig {n}_config{{.page_size = {page}, "
-            f".buffer_type = {BUFFER_TYPE[t['memory']]}}};",
+            f".buffer_type = {BUFFER_TYPE[t['memory']]}{sharded}}};",
             f"distributed::ReplicatedBufferConfig {n}_size{{.size = uint64_t{{{page}}} * {pages}}};",
             f"auto {n}_buffer = distributed::MeshBuffer::create({n}_size, {n}_config, mesh_device.get());",
             f"const uint32_t {n}_addr = static_cast<uint32_t>({n}_buffer->address());",
@@ -753,6 +760,26 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
         if _is_permuted(t):
             L.append(f"from_stored_order({n}_stored_out, {host}, {n}_offsets);")
     return L + ["distributed::Finish(cq);", "mesh_device->close();"]
+
+
+def _shard_spec(t: dict, n: str, grid) -> list[str]:
+    """The ShardSpecBuffer ``<n>_shards`` of sharded tensor ``t`` (sharding.py: which cores hold which shard).
+    Its numbers are part of the program text: a sharded layout is compiled for its shape."""
+    rows, cols = t["shard_grid"]
+    tile_rows, tile_cols = t["tiles"]
+    ranges = ", ".join(
+        f"CoreRange({{{x0}, {y0}}}, {{{x1}, {y1}}})"
+        for x0, y0, x1, y1 in sharding.shard_core_ranges(t["shard_grid"], t["shard_order"], grid)
+    )
+    orientation = "COL_MAJOR" if t["shard_order"] == "col_major" else "ROW_MAJOR"
+    return [
+        f"// {t['name']}: {rows} x {cols} shards of {tile_rows // rows} x {tile_cols // cols} tiles, "
+        "one a core.",
+        f"const ShardSpecBuffer {n}_shards(CoreRangeSet(std::vector<CoreRange>{{{ranges}}}),",
+        f"{INDENT * 2}{{{tile_rows // rows * TILE}, {tile_cols // cols * TILE}}}, "
+        f"ShardOrientation::{orientation},",
+        f"{INDENT * 2}{{{TILE}, {TILE}}}, {{{tile_rows}, {tile_cols}}});",
+    ]
 
 
 def _size_declarations(sizes: HostSizes, body: str) -> list[str]:

@@ -46,7 +46,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import ops
+from .. import ops, sharding
 from ..errors import TTCompileError
 from ..ir_utils import (
     def_loc,
@@ -187,6 +187,31 @@ def _table_accessor(table, index: int, data_format: str, layout) -> TensorAccess
     )
 
 
+def _checked_shard_grid(name, layout, view, page_layout, func, loc) -> list[int]:
+    """A sharded tensor's shard grid over its tile view, once it is known to cut the view into whole tiles
+    and to fit the cores (one shard per core); [] for other tensors."""
+    if layout.layout != "sharded":
+        return []
+    rows, cols = (int(g) for g in layout.shard_grid)
+    tiles = [view[0] // TILE, view[1] // TILE]
+    target = require_attr(func, "tt.target", "AttachTensorAccessorTT")
+    grid_x, grid_y = (int(g) for g in target.grid)
+    if page_layout != "tile" or tiles[0] % rows or tiles[1] % cols:
+        raise TTCompileError.at(
+            loc,
+            f"{name} is sharded {rows} x {cols} over its {tiles[0]} x {tiles[1]} tiles; the shard grid must "
+            f"cut its tiles into whole tiles, equally",
+        )
+    if not sharding.fits([rows, cols], layout.shard_order, (grid_x, grid_y)):
+        raise TTCompileError.at(
+            loc,
+            f"{name} is sharded {rows} x {cols} ({sharding.buffer_layout([rows, cols])}, "
+            f"{layout.shard_order}), but {target.name}'s {grid_x} x {grid_y} cores cannot hold one shard "
+            f"each that way",
+        )
+    return [rows, cols]
+
+
 def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         formats = require_attr(func, "tt.data_formats", "AttachTensorAccessorTT")
@@ -208,6 +233,12 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
             buf = param
             name, shape = str(buf.name), [int(s) for s in buf.shape]
             if name in tables:
+                if layouts[name].layout == "sharded":
+                    raise TTCompileError.at(
+                        tables[name].loc,
+                        f"{name} is read one value at a time (an index table), which lives whole in one "
+                        f"page; it cannot be sharded",
+                    )
                 accessors.append(_table_accessor(tables[name], index, formats[name], layouts[name]))
                 continue
             loc = first_loc.get(name, "")
@@ -257,6 +288,8 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     layout=layouts[name].layout,
                     access=access,
                     dim_order=order,
+                    shard_grid=_checked_shard_grid(name, layouts[name], view, page_layout, func, loc),
+                    shard_order=layouts[name].shard_order,
                 )
             )
         return func.with_attr("tt.tensor_accessors", accessors)

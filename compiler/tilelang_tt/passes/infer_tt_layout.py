@@ -5,11 +5,15 @@ Input expectations
     (or the original fork's ``tt.user_layout``; ``tilelang_tt.annotate_tt_layout`` writes them):
     ``{"A": {"memory": "DDR", "layout": "interleaved", "tile_id_order": "row_major"}}``.
 Output guarantees
-    ``tt.layout_desc``: buffer name → ``LayoutDesc`` (memory, layout, tile_id_order). Global buffers default
-    to DRAM, interleaved, row_major tile ids; shared/fragment buffers are L1 circular-buffer tiles. Hint
-    spellings are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case layouts). Buffer names are unique, and
-    hint keys name real buffers and set only those three fields, else TTCompileError (``nd_shard`` and
-    ``halo`` are named as not supported yet). Values are not validated here (PropagateTTLayout does).
+    ``tt.layout_desc``: buffer name → ``LayoutDesc`` (memory, layout, tile_id_order; for a sharded tensor
+    its shard grid). Global buffers default to DRAM, interleaved, row_major tile ids; shared/fragment buffers
+    are L1 circular-buffer tiles. Hint spellings are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case
+    layouts). Buffer names are unique, and hint keys name real buffers and set only those three fields and
+    ``nd_shard``, else TTCompileError (``halo`` is named as not supported yet). ``nd_shard`` =
+    ``{"axes": [dims], "grid": [shards per dim], "order": "row_major" | "col_major"}`` splits the listed
+    dimensions of the tensor: the dimensions before the last make the rows of its tile view, the last its
+    columns, so the shard grid over the view is [product of the grid over row dimensions, the last
+    dimension's count] (1 where none is listed). Other values are validated by PropagateTTLayout.
 Example
     before: T.func_attr({"tt.layout_hints": {"A": {"memory": "ddr"}}})
     after:  "tt.layout_desc": {"A": LayoutDesc(memory="DRAM", layout="interleaved",
@@ -34,7 +38,8 @@ DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "r
 DEFAULT_TILE_BUFFER = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
 _MEMORY_ALIASES = {"DDR": "DRAM", "DRAM": "DRAM", "SRAM": "L1", "L1": "L1"}
 # Hints of the original Tenstorrent fork that the compiler recognises but does not execute yet.
-NOT_EXECUTED = {"nd_shard": "ND shard grids", "halo": "halos between shards"}
+NOT_EXECUTED = {"halo": "halos between shards"}
+SHARD_ORDERS = ("row_major", "col_major")
 
 
 def normalise_hint(hint: dict) -> dict:
@@ -46,6 +51,53 @@ def normalise_hint(hint: dict) -> dict:
         else:
             out[key] = text.lower()
     return out
+
+
+def _shard_grid(name: str, shard, func, loc: str) -> dict:
+    """LayoutDesc fields (shard_grid over the tile view, shard_order) of ``nd_shard`` hint ``shard``."""
+    params = {str(p.name): p for p in tensor_params(func)}
+    if name not in params:
+        raise TTCompileError.at(
+            loc, f"the layout of {name} sets nd_shard, but {name} is not a tensor parameter"
+        )
+    rank = len(params[name].shape)
+    if not isinstance(shard, dict) or set(shard) - {"axes", "grid", "order"} or "grid" not in shard:
+        raise TTCompileError.at(
+            loc,
+            f"nd_shard of {name} is {shard!r}; give "
+            f"{{'axes': [dims], 'grid': [shards per dim], 'order': ...}}",
+        )
+    grid = [int(g) for g in shard["grid"]]
+    axes = [int(a) % rank for a in shard.get("axes", list(range(rank - len(grid), rank)))]
+    if len(axes) != len(grid) or len(set(axes)) != len(axes) or any(g < 1 for g in grid):
+        raise TTCompileError.at(
+            loc,
+            f"nd_shard of {name} splits axes {shard.get('axes')} into grid {shard['grid']}: give one "
+            f"positive shard count per distinct axis of its {rank} dimensions",
+        )
+    order = str(shard.get("order", "row_major")).lower()
+    if order not in SHARD_ORDERS:
+        raise TTCompileError.at(
+            loc, f"nd_shard of {name} has order {order!r}; choose {' or '.join(SHARD_ORDERS)}"
+        )
+    shape = [int(d) for d in params[name].shape]
+    split = dict(zip(axes, grid, strict=True))
+    row_axes = sorted(a for a in split if a != rank - 1)
+    if row_axes and any((split[d] != shape[d]) if d in split else shape[d] != 1 for d in range(row_axes[-1])):
+        raise TTCompileError.at(
+            loc,
+            f"nd_shard of {name} {tuple(shape)} splits axes {sorted(split)} into "
+            f"{[split[a] for a in sorted(split)]}: its shards are not contiguous runs of rows; every "
+            f"dimension before the last split one (of the first {rank - 1}) must be split into all its "
+            f"indices",
+        )
+    rows = cols = 1
+    for axis, count in zip(axes, grid, strict=True):
+        if axis == rank - 1:
+            cols *= count
+        else:
+            rows *= count
+    return {"shard_grid": [rows, cols], "shard_order": order}
 
 
 def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
@@ -78,6 +130,10 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
                     f"the layout of {name} sets {key!r}: {NOT_EXECUTED[key]} are not supported by the "
                     f"compiler yet (generated programs keep their tensors interleaved in DRAM or L1)",
                 )
+            shard = hints.get(name, {}).get("nd_shard")
+            if shard is not None:
+                hint.pop("nd_shard")
+                base.update(_shard_grid(name, shard, func, def_loc(func)))
             unknown = sorted(set(hint) - set(base))
             if unknown:
                 raise TTCompileError.at(

@@ -47,6 +47,7 @@ from ..ir_utils import (
     find_ops,
     get_attr,
     is_global,
+    l1_for_circular_buffers,
     region,
     require_attr,
     seq,
@@ -246,6 +247,21 @@ def _cb_name(entry: dict, number: int) -> str:
     return {"input": "cb_in", "output": "cb_out", "intermediate": "cb_partials"}[entry["role"]] + str(number)
 
 
+def check_cb_budget(func, target, entries: list[dict]) -> None:
+    """TTResourceError at the largest CB's DSL line when ``entries`` (planned CBs) do not fit the L1 each
+    core has for circular buffers (``l1_for_circular_buffers``)."""
+    total = sum(e["total_bytes"] for e in entries)
+    budget, taken = l1_for_circular_buffers(func, target)
+    if total > budget:
+        big = max(entries, key=lambda e: e["total_bytes"])
+        raise TTResourceError.at(
+            big["loc"],
+            f"circular buffers need {total} bytes of L1 per core but {target.name} has {budget} for them"
+            f"{taken}; the largest is {big['buffer']} ({big['depth']} pages of {big['page_size']} bytes) — "
+            f"use smaller blocks or fewer pipeline stages",
+        )
+
+
 def _assign(entries, target, func_name):
     counters = dict(FIRST_CB)
     for e in entries:
@@ -262,15 +278,6 @@ def _assign(entries, target, func_name):
         e["cb"] = counters[role]
         e["name"] = _cb_name(e, counters[role] - FIRST_CB[role])
         counters[role] += 1
-    total = sum(e["total_bytes"] for e in entries)
-    if total > target.l1_cb_budget:
-        big = max(entries, key=lambda e: e["total_bytes"])
-        raise TTResourceError.at(
-            big["loc"],
-            f"circular buffers need {total} bytes of L1 per core but {target.name} has "
-            f"{target.l1_cb_budget} for them; the largest is {big['buffer']} ({big['depth']} pages of "
-            f"{big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
-        )
 
 
 def _drop_tile_allocations(s: tirx.SeqStmt) -> tirx.Stmt:
@@ -286,8 +293,10 @@ def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
         target = require_attr(func, "tt.target", "LowerSharedToCB")
         options = require_attr(func, "tt.options", "LowerSharedToCB")
         entries, accumulators = _plan(func, target, options)
-        grouped = [(_group_k(entries, acc, target.l1_cb_budget), acc["k_group"]) for acc in accumulators]
+        budget, _ = l1_for_circular_buffers(func, target)
+        grouped = [(_group_k(entries, acc, budget), acc["k_group"]) for acc in accumulators]
         _assign(entries, target, str(func.attrs["global_symbol"]))
+        check_cb_budget(func, target, entries)
         for acc in accumulators:
             spill = [e["cb"] for e in entries if e["role"] == "intermediate" and e["buffer"] == acc["buffer"]]
             acc["spill_cb"] = spill[0] if spill else -1

@@ -78,6 +78,7 @@ from ..records import CircularBuffer, DFGNode
 from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype
 from ..tile_ops import REDUCE
 from .build_tile_dfg_tt import tile_dfg
+from .lower_shared_to_cb import check_cb_budget
 from .split_device_kernel import keep_role
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
@@ -327,15 +328,7 @@ class _Planner:
         )
 
     def check_l1(self):
-        total = sum(e["total_bytes"] for e in self.entries)
-        if total > self.target.l1_cb_budget:
-            big = max(self.entries, key=lambda e: e["total_bytes"])
-            raise TTResourceError.at(
-                big["loc"],
-                f"circular buffers need {total} bytes of L1 per core but {self.target.name} has "
-                f"{self.target.l1_cb_budget} for them; the largest is {big['buffer']} ({big['depth']} "
-                f"pages of {big['page_size']} bytes) — use smaller blocks or fewer pipeline stages",
-            )
+        check_cb_budget(self.func, self.target, self.entries)
 
     def input_blocks(self, loops) -> int:
         stages = 0

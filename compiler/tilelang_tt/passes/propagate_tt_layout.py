@@ -4,15 +4,16 @@ tensor to the tile buffers it feeds.
 Input expectations
     ``tt.layout_desc`` (InferTTLayout) and the DSL's ``tl.copy`` ops.
 Output guarantees
-    Every descriptor has memory ∈ {DRAM, L1}, layout ∈ {interleaved, cb} and tile_id_order = row_major for
-    global tensors. An invalid value (unknown memory, layout or order) and one the compiler does not execute
-    yet (``sharded``, ``column_major`` / ``match_shard`` / ``z_order`` tile orders) are TTCompileErrors at
-    the function's definition naming the tensor and the value: no hint is silently replaced. Tile buffers
+    Every descriptor has memory ∈ {DRAM, L1}, layout ∈ {interleaved, sharded (L1, with a shard grid), cb}
+    and tile_id_order = row_major for global tensors. An invalid value (unknown memory, layout or order) and
+    one the compiler does not execute yet (``column_major`` / ``match_shard`` / ``z_order`` tile orders) are
+    TTCompileErrors at the function's definition naming the tensor and the value: no hint is silently
+    replaced. Tile buffers
     loaded from or stored to a global tensor get ``peer=<global name>``.
 Example
     before: "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)
     after:  "A": the same; "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major", peer="A")
-            ("A": LayoutDesc(layout="sharded") → TTCompileError: the layout of A sets layout 'sharded' ...)
+            ("A": LayoutDesc(tile_id_order="z_order") → TTCompileError: the layout of A sets ...)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_propagate_tt_layout
@@ -35,10 +36,8 @@ VALID = {
 }
 # What generated programs do with each value they do not execute yet.
 NOT_EXECUTED = {
-    "sharded": "sharded tensors are not supported by the compiler yet (generated programs keep their tensors "
-    "interleaved over the banks; the simulator itself models sharded L1 buffers)",
     "column_major": "generated kernels walk a tensor's tiles row-major",
-    "match_shard": "generated kernels walk a tensor's tiles row-major (and nothing is sharded)",
+    "match_shard": "generated kernels walk a tensor's tiles row-major, not shard by shard",
     "z_order": "generated kernels walk a tensor's tiles row-major",
 }
 
@@ -56,9 +55,20 @@ def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
         if value in NOT_EXECUTED:
             raise TTCompileError.at(
                 loc,
-                f"the layout of {name} sets {key} {value!r}: {NOT_EXECUTED[value]}; use layout 'interleaved' "
-                f"(memory DRAM or L1) and tile_id_order 'row_major'",
+                f"the layout of {name} sets {key} {value!r}: {NOT_EXECUTED[value]}; use tile_id_order "
+                f"'row_major'",
             )
+    if desc.layout == "sharded" and (desc.memory != "L1" or not desc.shard_grid):
+        raise TTCompileError.at(
+            loc,
+            f"the layout of {name} is sharded "
+            + ("in DRAM; sharded tensors live in L1 (memory 'L1')" if desc.memory != "L1" else
+               "without a shard grid; give nd_shard: {'axes': [dims], 'grid': [shards per dim]}"),
+        )  # fmt: skip
+    if desc.shard_grid and desc.layout != "sharded":
+        raise TTCompileError.at(
+            loc, f"the layout of {name} sets nd_shard but layout {desc.layout!r}, not 'sharded'"
+        )
     return desc
 
 

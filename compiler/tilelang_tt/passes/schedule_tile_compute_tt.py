@@ -59,6 +59,7 @@ from ..ir_utils import (
     extern,
     get_attr,
     is_noop,
+    l1_for_circular_buffers,
     require_attr,
     seq,
     simplify,
@@ -312,6 +313,7 @@ class _Scheduler:
         self.fp32 = any(e.dtype == "float32" for e in self.cbs.values())
         self.capacity = target.dst_capacity(self.fp32)
         self.target = target
+        self.cb_budget, _ = l1_for_circular_buffers(func, target)
         self.live: set[int] = set()
 
     def cb_var(self, cb: int) -> tirx.Var:
@@ -492,7 +494,7 @@ class _Scheduler:
             subblock=None,
         )
         self.cbs[entry.cb] = entry
-        if sum(e.total_bytes for e in self.cbs.values()) > self.target.l1_cb_budget:
+        if sum(e.total_bytes for e in self.cbs.values()) > self.cb_budget:
             raise TTResourceError.at(
                 loc,
                 f"the intermediate circular buffer {entry.name} does not fit in L1; split the expression",

@@ -26,7 +26,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError, TTResourceError
-from ..ir_utils import find_ops, get_attr
+from ..ir_utils import find_ops, get_attr, l1_for_circular_buffers
 
 OWNER = {
     **{n: "LowerTTTileIntrinsics" for n in ops.TL_OPS},
@@ -52,10 +52,10 @@ def _resource_errors(name: str, func) -> list[str]:
                 f"but {target.name} DST holds {cap} ({'fp32' if acc.fp32 else '16-bit'}, half-sync)"
             )
     total = sum(e.total_bytes for e in get_attr(func, "tt.cb_table", []))
-    if total > target.l1_cb_budget:
+    budget, taken = l1_for_circular_buffers(func, target)
+    if total > budget:
         errors.append(
-            f"{name}: circular buffers need {total} bytes of L1 per core, {target.name} has "
-            f"{target.l1_cb_budget}"
+            f"{name}: circular buffers need {total} bytes of L1 per core, {target.name} has {budget}{taken}"
         )
     for core in get_attr(func, "tt.core_runtime_args", []):
         if len(core.values) > target.max_runtime_args:

@@ -1,0 +1,47 @@
+"""Where a sharded tensor's shards live: one home for the layout the compiler checks (AttachTensorAccessorTT)
+and the host program creates (codegen/host.py), as the SDK's legacy ShardSpecBuffer places it.
+
+A tensor sharded [rows, cols] over its tile view has rows x cols equal shards. One row of shards is width
+sharding, one column height sharding, otherwise block sharding. Height and width shards go to the first
+cores of the compute grid, row by row (``row_major``) or column by column (``col_major``, the SDK's
+COL_MAJOR orientation over the same cores); block shards to a rectangle of cores from (0, 0), shard (i, j)
+on core (j, i) — or (i, j) in ``col_major``, the SDK's transposed grid.
+
+    >>> shard_core_ranges([4, 1], "row_major", (8, 8))
+    [(0, 0, 3, 0)]
+"""
+
+from __future__ import annotations
+
+__all__ = ["buffer_layout", "shard_core_ranges", "fits"]
+
+
+def buffer_layout(shard_grid) -> str:
+    """The SDK's TensorMemoryLayout name of a shard grid [rows, cols]."""
+    rows, cols = shard_grid
+    if rows > 1 and cols > 1:
+        return "BLOCK_SHARDED"
+    return "WIDTH_SHARDED" if cols > 1 else "HEIGHT_SHARDED"
+
+
+def fits(shard_grid, order: str, grid) -> bool:
+    """Whether a compute grid (x, y) has a core for every shard where ``shard_core_ranges`` puts them."""
+    rows, cols = shard_grid
+    grid_x, grid_y = grid
+    if buffer_layout(shard_grid) != "BLOCK_SHARDED":
+        return rows * cols <= grid_x * grid_y
+    width, height = (rows, cols) if order == "col_major" else (cols, rows)
+    return width <= grid_x and height <= grid_y
+
+
+def shard_core_ranges(shard_grid, order: str, grid) -> list[tuple[int, int, int, int]]:
+    """The core ranges (x0, y0, x1, y1) of the shards' cores; ``fits`` must hold."""
+    rows, cols = shard_grid
+    grid_x, _ = grid
+    if buffer_layout(shard_grid) == "BLOCK_SHARDED":
+        width, height = (rows, cols) if order == "col_major" else (cols, rows)
+        return [(0, 0, width - 1, height - 1)]
+    shards = rows * cols
+    full_rows, rest = divmod(shards, grid_x)
+    ranges = [(0, 0, grid_x - 1, full_rows - 1)] if full_rows else []
+    return ranges + ([(0, full_rows, rest - 1, full_rows)] if rest else [])
