@@ -65,6 +65,11 @@ def _sharded(axes, grid, order="row_major"):
         ({"axes": [0]}, r"nd_shard of A is .*; give \{'axes'"),
         ({"axes": [0, 1], "grid": [2]}, "give one positive shard count per distinct axis"),
         (
+            {"axes": ["M", "N"], "grid": [2, 4]},
+            r"has axes \['M', 'N'\] and grid \[2, 4\]; give dimension numbers",
+        ),
+        ({"axes": [2], "grid": [2]}, r"splits axes \[2\], but A has 2 dimensions"),
+        (
             {"axes": [0], "grid": [2], "order": "z_order"},
             "has order 'z_order'; choose row_major or col_major",
         ),

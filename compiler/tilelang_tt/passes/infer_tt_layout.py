@@ -67,8 +67,20 @@ def _shard_grid(name: str, shard, func, loc: str) -> dict:
             f"nd_shard of {name} is {shard!r}; give "
             f"{{'axes': [dims], 'grid': [shards per dim], 'order': ...}}",
         )
-    grid = [int(g) for g in shard["grid"]]
-    axes = [int(a) % rank for a in shard.get("axes", list(range(rank - len(grid), rank)))]
+    try:
+        grid = [int(g) for g in shard["grid"]]
+        axes = [int(a) for a in shard.get("axes", list(range(rank - len(grid), rank)))]
+    except (TypeError, ValueError):
+        raise TTCompileError.at(
+            loc,
+            f"nd_shard of {name} has axes {shard.get('axes')} and grid {shard['grid']}; give dimension "
+            f"numbers (0 to {rank - 1}, or -1 for the last) and a shard count for each",
+        ) from None
+    if any(not -rank <= a < rank for a in axes):
+        raise TTCompileError.at(
+            loc, f"nd_shard of {name} splits axes {axes}, but {name} has {rank} dimensions"
+        )
+    axes = [a % rank for a in axes]
     if len(axes) != len(grid) or len(set(axes)) != len(axes) or any(g < 1 for g in grid):
         raise TTCompileError.at(
             loc,
