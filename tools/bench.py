@@ -9,7 +9,8 @@ compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole'
 next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
 published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py); then the
 row-wise examples (softmax, LayerNorm, RMSNorm at 8192×1024): cores, modelled ms and DRAM GB/s; flash
-attention; and GEMMs on block-float inputs (bfloat8_b, bfloat4_b) beside bfloat16 at each math fidelity.
+attention; GEMMs on block-float inputs (bfloat8_b, bfloat4_b) beside bfloat16 at each math fidelity; and
+sharded L1 tensors beside their interleaved versions (LayerNorm, the published Blackhole GEMM shape).
 
 ``--all`` reports everything the simulator's targets are stated on, in one run: the compile table, the
 default GEMM's compile, builds, new shape and warm call, the tile-program families, and bench_runtime's
@@ -144,6 +145,7 @@ def model_table(sdk_examples: Path | None) -> None:
     row_families_table()
     attention_table()
     block_float_table()
+    sharded_table()
     if sdk_examples is not None:
         for arch in ("wormhole",):
             for name, tflops in calibrate.sdk_example_tflops(sdk_examples, arch):
@@ -238,6 +240,41 @@ def block_float_table() -> None:
             share = 100 * tflops / peak
             print(f"  {shape:>16s} {in_dtype:10s} {fidelity:8s} {ms:8.3f} {tflops:7.1f} {share:7.1f}% "
                   f"{profile.dram_gb_s:7.1f}")  # fmt: skip
+
+
+def _height_sharded(shards: int) -> dict:
+    return {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": [0], "grid": [shards]}}
+
+
+def sharded_table() -> None:
+    """Modelled time of programs with a tensor sharded in L1 (annotate_tt_layout's nd_shard) beside the same
+    program interleaved in DRAM: LayerNorm 8192x1024 bf16 on Wormhole, and the published Blackhole GEMM shape
+    with A block-sharded over the 13x10 cores (as the published figure keeps it)."""
+    import numpy as np
+    import tilelang_tt
+    import tilelang_tt.language as T
+
+    rng = np.random.default_rng(0)
+    print("device timing model, sharded L1 tensors against interleaved DRAM:")
+    print(f"  {'program':58s} {'ms':>8s}")
+    layer_norm = _example("layer_norm")._layernorm_fwd(8192, 1024).func
+    gemm = _gemm(T, 2560, 256, 384, 32, n=4992, k=4992)
+    block_sharded = {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": [0, 1], "grid": [10, 13]}}
+    single, blackhole = {"enable_double_buffer": False}, {"target": "blackhole"}
+    cases = [  # (label, function, layout hints, out_idx, compile options, GEMM: print the share of the peak)
+        ("LayerNorm 8192x1024 bf16, wormhole, X interleaved", layer_norm, {}, [-3, -2, -1], {}, False),
+        ("  the same, single-buffered CBs", layer_norm, {}, [-3, -2, -1], single, False),
+        ("  X height-sharded over 64 cores, single-buffered", layer_norm, {"X": _height_sharded(64)},
+         [-3, -2, -1], single, False),
+        ("GEMM 2560x4992x4992, blackhole, A interleaved", gemm, {}, [-1], blackhole, True),
+        ("  A block-sharded 10 x 13 over the cores", gemm, {"A": block_sharded}, [-1], blackhole, True),
+    ]  # fmt: skip
+    for label, func, hints, out_idx, options, is_gemm in cases:
+        func = tilelang_tt.annotate_tt_layout(func, hints) if hints else func
+        kernel = tilelang_tt.compile(func, out_idx=out_idx, **{"target": "wormhole", **options})
+        profile = kernel.profile(*_inputs(kernel, rng))
+        share = f"  {100 * profile.tflops / profile.peak_tflops:5.1f}% of peak" if is_gemm else ""
+        print(f"  {label:58s} {profile.device_ms:8.3f}{share}")
 
 
 def attention_table() -> None:
