@@ -49,8 +49,7 @@ def tt_llk_golden():
     """The ttnn wheel's tt-llk golden module (bfp_format_utils), loaded into this interpreter (it needs torch)
     without its package's __init__, which imports the card's debugger library."""
     sdk_python = os.environ.get("SDK_PYTHON")
-    if not sdk_python:
-        pytest.skip("SDK_PYTHON (the ttnn wheel's venv interpreter) is not set: run the test with Bazel")
+    assert sdk_python, "SDK_PYTHON (the ttnn wheel's venv interpreter) is not set: run the test with Bazel"
     where = "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('ttnn').origin))"
     ttnn = subprocess.run(
         [sdk_python, "-c", where], check=True, capture_output=True, text=True

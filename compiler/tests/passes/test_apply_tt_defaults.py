@@ -95,3 +95,12 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: the wormhole facts, the default options and each
     buffer's tile format (the fp32 accumulator Float32)."""
     assert_pass(ApplyTTDefaults(), launched({}), launched(DEFAULTS))
+
+
+def test_a_block_float_tensor_takes_its_storage_format_and_its_tiles_stay_bf16():
+    """T.Tensor(..., "bfloat8_b") is a bfloat16 buffer stored as Bfp8_b: the tensor's format is Bfp8_b, the
+    tile buffers declared with the same dtype hold bfloat16 (the CB that carries the pages gets the tensor's
+    format later, LowerSharedToCB)."""
+    formats = attr(lower(gemm(dtype="bfloat8_b", out_dtype="bfloat16"), "ApplyTTDefaults"), "tt.data_formats")
+    assert (formats["A"], formats["B"], formats["C"]) == ("Bfp8_b", "Bfp8_b", "Float16_b"), formats
+    assert (formats["A_s"], formats["B_s"]) == ("Float16_b", "Float16_b"), formats

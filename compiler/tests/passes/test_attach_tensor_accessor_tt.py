@@ -1,6 +1,7 @@
 """AttachTensorAccessorTT: one accessor per tensor with tiles, page size and access from the copies."""
 
 import pytest
+import tilelang_tt
 import tilelang_tt.language as T
 import tvm
 from before_after import assert_pass
@@ -147,3 +148,22 @@ def test_an_index_table_is_one_page_of_words():
         "read",
     )
     assert (list(table.view), list(table.tiles), list(table.shape)) == ([1, 6], [0, 0], [2, 3])
+
+
+def test_block_float_and_sharded_tensors():
+    """A bfloat8_b tensor's accessor has its storage dtype and 1088-byte tile pages; a sharded one carries its
+    shard grid over the tile view and the order shards go to cores."""
+    shard = {
+        "memory": "L1",
+        "layout": "sharded",
+        "nd_shard": {"axes": [0], "grid": [2], "order": "col_major"},
+    }
+    func = tilelang_tt.annotate_tt_layout(gemm(dtype="bfloat8_b", out_dtype="bfloat16"), {"C": shard})
+    acc = {a.name: a for a in attr(lower(func, "AttachTensorAccessorTT"), "tt.tensor_accessors")}
+    assert (acc["A"].dtype, acc["A"].format, acc["A"].page_size) == ("bfloat8_b", "Bfp8_b", 1088), acc["A"]
+    assert (list(acc["C"].shard_grid), acc["C"].shard_order, acc["C"].layout) == (
+        [2, 1],
+        "col_major",
+        "sharded",
+    )
+    assert (list(acc["A"].shard_grid), acc["A"].page_size, acc["C"].page_size) == ([], 1088, 2048)

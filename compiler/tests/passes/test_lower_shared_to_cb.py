@@ -1,6 +1,7 @@
 """LowerSharedToCB: CB roles from dataflow, depths from num_stages, spill CBs, resource errors."""
 
 import pytest
+import tilelang_tt
 import tvm_ffi
 from before_after import assert_pass
 from gemm_stages import AFTER_CBS, AFTER_GRID, persistent, persistent_on_cbs
@@ -82,3 +83,21 @@ def test_gemm_before_expected():
     """Before/Expected on the GEMM of gemm_stages.py: the tile buffers become the CBs of CB_TABLE (allocations
     removed), C_f a DST-resident accumulator."""
     assert_pass(LowerSharedToCB(), persistent(AFTER_GRID), persistent_on_cbs(AFTER_CBS))
+
+
+def test_the_cbs_that_carry_block_float_pages_take_the_tensors_format():
+    """A_s and B_s are bfloat16 tiles of bfloat8_b tensors: their CBs hold the tensors' pages as they are
+    (Bfp8_b, 1088 bytes); C's CB packs bfloat16."""
+    cbs = _cbs(lower(gemm(dtype="bfloat8_b", out_dtype="bfloat16"), "LowerSharedToCB"))
+    assert (cbs["A_s"].format, cbs["A_s"].page_size, cbs["B_s"].format) == ("Bfp8_b", 1088, "Bfp8_b")
+    assert (cbs["C_s"].format, cbs["C_s"].page_size) == ("Float16_b", 2048)
+
+
+def test_l1_a_sharded_tensor_takes_is_not_left_to_cbs():
+    """A 64-row shard of A's 4096 x 4096 bf16 (512 KB a core) leaves too little L1 for 256 x 256 x 256
+    blocks: the error says what took it (the same blocks fit without the shard)."""
+    shard = {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": [0], "grid": [64]}}
+    func = gemm(M=4096, N=256, K=4096, bM=256, bN=256, bK=256, stages=3)
+    with pytest.raises(TTResourceError, match=r"has \d+ for them \(after 524288 bytes of A\)"):
+        lower(tilelang_tt.annotate_tt_layout(func, {"A": shard}), "LowerSharedToCB")
+    lower(func, "LowerSharedToCB")

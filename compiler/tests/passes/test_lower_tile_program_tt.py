@@ -168,3 +168,27 @@ def test_a_vector_turned_row_to_column_is_a_tile_transpose_of_its_tiles():
     src, dst = cbs[ops.fields(site.call).src], cbs[ops.fields(site.call).dst]
     assert (src.buffer, dst.buffer) == ("m_column1", "m"), (src, dst)
     assert (src.tile_shape, dst.tile_shape) == ([2, 1], [1, 2]), (src, dst)
+
+
+@TL.prim_func
+def add_bfp8(
+    A: TL.Tensor((64, 64), "bfloat8_b"),
+    B: TL.Tensor((64, 64), "bfloat16"),
+    C: TL.Tensor((64, 64), "bfloat8_b"),
+):
+    with TL.Kernel(2, 2) as (bx, by):
+        A_s = TL.alloc_shared((32, 32), "bfloat8_b")
+        C_f = TL.alloc_fragment((32, 32), "float")
+        TL.copy(A[by * 32, bx * 32], A_s)
+        for i, j in TL.Parallel(32, 32):
+            C_f[i, j] = A_s[i, j] + B[by * 32 + i, bx * 32 + j]
+        TL.copy(C_f, C[by * 32, bx * 32])
+
+
+def test_block_float_pages_fill_the_value_cb_and_pack_into_the_output_cb():
+    """A bfloat8_b tensor's pages go straight into its tile's value CB (no staging copy: the unpacker reads
+    Bfp8_b), and the fragment stored to a bfloat8_b tensor packs into a Bfp8_b output CB."""
+    cbs = {e.buffer: e for e in attr(lower(add_bfp8, "LowerTileProgramTT"), "tt.cb_table")}
+    assert (cbs["A_s"].role, cbs["A_s"].format, cbs["A_s"].page_size) == ("input", "Bfp8_b", 1088), cbs["A_s"]
+    assert "A_s_in" not in cbs, sorted(cbs)
+    assert (cbs["C_f_out"].role, cbs["C_f_out"].format) == ("output", "Bfp8_b"), cbs["C_f_out"]
