@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         "--target", help="grayskull | wormhole | blackhole (default: a kernel's own target, else wormhole)"
     )
     parser.add_argument(
-        "--partition", help="auto | row_major | column_major | block | balanced (default: auto)"
+        "--partition", help="auto | row_major | column_major | z_order | block | balanced (default: auto)"
     )
     parser.add_argument(
         "--math-fidelity", help="LoFi | HiFi2 | HiFi3 | HiFi4 (default: a kernel's own, else HiFi4)"

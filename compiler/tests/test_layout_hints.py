@@ -9,6 +9,10 @@ import tilelang_tt
 import tilelang_tt.language as T
 from programs import attr, gemm, lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.passes.layout_aware_work_partition_tt import core_blocks, z_order_position
+from tilelang_tt.records import CoreWork
+from tilelang_tt.sharding import shard_cores
+from tilelang_tt.target import get_target as target_of
 
 
 def _add3(shape, block=(1, 32, 32)):
@@ -151,13 +155,84 @@ def test_sharded_tensors_run(name, target):
     """Sharded tensors live in their cores' L1 (the host writes and reads them shard by shard) and the kernels
     reach every page through the SDK's sharded TensorAccessor: the sum matches numpy exactly."""
     shape, layout = SHARDED_LAYOUTS[name]
-    func = _add3(shape) if len(shape) == 3 else _add3((1, *shape))
-    kernel = tilelang_tt.compile(tilelang_tt.annotate_tt_layout(func, layout), out_idx=[-1], target=target)
+    kernel = _checked_sum(shape, layout, target)
     for tensor in layout:
         assert kernel.plan["layouts"][tensor]["layout"] == "sharded", kernel.plan["layouts"][tensor]
-    rng = np.random.default_rng(1)
+
+
+def _checked_sum(shape, layout: dict, target: str):
+    """The _add3 kernel of a 2-D or 3-D ``shape`` under ``layout``, after checking its sum against numpy
+    (exactly: one bf16 rounding of an fp32 sum)."""
     full = shape if len(shape) == 3 else (1, *shape)
+    kernel = tilelang_tt.compile(
+        tilelang_tt.annotate_tt_layout(_add3(full), layout), out_idx=[-1], target=target
+    )
+    rng = np.random.default_rng(1)
     a, b = (rng.standard_normal(full).astype(ml_dtypes.bfloat16) for _ in range(2))
     expected = (a.astype(np.float32) + b.astype(np.float32)).astype(ml_dtypes.bfloat16)
     result = kernel(a, b)
     assert np.array_equal(result, expected), f"{np.sum(result != expected)} of {result.size} sums differ"
+    return kernel
+
+
+def _blocks_by_core(plan: dict) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Core (x, y) → the output blocks (row, column) it computes, from the plan's work table."""
+    grid = plan["grid"]
+    rows = grid["y"] * grid["z"]
+    out = {}
+    for work in plan["core_work"]:
+        ids = core_blocks(plan["work_encoding"], grid["x"], rows, CoreWork(**work))
+        out[tuple(work["core"])] = [divmod(b, grid["x"]) for b in ids]
+    return out
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("order", ["column_major", "z_order"])
+def test_tile_orders_change_the_order_cores_walk_their_blocks(order, target):
+    """12 x 11 output blocks, more than either card has cores: column_major hands out runs down the block
+    columns, z_order runs along the Z curve; the sums stay exact."""
+    kernel = _checked_sum((384, 352), {"C": {"tile_id_order": order}}, target)
+    assert kernel.plan["work_partition"]["tile_order"] == order
+    runs = [blocks for blocks in _blocks_by_core(kernel.plan).values() if len(blocks) > 1]
+    assert runs, "some core should compute more than one block"
+    for blocks in runs:
+        pairs = list(zip(blocks, blocks[1:], strict=False))
+        if order == "column_major":  # consecutive rows of one column, or the last of one and the next's first
+            assert all(b[0] == a[0] + 1 or (b[0] == 0 and b[1] == a[1] + 1) for a, b in pairs), blocks
+        else:  # in increasing order along the Z curve
+            positions = [z_order_position(*block) for block in blocks]
+            assert positions == sorted(positions), blocks
+
+
+# (shape, layout): A block-sharded 4 x 4 (each shard four blocks, a rectangle); A and C height-sharded alike
+# (each shard a run of row blocks); a 3-D tensor sharded over its batch.
+MATCH_SHARD = {
+    "A_block": ((256, 256), {"A": {**_sharded([-2, -1], [4, 4]), "tile_id_order": "match_shard"}}),
+    "A_and_C_height": (
+        (512, 64),
+        {t: {**_sharded([-2], [8]), "tile_id_order": "match_shard"} for t in ("A", "C")},
+    ),
+    "batch_of_3d": ((4, 64, 96), {"A": {**_sharded([0], [4]), "tile_id_order": "match_shard"}}),
+}
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("name", list(MATCH_SHARD))
+def test_match_shard_computes_each_block_on_the_core_holding_its_shard(name, target):
+    """tile_id_order match_shard: the work partition follows the tensor's shards, so every block a core
+    computes reads (and writes) only the shard in its own L1."""
+    shape, layout = MATCH_SHARD[name]
+    kernel = _checked_sum(shape, layout, target)
+    tensor = next(iter(layout))
+    accessor = next(t for t in kernel.plan["tensors"] if t["name"] == tensor)
+    shard_rows, shard_cols = (t // g for t, g in zip(accessor["tiles"], accessor["shard_grid"], strict=True))
+    cores = shard_cores(accessor["shard_grid"], accessor["shard_order"], target_of(target).grid)
+    block_rows, block_cols = (n // 32 for n in kernel.plan["grid"]["block_shape"])
+    for core, blocks in _blocks_by_core(kernel.plan).items():
+        for row, col in blocks:
+            shard = (row * block_rows // shard_rows) * accessor["shard_grid"][
+                1
+            ] + col * block_cols // shard_cols
+            assert cores[shard] == core, (
+                f"block ({row}, {col}) of {tensor}'s shard {shard} ran on core {core}"
+            )

@@ -465,10 +465,11 @@ def compile(
     "hip", ...) mean the default. ``pass_configs``: ``PassConfigKey`` keys (checked, no effect on
     Tenstorrent), and ``"tl.tt.math_fidelity"``. No effect either: ``execution_backend`` (one of
     TileLang's), ``target_host``, ``verbose``, ``compile_flags``. Tenstorrent options: ``partition``
-    (auto | row_major | column_major | block | balanced; auto is block, with multicast, where the cores
-    divide the blocks evenly, a block holds 16 tiles or more, the rectangles use every core row_major
+    (auto | row_major | column_major | z_order | block | balanced; auto is block, with multicast, where the
+    cores divide the blocks evenly, a block holds 16 tiles or more, the rectangles use every core row_major
     would and every block loops alike; balanced where a loop's trip count grows with a grid axis, as
-    causal attention's does: that axis's blocks are handed out from both ends; else row_major),
+    causal attention's does: that axis's blocks are handed out from both ends; else row_major; a tensor's
+    ``tile_id_order`` layout hint overrides auto and row_major),
     ``enable_double_buffer``, ``enable_prefetch``,
     ``dump_ir`` (a directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4,
     default HiFi4; or the pass_configs key)."""

@@ -8,7 +8,7 @@ import dataclasses
 from .errors import TTCompileError
 from .target import DEFAULT_TARGET, get_target
 
-PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "block", "balanced")
+PARTITION_STRATEGIES = ("auto", "row_major", "column_major", "z_order", "block", "balanced")
 # The SDK's MathFidelity values: how many passes the matrix engine makes over each multiply's mantissa bits.
 MATH_FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")
 
@@ -21,9 +21,10 @@ def check_math_fidelity(value) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class CompileOptions:
-    """``target``: grayskull | wormhole | blackhole; ``partition``: auto | row_major | column_major | block
-    | balanced; ``out_idx``: indices of the parameters the kernel allocates and returns (negative from the
-    end); ``math_fidelity``: LoFi | HiFi2 | HiFi3 | HiFi4, the compute kernels' matrix-engine fidelity."""
+    """``target``: grayskull | wormhole | blackhole; ``partition``: auto | row_major | column_major |
+    z_order | block | balanced; ``out_idx``: indices of the parameters the kernel allocates and returns
+    (negative from the end); ``math_fidelity``: LoFi | HiFi2 | HiFi3 | HiFi4, the compute kernels'
+    matrix-engine fidelity."""
 
     target: str = DEFAULT_TARGET
     partition: str = "auto"

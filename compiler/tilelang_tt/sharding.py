@@ -9,11 +9,13 @@ on core (j, i) — or (i, j) in ``col_major``, the SDK's transposed grid.
 
     >>> shard_core_ranges([4, 1], "row_major", (8, 8))
     [(0, 0, 3, 0)]
+    >>> shard_cores([2, 2], "row_major", (8, 8))
+    [(0, 0), (1, 0), (0, 1), (1, 1)]
 """
 
 from __future__ import annotations
 
-__all__ = ["buffer_layout", "shard_core_ranges", "fits"]
+__all__ = ["buffer_layout", "shard_core_ranges", "shard_cores", "fits"]
 
 
 def buffer_layout(shard_grid) -> str:
@@ -45,3 +47,15 @@ def shard_core_ranges(shard_grid, order: str, grid) -> list[tuple[int, int, int,
     full_rows, rest = divmod(shards, grid_x)
     ranges = [(0, 0, grid_x - 1, full_rows - 1)] if full_rows else []
     return ranges + ([(0, full_rows, rest - 1, full_rows)] if rest else [])
+
+
+def shard_cores(shard_grid, order: str, grid) -> list[tuple[int, int]]:
+    """The core (x, y) of each shard, shards numbered row-major over the shard grid: the SDK's
+    ``corerange_to_cores`` over ``shard_core_ranges``, row by row for ``row_major``, else column by column."""
+    cores = []
+    for x0, y0, x1, y1 in shard_core_ranges(shard_grid, order, grid):
+        if order == "col_major":
+            cores += [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+        else:
+            cores += [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+    return cores[: shard_grid[0] * shard_grid[1]]

@@ -2,29 +2,72 @@
 
 import pytest
 import tilelang_tt.language as T
-from before_after import assert_pass
-from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, launched
+from before_after import assert_pass, module_of
+from gemm_stages import AFTER_ACCESSORS, AFTER_PARTITION, LAYOUT_DESC_WITH_PEERS, launched
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import LayoutAwareWorkPartitionTT
-from tilelang_tt.passes.layout_aware_work_partition_tt import assign, core_blocks, core_ranges, lockstep_grid
+from tilelang_tt.passes.layout_aware_work_partition_tt import (
+    assign,
+    core_blocks,
+    core_ranges,
+    lockstep_grid,
+    z_order_block,
+    z_order_position,
+)
 from tilelang_tt.records import (
     CoreRange,
     CoreWork,
     GridAxis,
+    LayoutDesc,
     LockstepGrid,
     WorkPartition,
+    replace,
     walk_from_both_ends,
 )
 
 
 @pytest.mark.parametrize(
     "strategy, encoding",
-    [("row_major", "range_row_major"), ("column_major", "range_column_major"), ("block", "rect")],
+    [
+        ("row_major", "range_row_major"),
+        ("column_major", "range_column_major"),
+        ("z_order", "range_z_order"),
+        ("block", "rect"),
+    ],
 )
 def test_every_block_exactly_once(strategy, encoding):
     work = assign(strategy, 7, 5, 3, 4)
     assert sorted(b for w in work for b in core_blocks(encoding, 7, 5, w)) == list(range(35))
+
+
+def test_z_order_interleaves_column_and_row_bits():
+    assert [z_order_block(p) for p in range(8)] == [
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (0, 2),
+        (0, 3),
+        (1, 2),
+        (1, 3),
+    ]
+    assert all(z_order_position(*z_order_block(p)) == p for p in range(4096))
+
+
+def test_z_order_gives_cores_square_patches_and_balanced_counts():
+    """An 8 x 8 block grid on 16 cores: each core's run of four is a 2 x 2 square; a 5 x 3 grid's
+    positions outside it are skipped, and the 15 blocks still split 4, 4, 4, 3."""
+    for work in assign("z_order", 8, 8, 4, 4):
+        blocks = core_blocks("range_z_order", 8, 8, work)
+        assert {(b // 8 - blocks[0] // 8, b % 8 - blocks[0] % 8) for b in blocks} == {
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+        }
+    counts = [len(core_blocks("range_z_order", 3, 5, w)) for w in assign("z_order", 3, 5, 2, 2)]
+    assert counts == [4, 4, 4, 3]
 
 
 @pytest.mark.parametrize("axis", ["blockIdx.x", "blockIdx.y", "blockIdx.z"])
@@ -267,3 +310,114 @@ def test_output_blocks_of_backward_loops_and_global_copies(program, rows, cols, 
     grid = attr(lower(program, "LayoutAwareWorkPartitionTT"), "tt.grid")
     assert [a.tag for a in grid.row_axes] == rows and [a.tag for a in grid.col_axes] == cols
     assert list(grid.block_shape) == block_shape
+
+
+def _with_layout(attrs: dict, **layouts) -> dict:
+    return {**attrs, "tt.layout_desc": {**LAYOUT_DESC_WITH_PEERS, **layouts}}
+
+
+_C_BLOCK_SHARDED = LayoutDesc(
+    memory="L1",
+    layout="sharded",
+    tile_id_order="match_shard",
+    shard_grid=[2, 2],
+    shard_order="row_major",
+)
+
+
+@pytest.mark.parametrize(
+    "layout, encoding, work, ranges",
+    [
+        (
+            replace(LAYOUT_DESC_WITH_PEERS["C"], tile_id_order="z_order"),
+            "range_z_order",
+            [CoreWork(core=[b, 0], start=b, count=1) for b in range(4)],
+            [CoreRange(x0=0, y0=0, x1=3, y1=0)],
+        ),
+        (
+            replace(LAYOUT_DESC_WITH_PEERS["C"], tile_id_order="column_major"),
+            "range_column_major",
+            [CoreWork(core=[0, b], start=b, count=1) for b in range(4)],
+            [CoreRange(x0=0, y0=b, x1=0, y1=b) for b in range(4)],
+        ),
+        (
+            _C_BLOCK_SHARDED,
+            "range_row_major",
+            [CoreWork(core=[b % 2, b // 2], start=b, count=1) for b in range(4)],
+            [CoreRange(x0=0, y0=0, x1=1, y1=0), CoreRange(x0=0, y0=1, x1=1, y1=1)],
+        ),
+    ],
+    ids=["z_order", "column_major", "match_shard"],
+)
+def test_tile_orders_before_expected(layout, encoding, work, ranges):
+    """Before/Expected on the GEMM of gemm_stages.py with C's tile_id_order set: z_order walks the 2 x 2
+    blocks on the Z curve (positions 0..3 are blocks (0,0), (0,1), (1,0), (1,1)); column_major hands them
+    out down the columns of cores; match_shard puts block (by, bx) on the core holding C's shard (by, bx)
+    of a 2 x 2 block sharding, core (bx, by)."""
+    before = _with_layout(AFTER_ACCESSORS, C=layout)
+    order = "match_shard" if layout.tile_id_order == "match_shard" else layout.tile_id_order
+    expected = {
+        **_with_layout(AFTER_PARTITION, C=layout),
+        "tt.core_work": work,
+        "tt.work_encoding": encoding,
+        "tt.core_ranges": ranges,
+        "tt.work_partition": WorkPartition(len_k=2, tile_order=order),
+    }
+    assert_pass(LayoutAwareWorkPartitionTT(), launched(before), launched(expected))
+
+
+def _partition(func):
+    return LayoutAwareWorkPartitionTT()(module_of(func))
+
+
+def _tile_orders(**layouts):
+    return launched(_with_layout(AFTER_ACCESSORS, **layouts))
+
+
+def test_match_shard_of_height_shards_gives_each_core_its_run_of_rows():
+    """A height-sharded over 2 cores: its row block by lies in shard by, so core by computes both blocks of
+    row by, whichever tensor is stored."""
+    a = replace(_C_BLOCK_SHARDED, shard_grid=[2, 1])
+    mod = _partition(_tile_orders(A=a))
+    assert attr(mod, "tt.core_work") == [
+        CoreWork(core=[0, 0], start=0, count=2),
+        CoreWork(core=[1, 0], start=2, count=2),
+    ]
+
+
+@pytest.mark.parametrize(
+    "layouts, options, message",
+    [
+        (
+            {"A": replace(_C_BLOCK_SHARDED, shard_grid=[1, 2])},
+            {},
+            r"grid point \(blockIdx.x=0, blockIdx.y=0\) copies A\[0:32, 0:64\] .on its tile view., "
+            r"which crosses shards of 2x1 tiles",
+        ),
+        (
+            {"A": replace(_C_BLOCK_SHARDED, shard_grid=[2, 1]), "C": _C_BLOCK_SHARDED},
+            {},
+            "tile_id_order 'match_shard' of A and C: their shards put grid point 1 on different cores",
+        ),
+        (
+            {
+                "C": replace(LAYOUT_DESC_WITH_PEERS["C"], tile_id_order="z_order"),
+                "A": replace(LAYOUT_DESC_WITH_PEERS["A"], tile_id_order="column_major"),
+            },
+            {},
+            "A has tile_id_order 'column_major' but C 'z_order'; the cores walk the output blocks in one",
+        ),
+        (
+            {"C": replace(LAYOUT_DESC_WITH_PEERS["C"], tile_id_order="z_order")},
+            {"partition_strategy": "block"},
+            "the partition strategy 'block' contradicts tile_id_order 'z_order' of C",
+        ),
+    ],
+    ids=["block_crosses_shards", "shards_disagree", "two_orders", "strategy_contradicts"],
+)
+def test_tile_orders_that_cannot_be_walked_are_located_errors(layouts, options, message):
+    attrs = _with_layout(AFTER_ACCESSORS, **layouts)
+    if options:
+        attrs["tt.options"] = replace(attrs["tt.options"], **options)
+    with pytest.raises(TTCompileError, match=message):
+        _partition(launched(attrs))

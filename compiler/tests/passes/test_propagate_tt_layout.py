@@ -28,10 +28,13 @@ def test_tile_buffers_know_their_tensor():
         ),
         ({"C": {"memory": "HBM"}}, "the layout of C sets memory 'HBM', which is not one: DRAM, L1"),
         (
-            {"B": {"tile_id_order": "column_major"}},
-            "sets tile_id_order 'column_major': generated kernels walk",
+            {"B": {"tile_id_order": "diagonal"}},
+            "sets tile_id_order 'diagonal', which is not one: row_major, column_major, match_shard, z_order",
         ),
-        ({"B": {"tile_id_order": "z_order"}}, "sets tile_id_order 'z_order'"),
+        (
+            {"B": {"tile_id_order": "match_shard"}},
+            "the layout of B sets tile_id_order 'match_shard' but layout 'interleaved'",
+        ),
         ({"A": {"layout": "cb"}}, "sets layout 'cb', which is not one: interleaved, sharded"),
     ],
 )

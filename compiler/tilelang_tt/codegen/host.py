@@ -229,6 +229,8 @@ def _core_work_struct(plan: dict) -> list[str]:
     if plan["work_encoding"] == "range_balanced":
         axis = plan["work_partition"]["balanced_axis"]
         what += f" (row-major, {axis} walked from both ends: 0, n-1, 1, n-2, ...)"
+    if plan["work_encoding"] == "range_z_order":
+        what = "count positions from start on the Z curve over the block grid (kernels skip those outside)"
     return wrap_comment(f'Output blocks of one core (tt.plan.json "core_work"): {what}.') + [
         "struct CoreWork {",
         *(f"uint32_t {field};" for field in core_fields(plan)),

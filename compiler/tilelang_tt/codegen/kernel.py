@@ -77,6 +77,20 @@ _BINARY = {
 }
 
 
+# C++ precedence: | below &, both between && and ==; shifts between the relational and additive operators.
+_BITWISE = {
+    tirx.BitwiseOr: ("|", 1.3),
+    tirx.BitwiseAnd: ("&", 1.6),
+    tirx.RShift: (">>", 3.5),
+    tirx.LShift: ("<<", 3.5),
+}
+
+
+def _hex(value: tirx.IntImm) -> str:
+    """A bit mask as C++ spells one: 0x55555555u."""
+    return f"0x{int(value.value):08X}u"
+
+
 _C_TYPES = {"int32": "int32_t", "uint32": "uint32_t", "float32": "float", "bool": "bool"}
 
 
@@ -164,6 +178,14 @@ def expr(e, parent: int = -1) -> str:
         cond, a, b = (e.condition, e.true_value, e.false_value) if isinstance(e, tirx.Select) else e.args
         text = f"{expr(cond, 1)} ? {expr(a, 1)} : {expr(b, 1)}"
         return f"({text})" if parent >= 0 else text
+    if type(e) in _BITWISE:
+        op, prec = _BITWISE[type(e)]
+        # Operands in parentheses whatever their precedence: C++ readers do not trust it around bit operators.
+        a, b = (
+            _hex(x) if isinstance(x, tirx.IntImm) and int(x.value) > 255 else expr(x, 10) for x in (e.a, e.b)
+        )
+        text = f"{a} {op} {b}"
+        return f"({text})" if prec < parent else text
     if isinstance(e, tvm.ir.Call) and ops.is_extern(tirx.Evaluate(e)):
         return f"{e.args[0].value}({', '.join(expr(a) for a in list(e.args)[1:])})"
     raise TTError(f"internal error: the kernel renderer has no C++ rule for {type(e).__name__}: {e}")
@@ -365,7 +387,11 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
         what = {
             "addr": f"base address of {a.tensor}",
             "work_start": "first work item of this core",
-            "work_count": "number of output blocks this core computes",
+            "work_count": (
+                "number of positions of the Z curve this core walks (outside the grid: skipped)"
+                if get_attr(func, "tt.work_encoding") == "range_z_order"
+                else "number of output blocks this core computes"
+            ),
             "work_row0": "first block row of this core's rectangle of output blocks",
             "work_col0": "first block column of that rectangle",
             "work_cols": "block columns of that rectangle (it is walked row by row)",

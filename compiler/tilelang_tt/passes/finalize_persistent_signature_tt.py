@@ -46,7 +46,7 @@ from tvm import tirx
 
 from .. import multicast, ops
 from ..errors import TTResourceError
-from ..ir_utils import get_attr, named, require_attr, seq, uint_var
+from ..ir_utils import comment, get_attr, named, require_attr, seq, uint_var
 from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg, walk_from_both_ends
 
 
@@ -151,6 +151,26 @@ def _hands_off_pages(stmt) -> bool:
     return bool(found)
 
 
+# Gathering every other bit of a word into its low half: after step i the bits sit in runs of 2**i.
+_GATHER_STEPS = ((0x55555555, 0), (0x33333333, 1), (0x0F0F0F0F, 2), (0x00FF00FF, 4), (0x0000FFFF, 8))
+
+
+def _z_order_binds(block_id: tirx.Var, col: tirx.Var, row: tirx.Var) -> list[tirx.Stmt]:
+    """Bind ``col`` and ``row`` of ``block_id``, a position on the Z (Morton) curve: its even bits are the
+    column, its odd bits the row (layout_aware_work_partition_tt.z_order_block)."""
+    out = [comment("The block at this position of the Z curve: even bits are its column, odd bits its row")]
+    for final, word in ((col, block_id), (row, tirx.shift_right(block_id, 1))):
+        value = word
+        for step, (mask, shift) in enumerate(_GATHER_STEPS):
+            if shift:
+                value = tirx.bitwise_or(value, tirx.shift_right(value, shift))
+            last = step == len(_GATHER_STEPS) - 1
+            var = final if last else uint_var(f"{str(final.name).removeprefix('block_')}_bits{step}")
+            out.append(tirx.Bind(var, tirx.bitwise_and(value, tirx.const(mask, "int32"))))
+            value = var
+    return out
+
+
 def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         role = get_attr(func, "tt.kernel_role")
@@ -175,6 +195,7 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             for axis, extent in zip("xyz", (grid.x, grid.y, grid.z), strict=True)
         )
         block_id = uint_var("block_id")
+        z_col, z_row = uint_var("block_col"), uint_var("block_row")
 
         def axis_value(axis, block):
             # A 3-D grid's z and y form one row index, y' = bz * gy + by, of a (gy * gz) x gx block grid.
@@ -185,6 +206,8 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             elif encoding == "range_column_major":
                 rows = gz * gy if grid.z > 1 else gy
                 x, y_rows = tirx.floordiv(block_id, rows), tirx.floormod(block_id, rows)
+            elif encoding == "range_z_order":
+                x, y_rows = z_col, z_row
             else:
                 x, y_rows = tirx.floormod(block_id, gx), tirx.floordiv(block_id, gx)
             if axis == 0:
@@ -218,7 +241,12 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
                     else c,
                 ),
             )
-            if uses_block and encoding != "rect":
+            if encoding == "range_z_order":
+                # Every kernel skips the curve's positions outside the grid, whether it reads bx/by or not.
+                rows = gz * gy if grid.z > 1 else gy
+                inside = tirx.And(tirx.LT(z_row, rows), tirx.LT(z_col, gx))
+                body = seq([*_z_order_binds(block_id, z_col, z_row), tirx.IfThenElse(inside, body, None)])
+            if (uses_block or encoding == "range_z_order") and encoding != "rect":
                 body = seq([tirx.Bind(block_id, named("block_start") + loop.loop_var), body])
             return tirx.For(loop.loop_var, 0, named("num_blocks"), loop.kind, body)
 
@@ -232,7 +260,7 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             role,
             accessors,
             encoding,
-            role != "compute" or bool(block_calls),
+            role != "compute" or bool(block_calls) or encoding == "range_z_order",
             tuple(get_attr(func, "tt.multicast", [])),
             tuple(a for name, a in sizes.args.items() if name in used),
         )

@@ -54,6 +54,7 @@ from ..ir_utils import (
     collect_vars,
     def_loc,
     find_ops,
+    get_attr,
     is_global,
     padded_to_tile,
     region,
@@ -62,6 +63,7 @@ from ..ir_utils import (
     tiles,
 )
 from ..records import CoreRange, CoreWork, Grid, GridAxis, LockstepGrid, WorkPartition, walk_from_both_ends
+from ..sharding import shard_cores
 
 
 def launch_grid(func: tirx.PrimFunc) -> dict[str, tuple]:
@@ -178,7 +180,42 @@ def core_blocks(encoding: str, gx: int, rows: int, work: CoreWork, gy: int = 1, 
     if encoding == "range_balanced":
         extents = {"blockIdx.x": gx, "blockIdx.y": gy, "blockIdx.z": rows // gy}
         return [balanced_block(i, extents, axis) for i in ids]
+    if encoding == "range_z_order":
+        blocks = (z_order_block(i) for i in ids)
+        return [row * gx + col for row, col in blocks if row < rows and col < gx]
     return [i % rows * gx + i // rows for i in ids]
+
+
+def z_order_position(row: int, col: int) -> int:
+    """The position of block (row, col) on the Z (Morton) curve: the bits of col and row interleaved, col's
+    in the even places."""
+    position, bit = 0, 0
+    while row >> bit or col >> bit:
+        position |= ((col >> bit) & 1) << (2 * bit) | ((row >> bit) & 1) << (2 * bit + 1)
+        bit += 1
+    return position
+
+
+def z_order_block(position: int) -> tuple[int, int]:
+    """(row, col) at ``position`` of the Z curve (z_order_position's inverse)."""
+    row = col = 0
+    for bit in range(32):
+        col |= ((position >> (2 * bit)) & 1) << bit
+        row |= ((position >> (2 * bit + 1)) & 1) << bit
+    return row, col
+
+
+def _z_order_work(gx: int, rows: int, cores: list[tuple[int, int]]) -> list[CoreWork]:
+    """Runs of consecutive blocks along the Z curve, split as row_major splits its runs. The curve covers
+    the smallest power-of-two square around the grid, so a core's run is ``count`` positions from ``start``
+    of which those outside the grid are skipped (the kernels test each)."""
+    positions = sorted(z_order_position(r, c) for r in range(rows) for c in range(gx))
+    work, first = [], 0
+    for core, count in zip(cores, _split(len(positions), len(cores)), strict=False):
+        start, last = positions[first], positions[first + count - 1]
+        work.append(CoreWork(core=list(core), start=start, count=last + 1 - start))
+        first += count
+    return work
 
 
 def _split(units: int, workers: int) -> list[int]:
@@ -204,10 +241,12 @@ def assign(strategy: str, gx: int, gy: int, cores_x: int, cores_y: int) -> list[
             r0 += rows
         return work
     n_cores = min(n_blocks, cores_x * cores_y)
-    if strategy in ("row_major", "balanced"):
+    if strategy in ("row_major", "balanced", "z_order"):
         cores = [(x, y) for y in range(cores_y) for x in range(cores_x)][:n_cores]
     else:
         cores = [(x, y) for x in range(cores_x) for y in range(cores_y)][:n_cores]
+    if strategy == "z_order":
+        return _z_order_work(gx, gy, cores)
     start = 0
     for core, count in zip(cores, _split(n_blocks, n_cores), strict=False):
         work.append(CoreWork(core=list(core), start=start, count=count))
@@ -257,6 +296,114 @@ def _len_k(func: tirx.PrimFunc) -> int:
     return total
 
 
+def _hinted_order(func: tirx.PrimFunc, strategy: str) -> tuple[str, list[str]]:
+    """(strategy, the tensors that ask for it): the tile_id_order the global tensors' layouts set (row_major
+    unless hinted), which the partition strategy may name too but not contradict (row_major, the default
+    order, gives way to it)."""
+    hinted: dict[str, list[str]] = {}
+    for name, desc in get_attr(func, "tt.layout_desc", {}).items():
+        if desc.layout != "cb" and desc.tile_id_order != "row_major":
+            hinted.setdefault(desc.tile_id_order, []).append(name)
+    if not hinted:
+        return strategy, []
+    if len(hinted) > 1:
+        (first, names), (second, others) = sorted(hinted.items())[:2]
+        raise TTCompileError.at(
+            def_loc(func),
+            f"{names[0]} has tile_id_order {first!r} but {others[0]} {second!r}; the cores walk the output "
+            f"blocks in one order, so give the tensors the same one",
+        )
+    order, names = next(iter(hinted.items()))
+    if strategy not in ("auto", "row_major", order):
+        raise TTCompileError.at(
+            def_loc(func),
+            f"the partition strategy {strategy!r} contradicts tile_id_order {order!r} of {names[0]}; "
+            f"keep one of them",
+        )
+    return order, names
+
+
+def _shard_of_each_block(func, name: str, grid: dict, names: dict, cores_xy) -> list[tuple[int, int]]:
+    """The core (x, y) holding the shard of sharded tensor ``name`` that each grid point's copy of it (the
+    first ``T.copy`` from or to it, with the serial loops around it) lies in, by linear block id."""
+    desc = get_attr(func, "tt.layout_desc")[name]  # sharded: PropagateTTLayout
+    sites = [
+        (s, r)
+        for s in find_ops(func.body, ("tl.copy",))
+        for r in (ops.fields(s.call).src, ops.fields(s.call).dst)
+        if is_global(r.source) and str(r.source.name) == name
+    ]
+    if not sites:
+        raise TTCompileError.at(
+            def_loc(func), f"{name} has tile_id_order 'match_shard' but the kernel does not T.copy it"
+        )
+    site, value = sites[0]
+    reg = region(value, site.loc)
+    tags = sorted(grid)
+    starts, spans = [], []
+    for d in (0, 1):
+        start, span = _loop_span(reg.mins[d], reg.extents[d], site.loops, names)
+        coefficients = tvm.sym.detect_linear_equation(start, [grid[t][0] for t in tags])
+        if len(coefficients) != len(tags) + 1 or not all(isinstance(c, tirx.IntImm) for c in coefficients):
+            raise TTCompileError.at(
+                site.loc,
+                f"tile_id_order 'match_shard' needs the start of {name}'s block to be linear in the grid "
+                f"indices, got {start}",
+            )
+        starts.append([int(c) for c in coefficients])
+        spans.append(span)
+    shard_rows, shard_cols = (tiles(reg.shape[d]) // desc.shard_grid[d] for d in (0, 1))
+    cores = shard_cores(desc.shard_grid, desc.shard_order, cores_xy)
+    gx, gy, gz = (grid.get(f"blockIdx.{a}", (None, 1))[1] for a in "xyz")
+    owners = []
+    for block in range(gx * gy * gz):
+        index = {"blockIdx.x": block % gx, "blockIdx.y": block // gx % gy, "blockIdx.z": block // (gx * gy)}
+        first = [c[-1] + sum(k * index[t] for k, t in zip(c, tags, strict=False)) for c in starts]
+        shard = [
+            (tiles(first[d]) // size, tiles(first[d] + spans[d] - 1) // size)
+            for d, size in enumerate((shard_rows, shard_cols))
+        ]
+        if shard[0][0] != shard[0][1] or shard[1][0] != shard[1][1]:
+            point = ", ".join(f"{t}={index[t]}" for t in tags)
+            raise TTCompileError.at(
+                site.loc,
+                f"tile_id_order 'match_shard': grid point ({point}) copies {name}[{first[0]}:"
+                f"{first[0] + spans[0]}, {first[1]}:{first[1] + spans[1]}] (on its tile view), which crosses "
+                f"shards of {shard_rows}x{shard_cols} tiles; each grid point's block must lie in one shard",
+            )
+        owners.append(cores[shard[0][0] * desc.shard_grid[1] + shard[1][0]])
+    return owners
+
+
+def _match_shard_work(
+    owners: list[tuple[int, int]], gx: int, loc: str, name: str
+) -> tuple[list[CoreWork], str]:
+    """(work, encoding) that computes each block on its owner: a run of consecutive block ids per core
+    (``range_row_major``), else a rectangle (``rect``)."""
+    per_core: dict[tuple[int, int], list[int]] = {}
+    for block, core in enumerate(owners):
+        per_core.setdefault(core, []).append(block)
+    cores = sorted(per_core, key=lambda c: (c[1], c[0]))
+    if all(ids[-1] - ids[0] + 1 == len(ids) for ids in per_core.values()):
+        return [CoreWork(core=list(c), start=per_core[c][0], count=len(per_core[c])) for c in cores], (
+            "range_row_major"
+        )
+    work = []
+    for core in cores:
+        ids = per_core[core]
+        row0, col0 = divmod(ids[0], gx)
+        cols = 1 + max(i % gx for i in ids) - col0
+        rect = [(row0 + i // cols) * gx + col0 + i % cols for i in range(len(ids))]
+        if rect != ids:
+            raise TTCompileError.at(
+                loc,
+                f"tile_id_order 'match_shard': the blocks in core {core}'s shard of {name} are neither a run "
+                f"of the grid's blocks nor a rectangle of them",
+            )
+        work.append(CoreWork(core=list(core), start=ids[0], count=len(ids), rect=[row0, col0, cols]))
+    return work, "rect"
+
+
 def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         target = require_attr(func, "tt.target", "LayoutAwareWorkPartitionTT")
@@ -303,6 +450,7 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
                 )
         gx, gy, gz = (extents.get(f"blockIdx.{a}", 1) for a in "xyz")
         uneven_axis = _loop_bound_axis(func.body, grid, names)
+        strategy, ordered = _hinted_order(func, strategy)
         if strategy == "auto":
             blocks = assign("block", gx, gy * gz, *target.grid)
             big = tiles(spans[0][1]) * tiles(spans[1][1]) >= MIN_MULTICAST_BLOCK_TILES
@@ -315,8 +463,20 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         if strategy == "balanced" and not uneven_axis:
             strategy = "row_major"  # every block loops alike: nothing to balance
         balanced_axis = uneven_axis if strategy == "balanced" else ""
-        work = assign(strategy, gx, gy * gz, *target.grid)
-        encoding = "rect" if strategy == "block" else f"range_{strategy}"
+        if strategy == "match_shard":
+            owners = [_shard_of_each_block(func, name, grid, names, target.grid) for name in ordered]
+            for name, other in zip(ordered[1:], owners[1:], strict=True):
+                if other != owners[0]:
+                    raise TTCompileError.at(
+                        def_loc(func),
+                        f"tile_id_order 'match_shard' of {ordered[0]} and {name}: their shards put grid "
+                        f"point {next(b for b, c in enumerate(other) if c != owners[0][b])} on different "
+                        f"cores; shard them alike or let one of them match",
+                    )
+            work, encoding = _match_shard_work(owners[0], gx, store.loc, ordered[0])
+        else:
+            work = assign(strategy, gx, gy * gz, *target.grid)
+            encoding = "rect" if strategy == "block" else f"range_{strategy}"
         lockstep = lockstep_grid(strategy, gx, gy * gz, work)
         return func.with_attrs(
             ({"tt.lockstep_grid": lockstep} if lockstep is not None else {})

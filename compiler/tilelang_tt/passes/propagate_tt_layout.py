@@ -5,15 +5,14 @@ Input expectations
     ``tt.layout_desc`` (InferTTLayout) and the DSL's ``tl.copy`` ops.
 Output guarantees
     Every descriptor has memory ∈ {DRAM, L1}, layout ∈ {interleaved, sharded (L1, with a shard grid), cb}
-    and tile_id_order = row_major for global tensors. An invalid value (unknown memory, layout or order) and
-    one the compiler does not execute yet (``column_major`` / ``match_shard`` / ``z_order`` tile orders) are
-    TTCompileErrors at the function's definition naming the tensor and the value: no hint is silently
-    replaced. Tile buffers
+    and tile_id_order ∈ {row_major, column_major, z_order, match_shard (sharded tensors only)}, which
+    LayoutAwareWorkPartitionTT executes. An invalid value is a TTCompileError at the function's definition
+    naming the tensor and the value: no hint is silently replaced. Tile buffers
     loaded from or stored to a global tensor get ``peer=<global name>``.
 Example
     before: "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)
     after:  "A": the same; "A_s": LayoutDesc(memory="L1", layout="cb", tile_id_order="row_major", peer="A")
-            ("A": LayoutDesc(tile_id_order="z_order") → TTCompileError: the layout of A sets ...)
+            ("A": LayoutDesc(tile_id_order="diagonal") → TTCompileError: the layout of A sets ...)
 Test
     ./bazelw test //compiler/tests/passes:passes_test --test_arg=-k \\
         --test_arg=test_propagate_tt_layout
@@ -34,12 +33,6 @@ VALID = {
     "layout": ("interleaved", "sharded", "cb"),
     "tile_id_order": ("row_major", "column_major", "match_shard", "z_order"),
 }
-# What generated programs do with each value they do not execute yet.
-NOT_EXECUTED = {
-    "column_major": "generated kernels walk a tensor's tiles row-major",
-    "match_shard": "generated kernels walk a tensor's tiles row-major, not shard by shard",
-    "z_order": "generated kernels walk a tensor's tiles row-major",
-}
 
 
 def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
@@ -52,12 +45,6 @@ def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
                 f"the layout of {name} sets {key} {value!r}, which is not one: "
                 f"{', '.join(v for v in valid if v != 'cb')}",
             )
-        if value in NOT_EXECUTED:
-            raise TTCompileError.at(
-                loc,
-                f"the layout of {name} sets {key} {value!r}: {NOT_EXECUTED[value]}; use tile_id_order "
-                f"'row_major'",
-            )
     if desc.layout == "sharded" and (desc.memory != "L1" or not desc.shard_grid):
         raise TTCompileError.at(
             loc,
@@ -65,6 +52,12 @@ def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
             + ("in DRAM; sharded tensors live in L1 (memory 'L1')" if desc.memory != "L1" else
                "without a shard grid; give nd_shard: {'axes': [dims], 'grid': [shards per dim]}"),
         )  # fmt: skip
+    if desc.tile_id_order == "match_shard" and desc.layout != "sharded":
+        raise TTCompileError.at(
+            loc,
+            f"the layout of {name} sets tile_id_order 'match_shard' but layout {desc.layout!r}: the cores "
+            f"follow a sharded tensor's shards (give {name} layout 'sharded' and nd_shard)",
+        )
     if desc.shard_grid and desc.layout != "sharded":
         raise TTCompileError.at(
             loc, f"the layout of {name} sets nd_shard but layout {desc.layout!r}, not 'sharded'"
