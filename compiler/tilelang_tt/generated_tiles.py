@@ -17,9 +17,8 @@ from tvm import tirx
 from . import ops
 from .ir_utils import cb_var, dsl_comment, extern, loop, seq, simplify, uint_var
 from .records import CircularBuffer
-from .target import TILE
+from .target import FACE, TILE
 
-FACE = 16
 FLOAT32_TILE_BYTES = TILE * TILE * 4
 
 

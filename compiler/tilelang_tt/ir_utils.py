@@ -472,6 +472,25 @@ def cb_var(entry: CircularBuffer) -> tirx.Var:
     return tirx.Var(entry.name, "int32")
 
 
+# C++ keywords a DSL name can spell without being a Python keyword (``dO`` → accessor ``do``).
+# fmt: off
+_CPP_KEYWORDS = frozenset((
+    "alignas", "alignof", "asm", "auto", "bool", "char", "char16_t", "char32_t", "const", "const_cast",
+    "constexpr", "decltype", "default", "delete", "do", "double", "dynamic_cast", "enum", "explicit",
+    "export", "extern", "float", "friend", "goto", "inline", "int", "long", "mutable", "namespace", "new",
+    "noexcept", "nullptr", "operator", "private", "protected", "public", "register", "reinterpret_cast",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template",
+    "this", "thread_local", "throw", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "case", "catch",
+))
+# fmt: on
+
+
+def cpp_identifier(name: str) -> str:
+    """``name`` as a C++ identifier in generated code: a C++ keyword gets a trailing underscore."""
+    return f"{name}_" if name in _CPP_KEYWORDS else name
+
+
 def named(name: str) -> tirx.Var:
     """A free variable the kernel header declares (argument, accessor, tile size); rendered by name."""
     return tirx.Var(name, "int32")

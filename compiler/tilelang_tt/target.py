@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_TARGET",
     "get_target",
     "TILE",
+    "FACE",
     "DATA_FORMATS",
     "BLOCK_FLOAT_DTYPES",
     "compute_dtype",
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 TILE = 32
+FACE = 16  # a tile is four 16x16 faces in row-major face order, each row-major
 
 # dtype → (tt::DataFormat name, bytes per 32x32 tile)
 DATA_FORMATS: dict[str, tuple[str, int]] = {

@@ -167,3 +167,63 @@ def test_block_float_and_sharded_tensors():
         "sharded",
     )
     assert (list(acc["A"].shard_grid), acc["A"].page_size, acc["C"].page_size) == ([], 1088, 2048)
+
+
+def _row_statistics(shape, start=0):
+    """Row sums of X (B, H, S, 32) blocks stored one row per (b, h) into S (B, H, S): the row of head h
+    shares its tiles with the other heads' rows."""
+    batch, heads, rows = shape[:3]
+
+    @T.prim_func
+    def row_statistics(X: T.Tensor((batch, heads, rows, 32), "float32"), S: T.Tensor(shape, "float32")):
+        with T.Kernel(rows // 32, heads, batch) as (bx, by, bz):
+            x = T.alloc_fragment((32, 32), "float32")
+            s = T.alloc_fragment((32,), "float32")
+            T.copy(X[bz, by, bx * 32 : (bx + 1) * 32, :], x)
+            T.reduce_sum(x, s, dim=1)
+            T.copy(s, S[bz, by, start + bx * 32 : start + (bx + 1) * 32])
+
+    return row_statistics
+
+
+def test_a_tensor_copied_one_row_at_a_time_is_stored_a_page_per_row():
+    """(2, 3, 64) float32: six rows of 64 values, one 256-byte page each, no padding."""
+    s = attr(lower(_row_statistics((2, 3, 64)), "AttachTensorAccessorTT"), "tt.tensor_accessors")[1]
+    assert (s.page_layout, list(s.view), s.pages, s.page_size, s.access) == (
+        "row_major",
+        [6, 64],
+        6,
+        256,
+        "write",
+    )
+
+
+@T.prim_func
+def rows_and_tiles(G: T.Tensor((64, 64), "float32"), O: T.Tensor((64, 64), "float32")):
+    with T.Kernel(2) as bx:
+        r = T.alloc_fragment((1, 64), "float32")
+        t = T.alloc_fragment((32, 64), "float32")
+        T.copy(G[bx * 32 + 5 : bx * 32 + 6, 0:64], r)
+        T.copy(G[bx * 32 : bx * 32 + 32, 0:64], t)
+        for i, j in T.Parallel(32, 64):
+            t[i, j] = t[i, j] + r[0, j]
+        T.copy(t, O[bx * 32 : bx * 32 + 32, 0:64])
+
+
+@pytest.mark.parametrize(
+    "program, message",
+    [
+        (rows_and_tiles, "G is copied one row at a time and also copied as tiles"),
+        (_row_statistics((2, 3, 40)), "S is copied one row at a time, but its rows hold 40 values"),
+    ],
+    ids=["rows_and_tiles", "ragged_rows"],
+)
+def test_row_copies_the_pages_cannot_hold_are_located_errors(program, message):
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(program, "AttachTensorAccessorTT")
+    assert "test_attach_tensor_accessor_tt.py" in str(err.value), err.value
+
+
+def test_a_row_copy_off_the_32_value_runs_is_a_located_error():
+    with pytest.raises(TTCompileError, match=r"this row of S starts at column bx \* 32 \+ 16 and spans 32"):
+        lower(_row_statistics((2, 3, 96), start=16), "LowerTileProgramTT")

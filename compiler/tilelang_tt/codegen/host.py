@@ -730,6 +730,14 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
     ]
     for t in outputs:
         n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
+        host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
+        if t["page_layout"] == "row_major":  # pages are the rows as they are
+            L += [
+                f"std::vector<{ty}> {n}_rows;",
+                f"distributed::EnqueueReadMeshBuffer(cq, {n}_rows, {n}_buffer, true);",
+                f"std::memcpy({host}, {n}_rows.data(), {n}_rows.size() * sizeof({ty}));",
+            ]
+            continue
         rows, cols = _view_sizes(t, sizes)
         if t["dtype"] in BLOCK_FLOAT_CALLS:
             unpack = BLOCK_FLOAT_CALLS[t["dtype"]][2]
@@ -745,7 +753,6 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
                 f"distributed::EnqueueReadMeshBuffer(cq, {n}_tiles_out, {n}_buffer, true);",
             ]
         L.append(f"const std::vector<{ty}> {n}_rows = untilize_nfaces({n}_tiles_out, {rows}, {cols});")
-        host = f"static_cast<{ty}*>(tensors[{t['param_index']}])"
         if _is_permuted(t):
             L += ([] if t in inputs else [_offsets(t, sizes)]) + [
                 f"std::vector<{ty}> {n}_stored_out({n}_offsets.size());"

@@ -22,7 +22,7 @@ from tvm import tirx
 
 from .. import multicast, ops, tile_ops
 from ..errors import TTError
-from ..ir_utils import get_attr, l1_pointer_type, simplify
+from ..ir_utils import cpp_identifier, get_attr, l1_pointer_type, simplify
 from .formatting import COLUMN_LIMIT, INDENT, wrap_comment
 
 INCLUDES = {
@@ -150,7 +150,7 @@ def expr(e, parent: int = -1) -> str:
     if isinstance(e, tirx.FloatImm):
         return _float(float(e.value))
     if isinstance(e, tvm.ir.Var):
-        return str(e.name)
+        return cpp_identifier(str(e.name))
     if isinstance(e, tvm.ir.StringImm):
         return f'"{e.value}"'
     if isinstance(e, tvm.ir.TensorLoad):  # a word of L1 through a pointer (an index table's copy)
@@ -193,7 +193,7 @@ def expr(e, parent: int = -1) -> str:
 
 def _for(s, emit):
     """``for v in range(min, min + extent)`` (a TIR loop carries its start and trip count)."""
-    v = s.loop_var.name
+    v = cpp_identifier(str(s.loop_var.name))
     end = simplify(s.min + s.extent)
     condition = expr(tirx.LT(s.loop_var, end))
     emit(f"for (uint32_t {v} = {expr(s.min)}; {condition}; ++{v}) {{", +1)
@@ -244,14 +244,14 @@ def _bind(s, emit):
     ctype = l1_pointer_type(s.var) if isinstance(s.var.ty, tvm.ir.PointerType) else "uint32_t"
     callee, args = _arguments(s.value)
     if not callee:
-        emit(f"{ctype} {s.var.name} = {expr(s.value)};")
+        emit(f"{ctype} {cpp_identifier(str(s.var.name))} = {expr(s.value)};")
         return
     _fitted(
         emit,
         args,
         _call_names(callee, len(args)),
         lambda texts: f"{callee}({', '.join(texts)});",
-        f"{ctype} {s.var.name}",
+        f"{ctype} {cpp_identifier(str(s.var.name))}",
     )
 
 

@@ -13,7 +13,9 @@ Output guarantees
     it and crops outputs out of it. A tensor ``T.im2col`` gathers from is stored row-major instead
     (page_layout "row_major": one page per row of the last dimension — an NHWC tensor's channels at one
     (n, h, w) — view [rows, channels], no padding), since a gather reads runs of channels, not tiles; it
-    may not also be copied as tiles (TTCompileError). An index table (``tt.index_tables``) is one page of
+    may not also be copied as tiles (TTCompileError). So is a tensor copied one row at a time where the row
+    does not start a tile row (``lse[b, h, s0:s0 + n]``: rows of other heads share its tiles), its last
+    dimension a multiple of 32. An index table (``tt.index_tables``) is one page of
     32-bit words (page_layout "table", view [1, words]), read. Access is derived from the
     copies' directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy
     touching them.
@@ -54,6 +56,7 @@ from ..ir_utils import (
     get_attr,
     is_global,
     is_tensor,
+    is_zero_mod,
     region,
     require_attr,
     storage_dtype,
@@ -150,7 +153,16 @@ def _store_in_order(func: tirx.PrimFunc, orders: dict[str, list[int]]) -> tirx.P
     return tirx.PrimFunc(params, body, func.ret_type, func.attrs)
 
 
+def is_single_row(reg) -> bool:
+    """Whether a global region on its tile view is one row that does not start a tile row (``lse[b, h,
+    s0:s0 + n]`` of a (B, H, S) tensor: head h's row), which only row-major pages can hold apart from the
+    rows that share its tiles."""
+    return reg.extents[0] == 1 and not is_zero_mod(reg.mins[0], TILE)
+
+
 def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
+    """tensor name → how the kernel touches it (read, write, gather: T.im2col, rows: single-row copies,
+    tiles: the other copies), and the location of its first use."""
     modes: dict[str, set] = {}
     first_loc: dict[str, str] = {}
     for site in find_ops(func.body, ("tl.im2col",)):
@@ -161,9 +173,29 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
         src, dst = (region(r, site.loc) for r in (ops.fields(site.call).src, ops.fields(site.call).dst))
         for reg, mode in ((src, "read"), (dst, "write")):
             if is_global(reg.buffer):
-                modes.setdefault(reg.name, set()).add(mode)
+                modes.setdefault(reg.name, set()).update({mode, "rows" if is_single_row(reg) else "tiles"})
                 first_loc.setdefault(reg.name, site.loc)
     return modes, first_loc
+
+
+def _row_major_pages(name: str, shape: list[int], mode: set, loc: str) -> list[int]:
+    """The view [rows, last dimension] of a tensor stored one page per row of its last dimension, after
+    checking that nothing reads it as tiles."""
+    if "tiles" in mode or ("gather" in mode and "write" in mode):
+        raise TTCompileError.at(
+            loc,
+            f"{name} is "
+            + ("gathered by T.im2col" if "gather" in mode else "copied one row at a time")
+            + " and also copied as tiles; such a tensor is stored as rows of its last dimension, so "
+            "reading or writing it as tiles too is not supported on Tenstorrent yet",
+        )
+    if "rows" in mode and shape[-1] % TILE:
+        raise TTCompileError.at(
+            loc,
+            f"{name} is copied one row at a time, but its rows hold {shape[-1]} values; row copies move "
+            f"whole runs of {TILE} (pad the last dimension to a multiple of {TILE})",
+        )
+    return [math.prod(shape[:-1]), shape[-1]]
 
 
 def _table_accessor(table, index: int, data_format: str, layout) -> TensorAccessor:
@@ -250,22 +282,18 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
             order = storage_order(buf)
             mode = modes.get(name, set())
             page_layout, view = "tile", tile_view_shape(stored_shape(shape, order))
-            if "gather" in mode:
-                if mode != {"gather"}:
-                    raise TTCompileError.at(
-                        loc,
-                        f"{name} is gathered by T.im2col and also copied as tiles; a gathered tensor is "
-                        f"stored as rows of its last dimension, so reading it as tiles too is not supported "
-                        f"on Tenstorrent yet",
-                    )
-                page_layout, view, mode = "row_major", [math.prod(shape[:-1]), shape[-1]], {"read"}
-            access = "read_write" if len(mode) == 2 else (next(iter(mode)) if mode else "unused")
+            if mode & {"gather", "rows"}:
+                page_layout, view = "row_major", _row_major_pages(name, shape, mode, loc)
+            directions = mode & {"read", "write"} | ({"read"} if "gather" in mode else set())
+            access = (
+                "read_write" if len(directions) == 2 else (next(iter(directions)) if directions else "unused")
+            )
             dtype = storage_dtype(func, buf)
             if page_layout != "tile" and dtype in BLOCK_FLOAT_DTYPES:
                 raise TTCompileError.at(
                     loc,
-                    f"{name} is stored as {dtype}, which holds 32x32 tiles only, but is read as rows "
-                    f"(gathered); store it as {compute_dtype(dtype)}",
+                    f"{name} is stored as {dtype}, which holds 32x32 tiles only, but is copied as rows "
+                    f"(gathered, or one row at a time); store it as {compute_dtype(dtype)}",
                 )
             tile_bytes = DATA_FORMATS[dtype][1]
             accessors.append(

@@ -30,14 +30,23 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import ops
-from ..ir_utils import collect_vars, find_ops, get_attr, named, require_attr
+from ..ir_utils import collect_vars, cpp_identifier, find_ops, get_attr, named, require_attr
 from ..records import AccessorArgs
 
-DM_OPS = ("tt.read_to_cb", "tt.write_from_cb", "tt.read_im2col", "tt.read_table")
+DM_OPS = (
+    "tt.read_to_cb",
+    "tt.write_from_cb",
+    "tt.read_row",
+    "tt.write_row",
+    "tt.read_im2col",
+    "tt.read_table",
+)
 
 
 def _identifier(tensor: str, taken: set[str]) -> str:
     base = re.sub(r"\W", "_", tensor).lower() or "t"
+    if cpp_identifier(base) != base:  # a C++ keyword: dO's accessor is do_tensor
+        base = f"{base}_tensor"
     name = base if base not in taken else f"{base}_tensor"
     taken.add(name)
     return name

@@ -7,7 +7,8 @@ Input expectations
     view (``C[by * bM, bx * bN]``: rows are driven by ``by``; ``C[bz, by * bM, bx * bN]`` of a (B, M, N)
     tensor: view rows ``bz * ceil32(M) + by * bM``, driven by ``bz`` and ``by``; ``O[bz, bx * bM, by, :]`` of
     a (B, S, H, D) tensor stored as (B, H, S, D), AttachTensorAccessorTT's ``dim_order``: view rows
-    ``(bz * H + by) * ceil32(S) + bx * bM``), never from names. Each view
+    ``(bz * H + by) * ceil32(S) + bx * bM``), never from names; a store of one row (a tensor stored a
+    page per row) is read on the row-major view and counts only when the kernel stores no tile. Each view
     dimension's block index must be a mixed-radix number of grid indices (coefficients 1, extent, ...) so
     that the grid covers every block once. A ``tl.gemm`` inside serial loops that do not index its
     accumulator makes those loops the reduction (their trip count × K tiles per gemm = ``len_k``).
@@ -63,6 +64,7 @@ from ..ir_utils import (
     tiles,
 )
 from ..records import CoreRange, CoreWork, Grid, GridAxis, LockstepGrid, WorkPartition, walk_from_both_ends
+from ..row_copies import row_major_region
 from ..sharding import shard_cores
 
 
@@ -413,12 +415,17 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         # the output block a grid point owns: a tile stored to a global tensor, or else a global-to-global
         # copy (which goes reader → writer through one circular buffer)
         stores = [s for s in copies if not is_global(ops.fields(s.call).src.source)] or copies
+        # a tile store rather than a one-row one (a per-row statistic beside the block it belongs to)
+        rows = {a.name for a in get_attr(func, "tt.tensor_accessors", []) if a.page_layout == "row_major"}
+        stores = [s for s in stores if str(ops.fields(s.call).dst.source.name) not in rows] or stores
         if not stores:
             raise TTCompileError.at(
                 def_loc(func), "the kernel stores nothing to a global tensor: T.copy a result into one"
             )
         store = stores[0]
         dst = region(ops.fields(store.call).dst, store.loc)
+        if dst.name in rows:
+            dst = row_major_region(region(ops.fields(store.call).dst, store.loc, tile_view=False), store.loc)
         names = _named_values(func.body)
         spans = [_loop_span(dst.mins[d], dst.extents[d], store.loops, names) for d in (0, 1)]
         axes = [_block_axes(spans[d][0], spans[d][1], grid, store.loc, ("row", "column")[d]) for d in (0, 1)]

@@ -7,7 +7,8 @@ Output guarantees
     No tile intrinsic remains in reader/writer kernels; they are ``call_extern``s of the dataflow API:
       reader, per tile block: cb_reserve_back → get_write_ptr → noc_async_read_tile per tile (tile id
       = row * tensor_tile_cols + col, row-major like the host's tilized layout) → noc_async_read_barrier →
-      cb_push_back. With ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one
+      cb_push_back. A one-row copy (``tt.read_row`` / ``tt.write_row``) moves row 0 of its tiles in runs
+      of 16 values (row_copies.py). With ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one
       barrier: all are reserved, all reads issued, one barrier, all pushed.
       writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
       noc_async_write_tile per tile → noc_async_write_barrier → cb_pop_front.
@@ -68,6 +69,7 @@ from ..ir_utils import (
     with_loop_body,
     zero_fill_l1,
 )
+from ..row_copies import lower_row_copy
 from ..target import TILE
 
 
@@ -315,6 +317,9 @@ class _Lowering:
             return lower_im2col_read(
                 stmt.value, entry, ops.fields(stmt).tensor, entry.page_size // (TILE * TILE)
             )
+        if ops.is_op(stmt, "tt.read_row") or ops.is_op(stmt, "tt.write_row"):
+            entry = self.cbs[ops.fields(stmt).cb]
+            return lower_row_copy(stmt.value, entry, entry.page_size // (TILE * TILE))
         if ops.is_op(stmt, "tt.gen_tile"):
             return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt

@@ -24,7 +24,9 @@ Input expectations
 Output guarantees
     Tile allocations removed; each statement became (role in brackets; positions in tiles):
       ``tt.read_to_cb(cb, param, row, col, rows, cols, loc)`` [reader], ``tt.gen_tile(cb, value, i, j, rows,
-      cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] and the
+      cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] (of a
+      tensor stored a page per row: ``tt.read_row`` / ``tt.write_row(cb, param, row, col, cols, loc)``, one
+      row in elements of its row-major view, row_copies.py) and the
       compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
       ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
@@ -75,6 +77,7 @@ from ..ir_utils import (
     with_loop_body,
 )
 from ..records import CircularBuffer, DFGNode
+from ..row_copies import row_major_position
 from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype
 from ..tile_ops import REDUCE
 from .build_tile_dfg_tt import tile_dfg
@@ -254,9 +257,10 @@ class _Planner:
         self.def_loc = def_loc(func)
         options = require_attr(func, "tt.options", "LowerTileProgramTT")
         self.double = options.enable_double_buffer
-        self.params = {
-            a.name: a.param_index for a in require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
-        }
+        accessors = require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
+        self.params = {a.name: a.param_index for a in accessors}
+        # tensors copied one row at a time, stored a page per row (AttachTensorAccessorTT)
+        self.row_tensors = {a.name for a in accessors if a.page_layout == "row_major"}
         self.entries: list[dict] = []
         self.bufs: dict[str, _Buf] = {}
         self.nodes: list[dict] = []
@@ -464,17 +468,24 @@ class _Lowering:
         )
         return [tirx.Evaluate(call)]
 
-    def _moved(self, op, cb, reg, loc):
-        """A whole-block read (``tt.read_to_cb``) or write (``tt.write_from_cb``) of region ``reg``."""
-        row, col, rows, cols = self._tile_pos(reg, loc)
+    def _moved(self, op, cb, value, loc):
+        """A whole-block read (``tt.read_to_cb``) or write (``tt.write_from_cb``) of the global region
+        ``value``; of a tensor stored a page per row, a read or write of one row (``tt.read_row`` /
+        ``tt.write_row``: the row's index and first column, in elements)."""
+        reg = region(value, loc)
         tensor = self.p.params[reg.name]
+        if reg.name in self.p.row_tensors:
+            row, col, cols = row_major_position(region(value, loc, tile_view=False), loc)
+            return self._tile_op(op.replace("_to_cb", "_row").replace("_from_cb", "_row"), loc, cb=cb["cb"],
+                                 tensor=tensor, row=row, col=col, cols=cols)  # fmt: skip
+        row, col, rows, cols = self._tile_pos(reg, loc)
         return self._tile_op(op, loc, cb=cb["cb"], tensor=tensor, row=row, col=col, rows=rows, cols=cols)
 
-    def _read(self, cb, reg, loc):
-        return self._moved("tt.read_to_cb", cb, reg, loc)
+    def _read(self, cb, value, loc):
+        return self._moved("tt.read_to_cb", cb, value, loc)
 
-    def _write(self, cb, reg, loc):
-        return self._moved("tt.write_from_cb", cb, reg, loc)
+    def _write(self, cb, value, loc):
+        return self._moved("tt.write_from_cb", cb, value, loc)
 
     def _out_cb(self, b, dtype, loc):
         if dtype not in b.out_cbs:
@@ -486,7 +497,8 @@ class _Lowering:
 
     # ---- statements -------------------------------------------------------------------------------
     def copy(self, c, loc):
-        src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
+        src_value, dst_value = ops.fields(c).src, ops.fields(c).dst
+        src, dst = (region(r, loc) for r in (src_value, dst_value))
         if [e for e in src.extents if e != 1] != [e for e in dst.extents if e != 1]:
             raise TTCompileError.at(
                 loc,
@@ -500,16 +512,16 @@ class _Lowering:
                     loc, "T.copy between global tensors of different dtypes is not supported yet"
                 )
             cb["subblock"] = cb["tile_shape"]  # the writer drains the whole block at once
-            return self._read(cb, src, loc) + self._write(cb, dst, loc)
+            return self._read(cb, src_value, loc) + self._write(cb, dst_value, loc)
         if is_global(src.buffer):
             b = self._whole(dst, loc, "T.copy")
             if b.staging_cb is None:
-                return self._read(b.value_cb, src, loc) + self._tile_op(
+                return self._read(b.value_cb, src_value, loc) + self._tile_op(
                     "tt.tile.wait_input", loc, cb=b.value_cb["cb"]
                 )
             stage = b.staging_cb
             return (
-                self._read(stage, src, loc)
+                self._read(stage, src_value, loc)
                 + self._tile_op("tt.tile.wait_input", loc, cb=stage["cb"])
                 + self._tile_op("tt.tile.copy", loc, src=stage["cb"], dst=b.value_cb["cb"])
             )
@@ -517,7 +529,7 @@ class _Lowering:
         if is_global(dst.buffer):
             out = self._out_cb(s, storage_dtype(self.p.func, dst.buffer), loc)
             return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=out["cb"]) + self._write(
-                out, dst, loc
+                out, dst_value, loc
             )
         d = self._whole(dst, loc, "T.copy")
         return self._tile_op("tt.tile.copy", loc, src=s.value_cb["cb"], dst=d.value_cb["cb"])

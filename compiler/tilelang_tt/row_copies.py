@@ -1,0 +1,107 @@
+"""Copies of one row of a tensor stored a page per row: a per-row statistic stored to, or read from, its
+place in a (B, H, S) tensor (``T.copy(logsum, lse[b, h, s0:s0 + n])``, TileLang's attention with its
+log-sum-exp).
+
+Such a row shares its 32x32 tiles with the rows of 31 other grid points (the other heads), which other
+cores write at the same time, so the tensor is stored row-major instead, one page per row of its last
+dimension (AttachTensorAccessorTT), and each grid point moves only its own row. In L1 the row is row 0 of
+``n / 32`` tiles (a (1, n) row vector, LegalizeVectorsTT): 16 values at the start of face 0 and 16 at the
+start of face 1 of each tile. The reader or writer moves those two runs per tile with one NOC transfer
+each, from byte offset ``(s0 + 32 t + 16 f) * element_bytes`` of the row's page (a multiple of 32 bytes for
+16-bit data, 64 for float32: aligned for the NOC). A read zero-fills each tile first, so the rest of the
+tile holds zeros rather than stale data.
+"""
+
+from __future__ import annotations
+
+import math
+
+from tvm import tirx
+
+from . import ops
+from .errors import TTCompileError
+from .ir_utils import (
+    Region,
+    cb_var,
+    comment,
+    dsl_comment,
+    extern,
+    is_zero_mod,
+    loop,
+    seq,
+    simplify,
+    uint_var,
+    zero_fill_l1,
+)
+from .records import CircularBuffer
+from .target import FACE, TILE
+
+
+def row_major_position(reg: Region, loc: str) -> tuple:
+    """(row of the tensor's row-major view, first column, columns) of a one-row region in declared
+    coordinates; TTCompileError at ``loc`` unless it is one row of whole 32-value runs."""
+    shape = [int(s) for s in reg.buffer.shape]
+    if any(e != 1 for e in reg.extents[:-1]):
+        raise TTCompileError.at(
+            loc,
+            f"{reg.name} is copied one row at a time elsewhere, so every copy of it must be one row (one "
+            f"index in each dimension but the last), got extents {tuple(reg.extents)}",
+        )
+    if reg.extents[-1] % TILE or not is_zero_mod(reg.mins[-1], TILE):
+        raise TTCompileError.at(
+            loc,
+            f"this row of {reg.name} starts at column {reg.mins[-1]} and spans {reg.extents[-1]}; a row "
+            f"copy moves whole runs of {TILE} values from a multiple of {TILE}",
+        )
+    row = reg.mins[0]
+    for d in range(1, len(shape) - 1):
+        row = row * shape[d] + reg.mins[d]
+    return simplify(row), reg.mins[-1], reg.extents[-1]
+
+
+def row_major_region(reg: Region, loc: str) -> Region:
+    """A one-row region as a region of the tensor's row-major view [rows, last dimension]."""
+    row, col, cols = row_major_position(reg, loc)
+    shape = [int(s) for s in reg.buffer.shape]
+    return Region(reg.buffer, [row, col], [1, cols], [math.prod(shape[:-1]), shape[-1]])
+
+
+def lower_row_copy(call, entry: CircularBuffer, element_bytes: int) -> tirx.Stmt:
+    """``tt.read_row`` / ``tt.write_row(cb, tensor, row, col, cols)`` → the CB's pages claimed (a read
+    also zeroes them), one NOC transfer per 16-value run, the barrier, the pages handed on."""
+    f = ops.fields(call)
+    reading = ops.is_op(call, "tt.read_row")
+    cb, tiles = cb_var(entry), f.cols // TILE
+    base = uint_var(f"l1_{'write' if reading else 'read'}_addr_{entry.name[3:]}")
+
+    def run(tile, half):
+        l1 = simplify(base + tile * entry.page_size + half * FACE * FACE * element_bytes)
+        column = f.col + tile * TILE + half * FACE
+        page = tirx.call_extern("int32", "get_noc_addr", f.row, f.tensor, simplify(column * element_bytes))
+        source, destination = (page, l1) if reading else (l1, page)
+        api = "noc_async_read" if reading else "noc_async_write"
+        return extern(api, source, destination, FACE * element_bytes)
+
+    claim = (
+        [
+            extern("cb_reserve_back", cb, tiles),
+            tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb)),
+            comment("One row of the tensor: row 0 of each tile, the rest zeros"),
+            zero_fill_l1(f"{entry.name[3:]}_words", base, tiles * entry.page_size),
+        ]
+        if reading
+        else [
+            extern("cb_wait_front", cb, tiles),
+            tirx.Bind(base, tirx.call_extern("int32", "get_read_ptr", cb)),
+            comment("One row of the tensor: row 0 of each tile"),
+        ]
+    )
+    return seq(
+        [
+            dsl_comment(ops.loc_of(call)),
+            *claim,
+            loop("tile", tiles, lambda t: loop("half", 2, lambda h: run(t, h))),
+            extern("noc_async_read_barrier" if reading else "noc_async_write_barrier"),
+            extern("cb_push_back" if reading else "cb_pop_front", cb, tiles),
+        ]
+    )

@@ -1,0 +1,205 @@
+"""Per-row statistics stored to and read from (B, H, S) tensors one row at a time, as TileLang's attention
+programs keep their log-sum-exp: the forward of examples/flash_attention/example_mha_bwd_bhsd.py (output
+and ``lse``), the backward's preprocess (``Delta``, the row sums of O * dO) and the backward's read of
+``lse`` broadcast over a block's rows. Each grid point's row shares its tiles with the other heads' rows, so
+these tensors are stored a page per row and each core moves only its own row (row_copies.py); run on both
+simulated architectures against numpy."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+
+TARGETS = ["wormhole", "blackhole"]
+LOG2E = 1.44269504
+
+
+def flashattn_fwd(batch, heads, seq_len, dim, is_causal, block_M, block_N):
+    """flashattn_fwd of TileLang's examples/flash_attention/example_mha_bwd_bhsd.py (upstream decorates it
+    with @tilelang.jit(out_idx=[3, 4], pass_configs=...); here the test compiles it per target)."""
+    scale = (1.0 / dim) ** 0.5 * 1.44269504  # log2(e)
+    shape = [batch, heads, seq_len, dim]
+    dtype = T.float16
+    accum_dtype = T.float32
+
+    @T.prim_func
+    def flash_fwd(
+        Q: T.Tensor(shape, dtype),  # type: ignore
+        K: T.Tensor(shape, dtype),  # type: ignore
+        V: T.Tensor(shape, dtype),  # type: ignore
+        Output: T.Tensor(shape, dtype),  # type: ignore
+        lse: T.Tensor([batch, heads, seq_len], accum_dtype),  # type: ignore
+    ):
+        with T.Kernel(T.ceildiv(seq_len, block_M), heads, batch, threads=128) as (bx, by, bz):
+            Q_shared = T.alloc_shared([block_M, dim], dtype)
+            K_shared = T.alloc_shared([block_N, dim], dtype)
+            V_shared = T.alloc_shared([block_N, dim], dtype)
+            acc_s = T.alloc_fragment([block_M, block_N], accum_dtype)
+            acc_s_cast = T.alloc_fragment([block_M, block_N], dtype)
+            acc_o = T.alloc_fragment([block_M, dim], accum_dtype)
+            scores_max = T.alloc_fragment([block_M], accum_dtype)
+            scores_max_prev = T.alloc_fragment([block_M], accum_dtype)
+            scores_scale = T.alloc_fragment([block_M], accum_dtype)
+            scores_sum = T.alloc_fragment([block_M], accum_dtype)
+            logsum = T.alloc_fragment([block_M], accum_dtype)
+
+            T.copy(Q[bz, by, bx * block_M : (bx + 1) * block_M, :], Q_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum_dtype))
+            loop_range = T.ceildiv((bx + 1) * block_M, block_N) if is_causal else T.ceildiv(seq_len, block_N)
+            for k in T.Pipelined(loop_range, num_stages=1):
+                T.copy(K[bz, by, k * block_N : (k + 1) * block_N, :], K_shared)
+                if is_causal:
+                    for i, j in T.Parallel(block_M, block_N):
+                        acc_s[i, j] = T.if_then_else(
+                            bx * block_M + i >= k * block_N + j, 0, -T.infinity(acc_s.dtype)
+                        )
+                else:
+                    for i, j in T.Parallel(block_M, block_N):
+                        acc_s[i, j] = T.if_then_else(k * block_N + j >= seq_len, -T.infinity(acc_s.dtype), 0)
+                T.gemm(Q_shared, K_shared, acc_s, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(V[bz, by, k * block_N : (k + 1) * block_N, :], V_shared)
+                T.copy(scores_max, scores_max_prev)
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block_M):
+                    scores_max[i] = T.max(scores_max[i], scores_max_prev[i])
+                for i in T.Parallel(block_M):
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block_M, dim):
+                    acc_o[i, j] *= scores_scale[i]
+                for i, j in T.Parallel(block_M, block_N):
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.copy(acc_s, acc_s_cast)
+                T.gemm(acc_s_cast, V_shared, acc_o, policy=T.GemmWarpPolicy.FullRow)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                for i in T.Parallel(block_M):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+            for i, j in T.Parallel(block_M, dim):
+                acc_o[i, j] /= logsum[i]
+            T.copy(acc_o, Output[bz, by, bx * block_M : (bx + 1) * block_M, :])
+            for i in T.Parallel(block_M):
+                logsum[i] = T.log2(logsum[i]) + scores_max[i] * scale
+            T.copy(logsum, lse[bz, by, bx * block_M : (bx + 1) * block_M])
+
+    return flash_fwd
+
+
+def flashattn_bwd_preprocess(batch, heads, seq_len, dim):
+    """flashattn_bwd_preprocess of the same example (upstream: @tilelang.jit(out_idx=[2], ...))."""
+    dtype = T.float16
+    accum_dtype = T.float32
+    shape = [batch, heads, seq_len, dim]
+    blk = 32
+
+    @T.prim_func
+    def flash_bwd_prep(
+        O: T.Tensor(shape, dtype),  # type: ignore
+        dO: T.Tensor(shape, dtype),  # type: ignore
+        Delta: T.Tensor([batch, heads, seq_len], accum_dtype),  # type: ignore
+    ):
+        with T.Kernel(heads, T.ceildiv(seq_len, blk), batch) as (bx, by, bz):
+            o = T.alloc_fragment([blk, blk], dtype)
+            do = T.alloc_fragment([blk, blk], dtype)
+            acc = T.alloc_fragment([blk, blk], accum_dtype)
+            delta = T.alloc_fragment([blk], accum_dtype)
+            T.clear(acc)
+            for k in range(T.ceildiv(dim, blk)):
+                T.copy(O[bz, bx, by * blk : (by + 1) * blk, k * blk : (k + 1) * blk], o)
+                T.copy(dO[bz, bx, by * blk : (by + 1) * blk, k * blk : (k + 1) * blk], do)
+                for i, j in T.Parallel(blk, blk):
+                    acc[i, j] += o[i, j] * do[i, j]
+            T.reduce_sum(acc, delta, 1)
+            T.copy(delta, Delta[bz, bx, by * blk : (by + 1) * blk])
+
+    return flash_bwd_prep
+
+
+def probabilities(batch, heads, rows, cols, block_rows, block_cols):
+    """P = exp2(S - lse[j]) over blocks of S, the backward's ``qkT[i, j] = T.exp2(qkT[i, j] * scale -
+    lse_shared[j])``: a row of lse read per block and broadcast down its rows; (batch, head) from one grid
+    index, as TileLang's decoding kernels split theirs."""
+
+    @T.prim_func
+    def main(
+        S: T.Tensor([batch, heads, rows, cols], "float32"),
+        lse: T.Tensor([batch, heads, cols], "float32"),
+        P: T.Tensor([batch, heads, rows, cols], "float32"),
+    ):
+        with T.Kernel(cols // block_cols, rows // block_rows, batch * heads) as (bx, by, bz):
+            bid = bz // heads
+            hid = bz % heads
+            s = T.alloc_fragment([block_rows, block_cols], "float32")
+            lse_shared = T.alloc_shared([block_cols], "float32")
+            T.copy(
+                S[bid, hid, by * block_rows : (by + 1) * block_rows, bx * block_cols : (bx + 1) * block_cols],
+                s,
+            )
+            T.copy(lse[bid, hid, bx * block_cols : (bx + 1) * block_cols], lse_shared)
+            for i, j in T.Parallel(block_rows, block_cols):
+                s[i, j] = T.exp2(s[i, j] - lse_shared[j])
+            T.copy(
+                s,
+                P[bid, hid, by * block_rows : (by + 1) * block_rows, bx * block_cols : (bx + 1) * block_cols],
+            )
+
+    return main
+
+
+def _attention_reference(q, k, v, is_causal):
+    """(output, log2-sum-exp of the scaled scores) in float64."""
+    q, k, v = (x.astype(np.float64) for x in (q, k, v))
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    if is_causal:
+        scores = np.where(np.tril(np.ones(scores.shape[-2:], bool)), scores, -np.inf)
+    top = scores.max(-1, keepdims=True)
+    weights = np.exp(scores - top)
+    total = weights.sum(-1, keepdims=True)
+    return weights @ v / total, (np.log(total) + top)[..., 0] * LOG2E
+
+
+@pytest.mark.parametrize("target, is_causal", [("wormhole", False), ("blackhole", True)])
+def test_attention_forward_stores_its_log_sum_exp_row_by_row(target, is_causal):
+    """Three heads: a core's lse row shares its tiles with the other heads' rows, written by other cores."""
+    batch, heads, seq_len, dim = 2, 3, 128, 64
+    kernel = tilelang.compile(
+        flashattn_fwd(batch, heads, seq_len, dim, is_causal, 64, 64), out_idx=[3, 4], target=target
+    )
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((batch, heads, seq_len, dim)).astype(np.float16) for _ in range(3))
+    output, lse = kernel(q, k, v)
+    want_output, want_lse = _attention_reference(q, k, v, is_causal)
+    assert lse.shape == (batch, heads, seq_len) and lse.dtype == np.float32
+    lse_error = np.abs(lse - want_lse).max()
+    assert lse_error < 1e-3, f"log-sum-exp off by {lse_error:.3g}"
+    output_error = np.abs(output.astype(np.float64) - want_output).max()
+    assert output_error < 1e-2, f"output off by {output_error:.3g}"
+    assert next(t for t in kernel.plan["tensors"] if t["name"] == "lse")["page_layout"] == "row_major"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_backward_preprocess_stores_delta_row_by_row(target):
+    """Delta = rowsum(O * dO): grid (heads, row blocks, batch), so the row a grid point stores is picked by
+    blockIdx.x and blockIdx.z and its columns by blockIdx.y."""
+    batch, heads, seq_len, dim = 2, 3, 96, 64
+    kernel = tilelang.compile(
+        flashattn_bwd_preprocess(batch, heads, seq_len, dim), out_idx=[2], target=target
+    )
+    rng = np.random.default_rng(1)
+    o, do = (rng.standard_normal((batch, heads, seq_len, dim)).astype(np.float16) for _ in range(2))
+    delta = kernel(o, do)
+    want = (o.astype(np.float64) * do.astype(np.float64)).sum(-1)
+    error = np.abs(delta - want).max()
+    assert error < 1e-3, f"Delta off by {error:.3g}"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_row_read_per_block_broadcasts_down_its_rows(target):
+    batch, heads, rows, cols = 2, 3, 64, 128
+    kernel = tilelang.compile(probabilities(batch, heads, rows, cols, 32, 64), out_idx=[2], target=target)
+    rng = np.random.default_rng(2)
+    s = rng.standard_normal((batch, heads, rows, cols)).astype(np.float32)
+    lse = rng.standard_normal((batch, heads, cols)).astype(np.float32)
+    want = np.exp2(s.astype(np.float64) - lse[:, :, None, :])
+    error = np.abs(kernel(s, lse) - want).max() / np.abs(want).max()
+    assert error < 1e-3, f"relative error {error:.3g}"
