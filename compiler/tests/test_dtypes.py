@@ -71,3 +71,12 @@ def test_as_torch_gives_the_torch_dtype(dtype, name):
     import torch  # the lock pins a CPU build: never skipped
 
     assert dtype.as_torch() is getattr(torch, name)
+
+
+def test_torch_dtypes_are_canonical():
+    """TileLang takes torch dtypes wherever it takes a dtype (upstream's block_causal_attention passes
+    dtype=torch.float16 through to T.Tensor)."""
+    import torch
+
+    spellings = (torch.float16, torch.half, torch.bfloat16, torch.float32, torch.int32, torch.bool)
+    assert [canonical(d) for d in spellings] == ["float16", "float16", "bfloat16", "float32", "int32", "bool"]

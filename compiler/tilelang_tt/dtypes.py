@@ -8,7 +8,7 @@ string takes it; TileLang's C-style names are canonical aliases (``T.float`` is 
     n: T.int32          # in a signature: a scalar parameter (the parser calls T.int32())
 
 ``canonical(d)`` turns any accepted spelling (dtype object, string, TVMScript's ``DtypeConstructor``, numpy
-dtype, Python ``float``/``int``/``bool``) into the canonical string the compiler works with.
+or torch dtype, Python ``float``/``int``/``bool``) into the canonical string the compiler works with.
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ def canonical(value) -> str:
     if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
         name = np.dtype(value).name
         return "bfloat16" if name == "bfloat16" else name
+    if (
+        type(value).__module__ == "torch" and type(value).__name__ == "dtype"
+    ):  # torch.float16, untouched torch
+        return str(value).removeprefix("torch.")
     raise TypeError(f"{value!r} is not a dtype (use T.float16, T.bfloat16, T.float32, ... or a dtype string)")
 
 

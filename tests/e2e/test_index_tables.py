@@ -100,6 +100,130 @@ def test_blocksparse_gemm_skips_the_blocks_its_mask_clears(target):
     assert not c[64:, :64].any(), "the output block whose mask is all False must be zeros"
 
 
+# TileLang's examples/blocksparse_attention/example_tilelang_block_sparse_attn.py, imports changed (upstream
+# decorates it with @tilelang.jit(out_idx=[4], pass_configs=...); here the test compiles it per target). It
+# copies its row of the bool block mask into a fragment, ``T.copy(BlockSparseMask[bz, by, bx, :],
+# block_mask)``, and tests ``block_mask[k]`` per key block: read from the index table in place.
+def blocksparse_flashattn(batch, heads, seq_len, dim, downsample_len, is_causal):
+    block_M = 64
+    block_N = 64
+    num_stages = 1
+    threads = 128
+    scale = (1.0 / dim) ** 0.5 * 1.44269504  # log2(e)
+    shape = [batch, heads, seq_len, dim]
+    block_mask_shape = [batch, heads, downsample_len, downsample_len]
+
+    dtype = T.float16
+    accum_dtype = T.float32
+    block_mask_dtype = T.bool
+
+    def kernel_func(block_M, block_N, num_stages, threads):
+        @T.prim_func
+        def blocksparse_flashattn(
+            Q: T.Tensor(shape, dtype),
+            K: T.Tensor(shape, dtype),
+            V: T.Tensor(shape, dtype),
+            BlockSparseMask: T.Tensor(block_mask_shape, block_mask_dtype),
+            Output: T.Tensor(shape, dtype),
+        ):
+            with T.Kernel(T.ceildiv(seq_len, block_M), heads, batch, threads=threads) as (bx, by, bz):
+                Q_shared = T.alloc_shared([block_M, dim], dtype)
+                K_shared = T.alloc_shared([block_N, dim], dtype)
+                V_shared = T.alloc_shared([block_N, dim], dtype)
+                O_shared = T.alloc_shared([block_M, dim], dtype)
+                acc_s = T.alloc_fragment([block_M, block_N], accum_dtype)
+                acc_s_cast = T.alloc_fragment([block_M, block_N], dtype)
+                acc_o = T.alloc_fragment([block_M, dim], accum_dtype)
+                scores_max = T.alloc_fragment([block_M], accum_dtype)
+                scores_max_prev = T.alloc_fragment([block_M], accum_dtype)
+                scores_scale = T.alloc_fragment([block_M], accum_dtype)
+                scores_sum = T.alloc_fragment([block_M], accum_dtype)
+                logsum = T.alloc_fragment([block_M], accum_dtype)
+                block_mask = T.alloc_fragment([downsample_len], block_mask_dtype)
+
+                T.copy(Q[bz, by, bx * block_M : (bx + 1) * block_M, :], Q_shared)
+                T.fill(acc_o, 0)
+                T.fill(logsum, 0)
+                T.fill(scores_max, -T.infinity(accum_dtype))
+
+                T.copy(BlockSparseMask[bz, by, bx, :], block_mask)
+
+                loop_range = (
+                    T.min(T.ceildiv(seq_len, block_N), T.ceildiv((bx + 1) * block_M, block_N))
+                    if is_causal
+                    else T.ceildiv(seq_len, block_N)
+                )
+
+                for k in T.Pipelined(loop_range, num_stages=num_stages):
+                    if block_mask[k] != 0:
+                        T.copy(K[bz, by, k * block_N : (k + 1) * block_N, :], K_shared)
+                        if is_causal:
+                            for i, j in T.Parallel(block_M, block_N):
+                                acc_s[i, j] = T.if_then_else(
+                                    bx * block_M + i >= k * block_N + j, 0, -T.infinity(acc_s.dtype)
+                                )
+                        else:
+                            T.clear(acc_s)
+                        T.gemm(Q_shared, K_shared, acc_s, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+
+                        T.copy(scores_max, scores_max_prev)
+                        T.fill(scores_max, -T.infinity(accum_dtype))
+                        T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                        # (upstream's commented-out Check_inf step left out)
+                        for i in T.Parallel(block_M):
+                            scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                        for i, j in T.Parallel(block_M, block_N):
+                            # Instead of computing exp(x - max), we compute exp2(x * log_2(e) -
+                            # max * log_2(e)) This allows the compiler to use the ffma
+                            # instruction instead of fadd and fmul separately.
+                            acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                        T.reduce_sum(acc_s, scores_sum, dim=1)
+                        for i in T.Parallel(block_M):
+                            logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+                        T.copy(acc_s, acc_s_cast)
+
+                        for i, j in T.Parallel(block_M, dim):
+                            acc_o[i, j] *= scores_scale[i]
+
+                        T.copy(V[bz, by, k * block_N : (k + 1) * block_N, :], V_shared)
+                        T.gemm(acc_s_cast, V_shared, acc_o, policy=T.GemmWarpPolicy.FullRow)
+
+                for i, j in T.Parallel(block_M, dim):
+                    acc_o[i, j] /= logsum[i]
+                T.copy(acc_o, O_shared)
+                T.copy(O_shared, Output[bz, by, bx * block_M : (bx + 1) * block_M, :])
+
+        return blocksparse_flashattn
+
+    return kernel_func(block_M, block_N, num_stages, threads)
+
+
+def blocksparse_attention_reference(q, k, v, block_mask, block, is_causal):
+    q, k, v = (x.astype(np.float64) for x in (q, k, v))
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    visible = np.kron(block_mask, np.ones((block, block))).astype(bool)
+    if is_causal:
+        visible &= np.tril(np.ones(scores.shape[-2:], bool))
+    scores = np.where(visible, scores, -np.inf)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights @ v / weights.sum(-1, keepdims=True)
+
+
+@pytest.mark.parametrize("target, is_causal", [("wormhole", True), ("blackhole", False)])
+def test_blocksparse_attention_reads_its_copied_mask_row_in_place(target, is_causal):
+    batch, heads, seq_len, dim, block = 1, 2, 256, 64, 64
+    blocks = seq_len // block
+    rng = np.random.default_rng(3)
+    mask = rng.random((batch, heads, blocks, blocks)) < 0.5
+    mask[..., np.arange(blocks), np.arange(blocks)] = True  # every query block sees its own keys
+    func = blocksparse_flashattn(batch, heads, seq_len, dim, blocks, is_causal)
+    kernel = tilelang.compile(func, out_idx=[4], target=target)
+    q, k, v = (rng.standard_normal((batch, heads, seq_len, dim)).astype(np.float16) for _ in range(3))
+    want = blocksparse_attention_reference(q, k, v, mask, block, is_causal)
+    error = np.abs(kernel(q, k, v, mask).astype(np.float64) - want).max()
+    assert error < 1e-2, f"max error {error:.3g}"
+
+
 def paged_gather(num_pages, page, pages_per_seq, batch, dim, dtype=T.bfloat16):
     """Each sequence's pages, in the order its row of BlockTable names them, copied out contiguously."""
 

@@ -40,6 +40,27 @@ def test_a_bool_mask_in_a_condition_becomes_a_table_read():
     assert_pass(StageIndexTablesTT(), masked_blocks, masked_blocks_staged)
 
 
+@T.prim_func(private=True)
+def mask_row_copied(
+    A: T.Buffer((64, 128), "float16"), Mask: T.Buffer((2, 4), "bool"), C: T.Buffer((64, 32), "float16")
+):
+    bx = T.launch_thread("blockIdx.x", 2)
+    A_s = T.alloc_shared((32, 32), "float16")
+    mask = T.alloc_buffer((4,), "bool", scope="local.fragment")
+    T.tl.copy(Mask[bx, 0:4], mask[0:4], "p.py:7:4")
+    for k in range(4):
+        if mask[k]:
+            T.tl.copy(A[bx * 32 : bx * 32 + 32, k * 32 : k * 32 + 32], A_s[0:32, 0:32], "p.py:8:16")
+    T.tl.copy(A_s[0:32, 0:32], C[bx * 32 : bx * 32 + 32, 0:32], "p.py:9:8")
+
+
+def test_a_mask_row_copied_into_a_fragment_is_read_in_place():
+    """TileLang's block-sparse attention copies its row of the mask, ``T.copy(BlockSparseMask[bz, by, bx,
+    :], block_mask)``, then tests ``block_mask[k]``: the copy and the fragment go, the test reads the
+    table at the copied row."""
+    assert_pass(StageIndexTablesTT(), mask_row_copied, masked_blocks_staged)
+
+
 def test_an_int32_page_table_indexes_a_copy():
     func = lower(page_table_gather, "StageIndexTablesTT")["gemm"]
     (table,) = func.attrs["tt.index_tables"]

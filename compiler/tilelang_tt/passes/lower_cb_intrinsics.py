@@ -8,8 +8,8 @@ Output guarantees
       reader, per tile block: cb_reserve_back → get_write_ptr → noc_async_read_tile per tile (tile id
       = row * tensor_tile_cols + col, row-major like the host's tilized layout) → noc_async_read_barrier →
       cb_push_back. A one-row copy (``tt.read_row`` / ``tt.write_row``) moves row 0 of its tiles in runs
-      of 16 values (row_copies.py). With ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one
-      barrier: all are reserved, all reads issued, one barrier, all pushed.
+      of 16 values (row_copies.py). With ``enable_prefetch`` the blocks read back to back (A and B of one
+      k step) share one barrier: all are reserved, all reads issued, one barrier, all pushed.
       writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
       noc_async_write_tile per tile → noc_async_write_barrier → cb_pop_front.
     Edges (TileLang semantics): a tile whose tile row or column lies outside the tensor's tile grid (the

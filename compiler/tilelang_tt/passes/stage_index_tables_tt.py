@@ -17,8 +17,11 @@ Output guarantees
     *scalar table*), is ``tt.table_value(table, index)`` — ``table`` the tensor's name, ``index`` the
     row-major element offset — int32, compared with 0 where the tensor is bool; float32, cast to the
     tensor's dtype, for floats. ``tt.index_tables`` lists them (IndexTable: name, dtype, shape, words, loc).
-    An integer tensor stored to, copied as tiles, or read inside ``T.Parallel`` element by element (integer
-    tiles) is a TTCompileError at that use.
+    A buffer of the kernel that one ``T.copy`` fills from an integer or bool tensor at a place fixed by the
+    launch grid, and that nothing else writes or copies (``T.copy(BlockSparseMask[bz, by, bx, :],
+    block_mask)``, then ``if block_mask[k]``), is read from the tensor in place: the copy and the buffer
+    go. An integer tensor stored to, copied as tiles, or read inside ``T.Parallel`` element by element
+    (integer tiles) is a TTCompileError at that use.
 Example
     before: if BlockMask[by, bx, k]: T.tl.copy(A[...], A_s[...])          # BlockMask: (2, 2, 4) bool
     after:  if T.tt.table_value("BlockMask", by * 8 + bx * 4 + k) != 0: T.tl.copy(A[...], A_s[...])
@@ -204,8 +207,80 @@ def _flat_index(load: tvm.ir.TensorLoad):
     return simplify(offset)
 
 
+def _launch_vars(func: tirx.PrimFunc) -> list:
+    found, node = [], func.body
+    while isinstance(node, tirx.AttrStmt):
+        if node.attr_key == "thread_extent":
+            found.append(node.node.var)
+        node = node.body
+    return found
+
+
+def _read_in_place(func: tirx.PrimFunc, integers: set[str]) -> tirx.PrimFunc:
+    """``func`` where each buffer that a ``T.copy`` fills from an integer or bool tensor at a place fixed by
+    the launch grid (``T.copy(BlockSparseMask[bz, by, bx, :], block_mask)``) and nothing else writes is
+    read from the tensor itself (``block_mask[k]`` → ``BlockSparseMask[bz, by, bx, k]``), the copy gone:
+    its values are then read one at a time from the index table, as the program reads them."""
+    grid = _launch_vars(func)
+    copies = {}  # buffer → (copy call, the tensor's region)
+    for site in find_ops(func.body, ("tl.copy",)):
+        src, dst = ops.fields(site.call).src, ops.fields(site.call).dst
+        if str(src.source.name) in integers and str(dst.source.name) not in integers:
+            copies.setdefault(dst.source, []).append((site.call, src))
+    written = {str(s.buffer.name) for s in _stores(func.body)}
+    regions = []
+    tvm_ffi.structural_walk(func.body, (tvm.ir.TensorRegion, regions.append))
+    aliases = {}
+    for buf, found in copies.items():
+        call, src = found[0]
+        extents = [simplify(r.extent) for r in src.region]
+        mins = [simplify(r.min) for r in src.region]
+        spanned = [d for d, e in enumerate(extents) if not (isinstance(e, tirx.IntImm) and int(e) == 1)]
+        shape = [int(s) for s in buf.shape]
+        fixed = all(any(v.same_as(g) for g in grid) for m in mins for v in collect_vars(m))
+        uses = sum(1 for r in regions if r.source.same_as(buf))  # the copy's own region counts once
+        if (
+            len(found) == 1
+            and fixed
+            and str(buf.name) not in written
+            and uses == 1
+            and [int(extents[d]) for d in spanned] == [n for n in shape if n != 1]
+        ):
+            aliases[buf] = (call, src.source, mins, spanned)
+    if not aliases:
+        return func
+
+    def load(t):
+        if t.source not in aliases:
+            return t
+        _, tensor, mins, spanned = aliases[t.source]
+        own = [i for i, n in zip(t.indices, t.source.shape, strict=True) if int(n) != 1]
+        index = list(mins)
+        for d, i in zip(spanned, own, strict=True):
+            index[d] = simplify(mins[d] + i)
+        return tirx.BufferLoad(tensor, index)
+
+    dropped = [call for call, *_ in aliases.values()]
+
+    def drop(stmt):
+        return tirx.Evaluate(0) if any(stmt.value.same_as(c) for c in dropped) else stmt
+
+    def unallocated(alloc):
+        return tirx.Evaluate(0) if alloc.buffer in aliases else alloc
+
+    body = tvm_ffi.structural_map(
+        func.body,
+        [(tvm.ir.TensorLoad, load), (tirx.Evaluate, drop), (tirx.AllocBuffer, unallocated)],
+        order="post",
+    )
+    return func.with_body(body)
+
+
 def StageIndexTablesTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        func = _read_in_place(
+            func, {str(p.name) for p in tensor_params(func) if str(p.dtype) in INDEX_TABLE_DTYPES}
+        )
         scalars = _scalar_tables(func)
         tables = {
             str(p.name): p
