@@ -113,7 +113,7 @@ def _kernels(module) -> dict:
 
 def _compile(item, call_args, options: dict):
     """A compiled kernel for one module-level object, with the CLI's ``options`` (target, partition,
-    math_fidelity, dump_ir)."""
+    math_fidelity, packer_l1_acc, dump_ir)."""
     import tilelang_tt
     from tilelang_tt.factory import KernelFactory
     from tilelang_tt.jit import CompiledKernel
@@ -129,6 +129,7 @@ def _compile(item, call_args, options: dict):
             "enable_double_buffer": item.options.enable_double_buffer,
             "enable_prefetch": item.options.enable_prefetch,
             "math_fidelity": options.get("math_fidelity") or item.options.math_fidelity,
+            "packer_l1_acc": options.get("packer_l1_acc") or item.options.packer_l1_acc,
             "dump_ir": options.get("dump_ir"),
         }
         return tilelang_tt.compile(item.func, out_idx=list(item.options.out_idx) or None, **options)
@@ -246,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--math-fidelity", help="LoFi | HiFi2 | HiFi3 | HiFi4 (default: a kernel's own, else HiFi4)"
     )
+    parser.add_argument(
+        "--packer-l1-acc",
+        action="store_true",
+        default=None,
+        help="GEMM partial sums accumulate in L1 by the packer (the SDK's packer_l1_acc)",
+    )
     parser.add_argument("--out", default="tt_out", help="output directory (default: tt_out)")
     parser.add_argument("--run", action="store_true", help="run on the mock device and check ref_program")
     parser.add_argument(
@@ -320,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             "target": args.target,
             "partition": args.partition,
             "math_fidelity": args.math_fidelity,
+            "packer_l1_acc": args.packer_l1_acc,
             "dump_ir": dump,
         }
         try:

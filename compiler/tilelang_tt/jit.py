@@ -455,6 +455,7 @@ def compile(
     enable_prefetch: bool = True,
     dump_ir: str | None = None,
     math_fidelity: str | None = None,
+    packer_l1_acc: bool = False,
 ) -> CompiledKernel:
     """Compile ``func`` into a kernel (TileLang's ``tilelang.compile``, same arguments): a JITKernel, or for
     a function of several ``T.Kernel`` blocks or with ``T.alloc_global`` workspaces a StagedKernel, which
@@ -472,7 +473,7 @@ def compile(
     ``tile_id_order`` layout hint overrides auto and row_major),
     ``enable_double_buffer``, ``enable_prefetch``,
     ``dump_ir`` (a directory for the IR after every pass), ``math_fidelity`` (LoFi | HiFi2 | HiFi3 | HiFi4,
-    default HiFi4; or the pass_configs key)."""
+    default HiFi4; or the pass_configs key), ``packer_l1_acc`` (the SDK's option: CompileOptions)."""
     if not is_prim_func(func):
         raise TTCompileError(f"compile() takes a T.prim_func, got {type(func).__name__}")
     if execution_backend is not None and execution_backend not in EXECUTION_BACKENDS:
@@ -493,6 +494,7 @@ def compile(
         enable_double_buffer,
         enable_prefetch,
         math_fidelity or configured,
+        packer_l1_acc,
     )
     from .stages import split_kernels
 
@@ -519,6 +521,7 @@ def jit(
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     math_fidelity: str | None = None,
+    packer_l1_acc: bool = False,
 ):
     """TileLang's ``@tilelang.jit``, with or without arguments (those of ``compile``; ``debug_root_path``
     has no effect either). On:
@@ -541,6 +544,7 @@ def jit(
         enable_double_buffer=enable_double_buffer,
         enable_prefetch=enable_prefetch,
         math_fidelity=math_fidelity,
+        packer_l1_acc=packer_l1_acc,
     )
 
     def wrap(f):

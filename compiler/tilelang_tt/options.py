@@ -24,7 +24,9 @@ class CompileOptions:
     """``target``: grayskull | wormhole | blackhole; ``partition``: auto | row_major | column_major |
     z_order | block | balanced; ``out_idx``: indices of the parameters the kernel allocates and returns
     (negative from the end); ``math_fidelity``: LoFi | HiFi2 | HiFi3 | HiFi4, the compute kernels'
-    matrix-engine fidelity."""
+    matrix-engine fidelity; ``packer_l1_acc``: the SDK's option of that name (a GEMM whose accumulator does
+    not fit DST keeps its partial sums in L1, where the packer adds each K block's sums, instead of reloading
+    them into DST every block: faster, the sums added in another order)."""
 
     target: str = DEFAULT_TARGET
     partition: str = "auto"
@@ -32,6 +34,7 @@ class CompileOptions:
     enable_prefetch: bool = True
     out_idx: tuple[int, ...] = ()
     math_fidelity: str = "HiFi4"
+    packer_l1_acc: bool = False
 
     @classmethod
     def make(
@@ -42,6 +45,7 @@ class CompileOptions:
         enable_double_buffer=True,
         enable_prefetch=True,
         math_fidelity=None,
+        packer_l1_acc=False,
     ) -> CompileOptions:
         name = DEFAULT_TARGET if target in (None, "auto") else target
         name = get_target(name).name
@@ -58,7 +62,15 @@ class CompileOptions:
             idx = tuple(int(i) for i in out_idx)
         fidelity = math_fidelity or "HiFi4"
         check_math_fidelity(fidelity)
-        return cls(name, partition, bool(enable_double_buffer), bool(enable_prefetch), idx, fidelity)
+        return cls(
+            name,
+            partition,
+            bool(enable_double_buffer),
+            bool(enable_prefetch),
+            idx,
+            fidelity,
+            bool(packer_l1_acc),
+        )
 
     def pipeline_kwargs(self) -> dict:
         return {
@@ -67,4 +79,5 @@ class CompileOptions:
             "enable_double_buffer": self.enable_double_buffer,
             "enable_prefetch": self.enable_prefetch,
             "math_fidelity": self.math_fidelity,
+            "packer_l1_acc": self.packer_l1_acc,
         }

@@ -23,6 +23,7 @@ def tt_passes(
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     math_fidelity: str = "HiFi4",
+    packer_l1_acc: bool = False,
 ) -> list:
     """The passes in order (the body of build_tt_pipeline)."""
     return [
@@ -36,7 +37,12 @@ def tt_passes(
         P.LegalizeVectorsTT(),  # 1-D buffers → the (L, 1) / (1, L) tiles they occupy, before shapes are read
         P.StageElementGlobalsTT(),  # element-wise statements reach global tensors through staged tiles
         P.ApplyTTDefaults(
-            target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity
+            target_device,
+            partition_strategy,
+            enable_double_buffer,
+            enable_prefetch,
+            math_fidelity,
+            packer_l1_acc,
         ),  # facts + dtypes first: every later pass reads them
         P.InferTTLayout(),  # where each tensor lives (DRAM/L1, interleaved) before anything addresses it
         P.PropagateTTLayout(),  # reject/fall back unsupported layouts, tie tile buffers to their tensors
@@ -70,9 +76,12 @@ def build_tt_pipeline(
     enable_prefetch: bool = True,
     plan_path: str | None = None,
     math_fidelity: str = "HiFi4",
+    packer_l1_acc: bool = False,
 ) -> tvm.transform.Sequential:
     """The pipeline as a ``tvm.transform.Sequential``; with ``plan_path`` it ends by writing tt.plan.json."""
-    seq = tt_passes(target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity)
+    seq = tt_passes(
+        target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity, packer_l1_acc
+    )
     if plan_path is not None:
         seq.append(_write_plan_pass(plan_path))
     return tvm.transform.Sequential(seq, opt_level=0, name="TileLangTT")
@@ -135,6 +144,7 @@ def run_pipeline(
     dump_ir: str | None = None,
     timings: list | None = None,
     math_fidelity: str = "HiFi4",
+    packer_l1_acc: bool = False,
 ) -> tvm.IRModule:
     """Run every pass; ``dump_ir`` writes the IR after each pass, ``timings`` receives (pass, seconds)."""
     for name, func in mod.functions.items():
@@ -143,7 +153,13 @@ def run_pipeline(
         os.makedirs(dump_ir, exist_ok=True)
     recorder = _Recorder(dump_ir)
     seq = build_tt_pipeline(
-        target_device, partition_strategy, enable_double_buffer, enable_prefetch, plan_path, math_fidelity
+        target_device,
+        partition_strategy,
+        enable_double_buffer,
+        enable_prefetch,
+        plan_path,
+        math_fidelity,
+        packer_l1_acc,
     )
     with tvm.transform.PassContext(opt_level=0, instruments=[recorder]):
         out = seq(mod)

@@ -94,6 +94,8 @@ class Options(dc.Object):
     enable_double_buffer: bool
     enable_prefetch: bool
     math_fidelity: str = "HiFi4"  # LoFi | HiFi2 | HiFi3 | HiFi4: the matrix engine's passes per multiply
+    # the SDK's packer_l1_acc: a GEMM's partial sums accumulate in L1 by the packer, not reloaded into DST
+    packer_l1_acc: bool = False
 
 
 @_record("tt.LayoutDesc")

@@ -1,6 +1,6 @@
 // The compute API beyond plain element-wise math, on one core, checked against references computed here:
 // transpose_wh (on Wormhole and Blackhole), the broadcast ops, binary_dest_reuse_tiles, tilize/untilize
-// and matmul_block (plain and with transposed B tiles).
+// and matmul_block (plain and with transposed B tiles), and the packer's L1 accumulation.
 #include "test_support.hpp"
 
 using namespace runtime_mock;
@@ -189,6 +189,30 @@ TEST(matmul_block_plain_and_transposed) {
         device.run(program);
         check_close(test::untilize_bf16(download(device, out), M, N), want, 0.02f);
     }
+}
+
+TEST(pack_l1_acc_adds_to_the_page_in_l1) {
+    constexpr uint32_t tiles = 5;
+    const auto x = test::random_values(tiles * 1024, -2, 2, 23);
+    std::vector<float> want(1024, 0.0f);
+    for (uint32_t t = 0; t < tiles; t++)
+        for (uint32_t i = 0; i < 1024; i++)
+            want[i] += round_bf16(x[t * 1024 + i]);  // the inputs are bf16; the sums float32
+    for (float& v : want)
+        v = round_bf16(v);
+    Device device;
+    const Tensor in = upload(device, test::tilize_bf16(x, tiles * 32, 32)), out = allocate(device, 1);
+    runtime_mock::CircularBufferSpec sums;
+    sums.cores = {kCore};
+    sums.total_size = 4096;
+    sums.indices = {{24, runtime_mock::DataFormat::Float32, 4096}};
+    ProgramSpec program;
+    program.kernels = {unary_reader(in),
+                       test::kernel_on("compute_pack_l1_acc.cpp", KernelRole::Compute, kCore, {tiles}, {}),
+                       writer(out)};
+    program.circular_buffers = {test::bf16_cb(0, 2, {kCore}), sums, test::bf16_cb(16, 1, {kCore})};
+    device.run(program);
+    check_close(tile_values(download(device, out), 0), want, 0.0f);
 }
 
 int main() {

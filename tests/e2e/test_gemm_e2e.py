@@ -5,6 +5,8 @@ non-square and non-power-of-two shapes, 32..1024, block sizes 32..128, bf16/fp16
 fragments larger than DST, more and fewer blocks than cores, all partitions and both simulated targets.
 """
 
+import ml_dtypes
+import numpy as np
 import pytest
 import tilelang_tt
 from gemm_check import check
@@ -44,3 +46,21 @@ def test_device_failure_becomes_ttruntimeerror():
     )
     with pytest.raises(tilelang_tt.TTRuntimeError, match="failed on the wormhole mock device"):
         check(kernel)
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_packer_l1_acc_keeps_the_partial_sums_in_l1(target):
+    """packer_l1_acc (the SDK's option): an accumulator larger than DST (64x128 fp32) over K = 1536 in
+    three groups of 16 K tiles: the first group's sums are packed, the second's added to them by the packer
+    in L1, the third reloads them. The result matches numpy, and the reload schedule's to the rounding of
+    the reordered float32 sums."""
+    func = gemm(M=64, N=128, K=1536, bM=64, bN=128, bK=32, out_dtype="float32")
+    accumulating = tilelang_tt.compile(func, out_idx=[-1], target=target, packer_l1_acc=True)
+    assert "pack_reconfig_l1_acc(" in accumulating.artifacts["compute.cpp"], (
+        "the option did not reach the kernel"
+    )
+    check(accumulating)
+    rng = np.random.default_rng(5)
+    a, b = (rng.standard_normal(shape).astype(ml_dtypes.bfloat16) for shape in ((64, 1536), (1536, 128)))
+    reloading = tilelang_tt.compile(func, out_idx=[-1], target=target)
+    np.testing.assert_allclose(accumulating(a, b), reloading(a, b), rtol=1e-5, atol=1e-4)

@@ -132,3 +132,28 @@ def test_steps_that_fill_a_group_once_need_no_spill():
     func = lower(gemm(M=128, N=128, K=512, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
     assert _grouping(func) == (None, 16)  # one group: the k_group loop is gone
     assert "copy_tile" not in extern_calls(func)
+
+
+def test_packer_l1_acc_adds_in_l1_and_reloads_only_for_the_last_pass():
+    """packer_l1_acc: the passes before the last free and re-reserve their spill pages (no copy_tile) and pack
+    into them under pack_reconfig_l1_acc (0 on the first pass, 1 after); the last reloads the sums once
+    and packs the total to the output with accumulation off."""
+    func = lower(gemm(M=128, N=128, K=1536, bM=128, bN=128), "InsertDSTManagementTT", packer_l1_acc=True)[
+        "gemm_compute"
+    ]
+    assert _grouping(func) == (3, 16)
+    calls = extern_calls(func)
+    assert calls.count("copy_tile") == 1 and calls.count("pack_reconfig_l1_acc") == 2, calls
+    # the spill pages freed without a read on the middle pass, read once on the last: two waits on them
+    spill = next(e.name for e in func.attrs["tt.cb_table"] if e.role == "intermediate")
+    waits = []
+    tvm_ffi.structural_walk(
+        func.body,
+        (
+            tirx.Evaluate,
+            lambda e: waits.append(str(e.value.args[1].name))
+            if ops.is_extern(e) and e.value.args[0].value == "cb_wait_front"
+            else None,
+        ),
+    )
+    assert waits.count(spill) == 2, waits

@@ -342,8 +342,8 @@ _C_BLOCK_SHARDED = LayoutDesc(
         ),
         (
             _C_BLOCK_SHARDED,
-            "range_row_major",
-            [CoreWork(core=[b % 2, b // 2], start=b, count=1) for b in range(4)],
+            "rect",
+            [CoreWork(core=[b % 2, b // 2], start=b, count=1, rect=[b // 2, b % 2, 1]) for b in range(4)],
             [CoreRange(x0=0, y0=0, x1=1, y1=0), CoreRange(x0=0, y0=1, x1=1, y1=1)],
         ),
     ],
@@ -353,9 +353,10 @@ def test_tile_orders_before_expected(layout, encoding, work, ranges):
     """Before/Expected on the GEMM of gemm_stages.py with C's tile_id_order set: z_order walks the 2 x 2
     blocks on the Z curve (positions 0..3 are blocks (0,0), (0,1), (1,0), (1,1)); column_major hands them
     out down the columns of cores; match_shard puts block (by, bx) on the core holding C's shard (by, bx)
-    of a 2 x 2 block sharding, core (bx, by)."""
+    of a 2 x 2 block sharding, core (bx, by): the rectangles a block partition gives, so the cores step in
+    lockstep and share their reads by multicast."""
     before = _with_layout(AFTER_ACCESSORS, C=layout)
-    order = "match_shard" if layout.tile_id_order == "match_shard" else layout.tile_id_order
+    order = layout.tile_id_order
     expected = {
         **_with_layout(AFTER_PARTITION, C=layout),
         "tt.core_work": work,
@@ -363,6 +364,8 @@ def test_tile_orders_before_expected(layout, encoding, work, ranges):
         "tt.core_ranges": ranges,
         "tt.work_partition": WorkPartition(len_k=2, tile_order=order),
     }
+    if order == "match_shard":
+        expected["tt.lockstep_grid"] = LockstepGrid(cores_x=2, cores_y=2)
     assert_pass(LayoutAwareWorkPartitionTT(), launched(before), launched(expected))
 
 
@@ -376,12 +379,12 @@ def _tile_orders(**layouts):
 
 def test_match_shard_of_height_shards_gives_each_core_its_run_of_rows():
     """A height-sharded over 2 cores: its row block by lies in shard by, so core by computes both blocks of
-    row by, whichever tensor is stored."""
+    row by (a one-row rectangle), whichever tensor is stored."""
     a = replace(_C_BLOCK_SHARDED, shard_grid=[2, 1])
     mod = _partition(_tile_orders(A=a))
     assert attr(mod, "tt.core_work") == [
-        CoreWork(core=[0, 0], start=0, count=2),
-        CoreWork(core=[1, 0], start=2, count=2),
+        CoreWork(core=[0, 0], start=0, count=2, rect=[0, 0, 2]),
+        CoreWork(core=[1, 0], start=2, count=2, rect=[1, 0, 2]),
     ]
 
 

@@ -62,6 +62,19 @@ def test_fragment_stored_directly_gets_an_output_cb():
     assert _cbs(lower(gemm(c_shared=False), "LowerSharedToCB"))["C_f_out"].role == "output"
 
 
+def test_a_subblocked_accumulator_packs_into_two_subblocks_of_output_cb():
+    """A 128x128 fp32 accumulator is packed and written out one 1x4 DST subblock at a time, so its output CB
+    holds two subblocks (8 pages, not two 16-tile blocks); without double buffering one."""
+    cbs = _cbs(lower(gemm(M=128, N=128, K=1024, bM=128, bN=128, c_shared=False), "LowerSharedToCB"))
+    assert (cbs["C_f_out"].depth, cbs["C_f_out"].tiles) == (8, 16)
+    single = lower(
+        gemm(M=128, N=128, K=1024, bM=128, bN=128, c_shared=False),
+        "LowerSharedToCB",
+        enable_double_buffer=False,
+    )
+    assert _cbs(single)["C_f_out"].depth == 4
+
+
 def test_allocations_are_removed():
     found = []
     tvm_ffi.structural_walk(lower(gemm(), "LowerSharedToCB")["gemm"].body, (tirx.AllocBuffer, found.append))

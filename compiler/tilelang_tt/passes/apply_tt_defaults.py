@@ -4,13 +4,12 @@ Input expectations
     A PrimFunc parsed from the DSL (``tl.*`` tile ops, ``blockIdx`` launch threads, shared/fragment
     allocations). Parameters are 2-D buffers.
 Output guarantees
-    Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options``
-    (partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity) and ``tt.data_formats``
-    (buffer name → tt::DataFormat name, for parameters and allocations; an index table, ``tt.index_tables``,
-    is UInt32 words). Every other dtype is one the target can hold in tiles ("float" is float32), and every
-    buffer and launch-grid extent is a static, non-zero
-    integer; otherwise TTCompileError at the first DSL line using the buffer (or at the launch). The body is
-    unchanged.
+    Function attributes ``tt.target`` (the device facts of ``target.py``), ``tt.options`` (partition_strategy,
+    enable_double_buffer, enable_prefetch, math_fidelity, packer_l1_acc) and ``tt.data_formats`` (buffer name
+    → tt::DataFormat name, for parameters and allocations; an index table, ``tt.index_tables``, is UInt32
+    words). Every other dtype is one the target can hold in tiles ("float" is float32), and every buffer and
+    launch-grid extent is a static, non-zero integer; otherwise TTCompileError at the first DSL line using the
+    buffer (or at the launch). The body is unchanged.
 Example
     before: def f(A: T.Buffer((64, 64), "bfloat16"), ...)
     after:  same body, T.func_attr({"tt.data_formats": {"A": "Float16_b", ...},
@@ -99,6 +98,7 @@ def ApplyTTDefaults(
     enable_double_buffer: bool = True,
     enable_prefetch: bool = True,
     math_fidelity: str = "HiFi4",
+    packer_l1_acc: bool = False,
 ) -> tvm.transform.Pass:
     target = get_target(target_device)
     if partition_strategy not in PARTITION_STRATEGIES:
@@ -117,6 +117,7 @@ def ApplyTTDefaults(
                     enable_double_buffer=bool(enable_double_buffer),
                     enable_prefetch=bool(enable_prefetch),
                     math_fidelity=math_fidelity,
+                    packer_l1_acc=bool(packer_l1_acc),
                 ),
                 "tt.data_formats": _formats(func, target),
             }

@@ -5,22 +5,26 @@ Input expectations
     loops around ``tt.mm.mma(...)`` (or a bare mma), then ``tt.pack(acc, cb)``, all in one sequence;
     ``tt.accumulators`` with ``subblock`` (BuildTileDFGTT), ``residency`` and ``spill_cb``; ``tt.cb_table``.
 Output guarantees
-    No tile intrinsic remains. ``residency == "dst"`` (the fragment fits DST): one tile_regs_acquire
-    before the reduction loops, per step cb_wait_front(in0/in1) → the products (matmul_form: one
-    matmul_block per kt for the whole DST subblock, or matmul_tiles for every (mt, nt, kt)) →
-    cb_pop_front, then tile_regs_commit / tile_regs_wait / cb_reserve_back / pack_tile… / cb_push_back /
-    tile_regs_release. ``subblocked``: per step and per [h, w] subblock an acquire/commit/wait/release of
-    its own; from the second step on the subblock's partial sums are reloaded from the intermediate CB
-    (copy_init, copy_tile, then the matmul's init) and, except on the last step,
-    packed back to it; the last step packs to the output CB. An accumulator with ``k_group`` f > 1
-    (LowerSharedToCB) takes its inputs f steps at a time: a ``k_group`` loop replaces the step loop (none
-    when one group covers K), and each DST pass runs the f steps' matmuls (``k_step``) before spilling. The
-    matmul order over K is unchanged, so the sums are bit-identical. Accumulation starts from zero (DST is
-    cleared by acquire) and runs in fp32 when the accumulator is float32. With transpose_A each step first
-    transposes A's tiles (transpose_tile through DST) into the intermediate CB in (m, k) order and
-    multiplies from there. When the kernel's matmuls differ in what their init configures, each
-    accumulator's code starts with its short init. Matmul tile indices: in0 m * Kt + kt, in1 kt * Nt + n
-    (n * Kt + kt when transpose_B), DST h * w_sub + w; in a group, step s adds s * Mt * Kt and s * Kt * Nt.
+    No tile intrinsic remains. ``residency == "dst"`` (the fragment fits DST): one tile_regs_acquire before
+    the reduction loops, per step cb_wait_front(in0/in1) → the products (matmul_form: one matmul_block per kt
+    for the whole DST subblock, or matmul_tiles for every (mt, nt, kt)) → cb_pop_front, then tile_regs_commit
+    / tile_regs_wait / cb_reserve_back / pack_tile… / cb_push_back / tile_regs_release. ``subblocked``: per
+    step and per [h, w] subblock an acquire/commit/wait/release of its own; from the second step on the
+    subblock's partial sums are reloaded from the intermediate CB (copy_init, copy_tile, then the matmul's
+    init) and, except on the last step, packed back to it; the last step packs to the output CB. With
+    ``packer_l1_acc`` (tt.options) the steps before the last free and re-reserve the subblock's spill pages
+    instead of reloading them, and pack into them under ``pack_reconfig_l1_acc`` (0 on the first step, 1
+    after: the packer adds to the partial sums in L1); only the last step reloads them, and packs the total
+    with accumulation off. An accumulator with ``k_group`` f > 1 (LowerSharedToCB) takes its inputs f steps at
+    a time: a ``k_group`` loop replaces the step loop (none when one group covers K), and each DST pass runs
+    the f steps' matmuls (``k_step``) before spilling. The matmul order over K is unchanged, so the sums are
+    bit-identical (not with packer_l1_acc, which adds each group's sums to the partial sums rather than the
+    products one by one). Accumulation starts from zero (DST is cleared by acquire) and runs in fp32 when the
+    accumulator is float32. With transpose_A each step first transposes A's tiles (transpose_tile through DST)
+    into the intermediate CB in (m, k) order and multiplies from there. When the kernel's matmuls differ in
+    what their init configures, each accumulator's code starts with its short init. Matmul tile indices: in0 m
+    * Kt + kt, in1 kt * Nt + n (n * Kt + kt when transpose_B), DST h * w_sub + w; in a group, step s adds s *
+    Mt * Kt and s * Kt * Nt.
 Example
     before: T.tt.fpu.zero(0, l); for k in range(8): T.tt.mm.mma(0, 1, 0, 2, 2, 1, 0, 0, l)
             T.tt.pack(0, 16, l)
@@ -73,6 +77,7 @@ class _Lowering:
         # init configures, each re-initialises before it runs.
         mmas = [m.call for m in find_ops(func.body, ("tt.mm.mma",))]
         self.reinit = len({init_key(m, self.accs[ops.fields(m).acc]) for m in mmas}) > 1
+        self.packer_l1_acc = require_attr(func, "tt.options", "InsertDSTManagementTT").packer_l1_acc
 
     def _in0(self, mma) -> CircularBuffer:
         """The CB matmul reads A from: A's own CB, or with transpose_A the CB of its transposed tiles."""
@@ -225,6 +230,10 @@ class _Lowering:
         first, last = simplify(first), simplify(last)
         cb_a, cb_b = cb_var(self._in0(mma)), cb_var(self.cbs[ops.fields(mma).cb_b])
         n_sub = sh * sw
+        # packer_l1_acc: the passes before the last pack into the spill CB adding to what it holds (the
+        # first overwrites); freeing and reserving the pages again brings the pack back to the same pages,
+        # since the CB holds exactly the accumulator. The last pass reloads the sums and packs the total.
+        l1_acc = self.packer_l1_acc and spill is not None
 
         def subblock(bi, bj):
             stmts = [extern("tile_regs_acquire")]
@@ -238,7 +247,16 @@ class _Lowering:
                         matmul_init(mma, acc, cb_a, cb_b),
                     ]
                 )
-                stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
+                if l1_acc:
+                    free = seq(
+                        [
+                            extern("cb_wait_front", cb_var(spill), n_sub),
+                            extern("cb_pop_front", cb_var(spill), n_sub),
+                        ]
+                    )
+                    stmts.append(tirx.IfThenElse(last, reload, tirx.IfThenElse(tirx.Not(first), free, None)))
+                else:
+                    stmts.append(tirx.IfThenElse(tirx.Not(first), reload, None))
             stmts += [
                 self._matmuls(mma, bi * sh, bj * sw, sh, sw, group),
                 extern("tile_regs_commit"),
@@ -246,6 +264,11 @@ class _Lowering:
             ]
             if spill is None:
                 stmts.append(self._pack(out, n_sub))
+            elif l1_acc:
+                accumulate = tirx.Select(first, tirx.const(0, "int32"), tirx.const(1, "int32"))
+                to_out = seq([extern("pack_reconfig_l1_acc", 0), self._pack(out, n_sub)])
+                to_spill = seq([extern("pack_reconfig_l1_acc", accumulate), self._pack(spill, n_sub)])
+                stmts.append(tirx.IfThenElse(last, to_out, to_spill))
             else:
                 stmts.append(tirx.IfThenElse(last, self._pack(out, n_sub), self._pack(spill, n_sub)))
             stmts.append(extern("tile_regs_release"))

@@ -265,13 +265,21 @@ MIN_MULTICAST_BLOCK_TILES = 16
 
 def lockstep_grid(strategy: str, gx: int, rows: int, work: list[CoreWork]) -> LockstepGrid | None:
     """The core rectangle of a ``block`` partition in which every core has the same number of block rows
-    and columns (``rows`` = gy * gz block rows), if it has more than one core."""
-    if strategy != "block" or len(work) < 2:
+    and columns (``rows`` = gy * gz block rows), if it has more than one core; a ``match_shard`` partition
+    that gives every core the rectangle a block partition would (a block-sharded output) steps alike."""
+    if strategy not in ("block", "match_shard") or len(work) < 2:
         return None
     cores_x = 1 + max(w.core[0] for w in work)
     cores_y = 1 + max(w.core[1] for w in work)
     if gx % cores_x or rows % cores_y:
         return None
+    if strategy == "match_shard":
+        as_blocks = {
+            (tuple(w.core), w.start, w.count, tuple(w.rect))
+            for w in assign("block", gx, rows, cores_x, cores_y)
+        }
+        if {(tuple(w.core), w.start, w.count, tuple(w.rect)) for w in work} != as_blocks:
+            return None
     return LockstepGrid(cores_x=cores_x, cores_y=cores_y)
 
 
@@ -380,30 +388,33 @@ def _shard_of_each_block(func, name: str, grid: dict, names: dict, cores_xy) -> 
 def _match_shard_work(
     owners: list[tuple[int, int]], gx: int, loc: str, name: str
 ) -> tuple[list[CoreWork], str]:
-    """(work, encoding) that computes each block on its owner: a run of consecutive block ids per core
-    (``range_row_major``), else a rectangle (``rect``)."""
+    """(work, encoding) that computes each block on its owner: a rectangle of blocks per core (``rect``,
+    which multicasts where it matches a block partition), else a run of consecutive block ids
+    (``range_row_major``)."""
     per_core: dict[tuple[int, int], list[int]] = {}
     for block, core in enumerate(owners):
         per_core.setdefault(core, []).append(block)
     cores = sorted(per_core, key=lambda c: (c[1], c[0]))
-    if all(ids[-1] - ids[0] + 1 == len(ids) for ids in per_core.values()):
-        return [CoreWork(core=list(c), start=per_core[c][0], count=len(per_core[c])) for c in cores], (
-            "range_row_major"
-        )
-    work = []
-    for core in cores:
-        ids = per_core[core]
+    rects = {}
+    for core, ids in per_core.items():
         row0, col0 = divmod(ids[0], gx)
         cols = 1 + max(i % gx for i in ids) - col0
-        rect = [(row0 + i // cols) * gx + col0 + i % cols for i in range(len(ids))]
-        if rect != ids:
-            raise TTCompileError.at(
-                loc,
-                f"tile_id_order 'match_shard': the blocks in core {core}'s shard of {name} are neither a run "
-                f"of the grid's blocks nor a rectangle of them",
-            )
-        work.append(CoreWork(core=list(core), start=ids[0], count=len(ids), rect=[row0, col0, cols]))
-    return work, "rect"
+        if [(row0 + i // cols) * gx + col0 + i % cols for i in range(len(ids))] == ids:
+            rects[core] = [row0, col0, cols]
+    if len(rects) == len(per_core):
+        work = [
+            CoreWork(core=list(c), start=per_core[c][0], count=len(per_core[c]), rect=rects[c]) for c in cores
+        ]
+        return work, "rect"
+    if all(ids[-1] - ids[0] + 1 == len(ids) for ids in per_core.values()):
+        work = [CoreWork(core=list(c), start=per_core[c][0], count=len(per_core[c])) for c in cores]
+        return work, "range_row_major"
+    core = next(c for c in cores if c not in rects)
+    raise TTCompileError.at(
+        loc,
+        f"tile_id_order 'match_shard': the blocks in core {core}'s shard of {name} are neither a run of the "
+        f"grid's blocks nor a rectangle of them",
+    )
 
 
 def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802

@@ -14,7 +14,9 @@ Output guarantees
     ``dims`` names each buffer dimension m / n / k by its gemm operand role; with transpose_A an
     intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold
     ``max(2, num_stages)`` blocks (double buffering; ``num_stages`` alone when double buffering is off),
-    output CBs two blocks (one when off). ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
+    output CBs two blocks (one when off), but the output CB a subblocked accumulator packs into two of its
+    DST subblocks (BuildTileDFGTT's choose_subblock; one when off): it is packed and drained subblock by
+    subblock. ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
     tiles [Mt, Nt], residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc,
     k_group). The shared/fragment allocations are removed from the body.
     K groups: a subblocked accumulator reduced by one constant loop of ``steps`` (no transpose_A) takes
@@ -36,6 +38,8 @@ Test
 
 from __future__ import annotations
 
+import math
+
 import tvm
 import tvm_ffi
 from tvm import tirx
@@ -56,6 +60,7 @@ from ..ir_utils import (
 )
 from ..records import Accumulator, CircularBuffer
 from ..target import BLOCK_FLOAT_DTYPES, DATA_FORMATS, TILE
+from .build_tile_dfg_tt import choose_subblock
 
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 # K tiles one DST pass accumulates before its partial sums go back to L1. A pass costs a reload and a pack
@@ -190,6 +195,14 @@ def _plan(func, target, options):
                 else (src.name, _carried_dtype(func, dst.buffer, str(src.buffer.dtype)))
             )
             entry = _entry(name, dtype, "output", ["m", "n"], src.shape, 2 if double else 1, site.loc)
+            acc = next((a for a in accumulators if a["buffer"] == src.name), None)
+            if direct and acc is not None and acc["residency"] == "subblocked":
+                # Compute packs a subblocked accumulator one DST subblock at a time and the writer drains
+                # each as it comes: two subblocks (one without double buffering) keep both going, and the
+                # L1 a whole block would take goes to deeper K groups.
+                sub_tiles = math.prod(choose_subblock(*acc["tiles"], target.dst_capacity(acc["fp32"])))
+                pages = sub_tiles * (2 if double else 1)
+                entry = {**entry, "depth": pages, "total_bytes": pages * entry["page_size"]}
             # "packs" ties the CB to its fragment, so later passes never derive it from the name.
             entries.append({**entry, "packs": src.name} if direct else entry)
     return entries, accumulators

@@ -15,6 +15,16 @@ ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_
     runtime_mock::kernel_abi::pack_dst(ifrom_dst, icb, out_of_order_output, output_tile_index, "pack_tile", site);
 }
 
+// With l1_acc_en 1 every later pack adds the DST tile to the values already in the destination page (the
+// matmul's partial sums stay in L1 across K blocks instead of being reloaded into DST); 0 overwrites.
+ALWI void pack_reconfig_l1_acc(const std::uint32_t l1_acc_en, runtime_mock::kernel_abi::CallSite site = {}) {
+    if (l1_acc_en > 1) {
+        runtime_mock::kernel_abi::failf(runtime_mock::kernel_abi::ErrorKind::Protocol, "pack_reconfig_l1_acc", site,
+                                        "l1_acc_en is %u; it must be 0 (overwrite) or 1 (accumulate)", l1_acc_en);
+    }
+    runtime_mock::kernel_abi::ctx()->compute.pack_l1_acc = l1_acc_en;
+}
+
 ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {
     (void)new_cb_id;
 }

@@ -37,7 +37,24 @@ inline void unpack_from_cb(uint32_t cb, uint32_t index, float* out, const char* 
 
 inline void pack_to_cb(const float* tile, uint32_t cb, uint32_t index, const char* call, CallSite site) {
     const uint32_t addr = cb_back_page(cb, index, call, site);
-    pack_tile_data(tile, checked_format(cb, call, site), reinterpret_cast<void*>(uintptr_t(addr)));
+    const DataFormat format = checked_format(cb, call, site);
+    void* page = reinterpret_cast<void*>(uintptr_t(addr));
+    if (!ctx()->compute.pack_l1_acc) {
+        pack_tile_data(tile, format, page);
+        return;
+    }
+    // L1 accumulation: the packer adds DST to the values the page holds, in float32, then packs the sums.
+    if (ctx()->poisoned_l1 && holds_only_poison(page, tile_size_bytes(format))) {
+        failf(ErrorKind::Protocol, call, site,
+              "accumulates into page %u of circular buffer %u (L1 0x%x) under pack_reconfig_l1_acc(1), but nothing "
+              "wrote that page in this program: every byte still holds the RUNTIME_MOCK_L1_FILL=poison fill",
+              index, cb, addr);
+    }
+    float sums[kTileElements];
+    unpack_tile(page, format, sums);
+    for (uint32_t i = 0; i < kTileElements; ++i)
+        sums[i] += tile[i];
+    pack_tile_data(sums, format, page);
 }
 
 // Packs a DST tile into the next sequential page of `cb` (or page `index` when out_of_order).

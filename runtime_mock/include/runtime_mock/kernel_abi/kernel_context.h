@@ -112,6 +112,7 @@ struct ComputeState {
     uint32_t binary_acc_to_dest;
     uint32_t matmul_transpose;  // mm_init: transpose each B tile
     uint32_t unpack_transpose;  // copy_tile_to_dst_init_short: transpose tiles copied to DST
+    uint32_t pack_l1_acc;       // pack_reconfig_l1_acc: packs add to the L1 page instead of overwriting it
 };
 
 struct KernelContext;
