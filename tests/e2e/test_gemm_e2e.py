@@ -51,8 +51,8 @@ def test_device_failure_becomes_ttruntimeerror():
 @pytest.mark.parametrize("target", ["wormhole", "blackhole"])
 def test_packer_l1_acc_keeps_the_partial_sums_in_l1(target):
     """packer_l1_acc (the SDK's option): an accumulator larger than DST (64x128 fp32) over K = 1536 in
-    three groups of 16 K tiles: the first group's sums are packed, the second's added to them by the packer
-    in L1, the third reloads them. The result matches numpy, and the reload schedule's to the rounding of
+    six groups of 8 K tiles: the first group's sums are packed, the next four's added to them by the packer
+    in L1, the last reloads them. The result matches numpy, and the reload schedule's to the rounding of
     the reordered float32 sums."""
     func = gemm(M=64, N=128, K=1536, bM=64, bN=128, bK=32, out_dtype="float32")
     accumulating = tilelang_tt.compile(func, out_idx=[-1], target=target, packer_l1_acc=True)

@@ -108,12 +108,12 @@ def _grouping(func) -> tuple[int, int]:
 
 
 def test_k_steps_are_grouped_into_dst_passes():
-    """128x128 blocks of fp32 partials: 32 reader steps of one K tile are taken 16 at a time, so the partial
-    sums are spilled and reloaded once per 16 K tiles; the input CBs hold the 16 steps, twice."""
+    """128x128 blocks of fp32 partials: 32 reader steps of one K tile are taken 8 at a time, so the partial
+    sums are spilled and reloaded once per 8 K tiles; the input CBs hold the 8 steps, twice."""
     func = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
-    assert _grouping(func) == (2, 16)
+    assert _grouping(func) == (4, 8)
     depths = {e.buffer: e.depth for e in func.attrs["tt.cb_table"]}
-    assert depths["A_s"] == depths["B_s"] == 2 * 4 * 16
+    assert depths["A_s"] == depths["B_s"] == 2 * 4 * 8
     calls = extern_calls(func)
     assert calls.count("copy_tile") == 1 and calls.count("matmul_block") == 1
 
@@ -129,19 +129,19 @@ def test_k_group_is_limited_by_the_l1_left_to_circular_buffers():
 
 
 def test_steps_that_fill_a_group_once_need_no_spill():
-    func = lower(gemm(M=128, N=128, K=512, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
-    assert _grouping(func) == (None, 16)  # one group: the k_group loop is gone
+    func = lower(gemm(M=128, N=128, K=256, bM=128, bN=128), "InsertDSTManagementTT")["gemm_compute"]
+    assert _grouping(func) == (None, 8)  # one group: the k_group loop is gone
     assert "copy_tile" not in extern_calls(func)
 
 
 def test_packer_l1_acc_adds_in_l1_and_reloads_only_for_the_last_pass():
-    """packer_l1_acc: the passes before the last free and re-reserve their spill pages (no copy_tile) and pack
-    into them under pack_reconfig_l1_acc (0 on the first pass, 1 after); the last reloads the sums once
-    and packs the total to the output with accumulation off."""
+    """packer_l1_acc: the passes before the last (6 passes of 8 K steps) free and re-reserve their spill
+    pages (no copy_tile) and pack into them under pack_reconfig_l1_acc (0 on the first pass, 1 after); the
+    last reloads the sums once and packs the total to the output with accumulation off."""
     func = lower(gemm(M=128, N=128, K=1536, bM=128, bN=128), "InsertDSTManagementTT", packer_l1_acc=True)[
         "gemm_compute"
     ]
-    assert _grouping(func) == (3, 16)
+    assert _grouping(func) == (6, 8)
     calls = extern_calls(func)
     assert calls.count("copy_tile") == 1 and calls.count("pack_reconfig_l1_acc") == 2, calls
     # the spill pages freed without a read on the middle pass, read once on the last: two waits on them

@@ -44,8 +44,8 @@ def test_reader_protocol_without_prefetch_has_a_barrier_per_block():
 
 
 def test_k_grouped_reader_moves_a_group_of_steps_per_reservation():
-    """The compute kernel takes 16 K steps per DST pass (k_group), so the reader reserves, reads, waits
-    and pushes 16 steps at a time: 2 groups over K = 1024 instead of 32 steps."""
+    """The compute kernel takes 8 K steps per DST pass (k_group), so the reader reserves, reads, waits
+    and pushes 8 steps at a time: 4 groups over K = 1024 instead of 32 steps."""
     reader = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "LowerCBIntrinsics")["gemm_reader"]
     loops, reserves = {}, []
     tvm_ffi.structural_walk(
@@ -61,8 +61,8 @@ def test_k_grouped_reader_moves_a_group_of_steps_per_reservation():
             else None,
         ),
     )
-    assert loops["k_group"] == 2 and loops["k_step"] == 16 and "k" not in loops
-    assert reserves == [4 * 16, 4 * 16]
+    assert loops["k_group"] == 4 and loops["k_step"] == 8 and "k" not in loops
+    assert reserves == [4 * 8, 4 * 8]
     assert extern_calls(reader).count("noc_async_read_barrier") == 1
 
 

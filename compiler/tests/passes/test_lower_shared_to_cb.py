@@ -42,10 +42,11 @@ def test_dims_follow_gemm_roles():
 
 
 def test_large_fp32_fragment_spills_to_an_intermediate_cb():
-    """32 K steps, 16 per DST pass: partial sums go through an intermediate CB between passes."""
+    """32 K steps, 8 per DST pass (an eighth of K, at least 8): partial sums go through an intermediate CB
+    between passes."""
     mod = lower(gemm(M=128, N=128, K=1024, bM=128, bN=128), "LowerSharedToCB")
     assert _cbs(mod)["C_f"].cb == 24 and attr(mod, "tt.accumulators")[0].residency == "subblocked"
-    assert attr(mod, "tt.accumulators")[0].k_group == 16 and _cbs(mod)["A_s"].depth == 2 * 4 * 16
+    assert attr(mod, "tt.accumulators")[0].k_group == 8 and _cbs(mod)["A_s"].depth == 2 * 4 * 8
 
 
 def test_k_steps_one_dst_pass_covers_need_no_spill_cb():
@@ -62,17 +63,19 @@ def test_fragment_stored_directly_gets_an_output_cb():
     assert _cbs(lower(gemm(c_shared=False), "LowerSharedToCB"))["C_f_out"].role == "output"
 
 
-def test_a_subblocked_accumulator_packs_into_two_subblocks_of_output_cb():
-    """A 128x128 fp32 accumulator is packed and written out one 1x4 DST subblock at a time, so its output CB
-    holds two subblocks (8 pages, not two 16-tile blocks); without double buffering one."""
-    cbs = _cbs(lower(gemm(M=128, N=128, K=1024, bM=128, bN=128, c_shared=False), "LowerSharedToCB"))
-    assert (cbs["C_f_out"].depth, cbs["C_f_out"].tiles) == (8, 16)
-    single = lower(
-        gemm(M=128, N=128, K=1024, bM=128, bN=128, c_shared=False),
-        "LowerSharedToCB",
-        enable_double_buffer=False,
-    )
-    assert _cbs(single)["C_f_out"].depth == 4
+def test_a_subblocked_accumulator_packs_into_two_subblocks_where_l1_is_short():
+    """A 256x256 fp32 accumulator is packed and written out one 1x4 DST subblock at a time: its output CB
+    holds two subblocks (8 pages, not two 64-tile blocks) while the K group is chosen, and the L1 that
+    saves takes 8 K steps per DST pass (4 with the CB of two blocks, stored through C_s); two blocks do
+    not fit after that, so it stays at 8. A 128x128 one gets its two blocks back: they fit."""
+    func = gemm(M=256, N=256, K=2048, bM=256, bN=256, dtype="float32", c_shared=False)
+    mod = lower(func, "LowerSharedToCB")
+    assert (_cbs(mod)["C_f_out"].depth, _cbs(mod)["C_f_out"].tiles) == (8, 64)
+    assert attr(mod, "tt.accumulators")[0].k_group == 8
+    through_shared = lower(gemm(M=256, N=256, K=2048, bM=256, bN=256, dtype="float32"), "LowerSharedToCB")
+    assert attr(through_shared, "tt.accumulators")[0].k_group == 4
+    small = _cbs(lower(gemm(M=128, N=128, K=1024, bM=128, bN=128, c_shared=False), "LowerSharedToCB"))
+    assert small["C_f_out"].depth == 2 * 16
 
 
 def test_allocations_are_removed():

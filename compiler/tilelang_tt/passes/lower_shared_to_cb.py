@@ -14,15 +14,17 @@ Output guarantees
     ``dims`` names each buffer dimension m / n / k by its gemm operand role; with transpose_A an
     intermediate CB (``source``: the A buffer) receives A's tiles transposed. Input CBs hold
     ``max(2, num_stages)`` blocks (double buffering; ``num_stages`` alone when double buffering is off),
-    output CBs two blocks (one when off), but the output CB a subblocked accumulator packs into two of its
-    DST subblocks (BuildTileDFGTT's choose_subblock; one when off): it is packed and drained subblock by
-    subblock. ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
+    output CBs two blocks (one when off), but the output CB a subblocked accumulator packs into is sized
+    after the K groups: two of its DST subblocks (BuildTileDFGTT's choose_subblock; one when off) while
+    they are chosen, it is packed and drained subblock by subblock, then two blocks (one) if the L1 left
+    holds them. ``tt.accumulators``: ``Accumulator``s (buffer, dtype, format, fp32,
     tiles [Mt, Nt], residency ∈ dst | subblocked (always subblocked with transpose_A), spill_cb, loc,
     k_group). The shared/fragment allocations are removed from the body.
     K groups: a subblocked accumulator reduced by one constant loop of ``steps`` (no transpose_A) takes
     its inputs ``k_group`` steps at a time, so each DST pass accumulates that many steps before its partial
     sums are spilled and reloaded (a reload and a pack of every output tile per pass). ``k_group`` is the
-    largest divisor of ``steps`` with ``k_group * kt <= MAX_GROUP_K_TILES`` whose deeper A and B CBs
+    largest divisor of ``steps`` with ``k_group * kt <= MAX_GROUP_K_TILES``, at most ``max(8, steps / 8)``
+    (the first group's reads are not overlapped), whose deeper A and B CBs
     (``k_group`` times their depth) fit the L1 left to CBs; the loop is annotated ``tt.k_group`` for the
     reader and compute lowerings, and a group that covers all of K needs no spill CB.
     Block sizes not multiples of 32 → TTCompileError; CB bytes over the L1 budget or more CBs than the
@@ -67,6 +69,10 @@ TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 # of each output tile (2 x 16 cycles per tile, doubled for float32) against 64 cycles per K tile of HiFi4
 # matmul; 16 K tiles keep that near 6% while the input CBs stay a fraction of L1.
 MAX_GROUP_K_TILES = 16
+# Compute starts on a group only once all its steps are read, so the first group's reads are not hidden:
+# a group is at most an eighth of K's steps, or this many (modelled: at 2048^3 on Wormhole groups of 8 steps
+# beat 16 by 4%, at 4096^3 16 beat 8 by 2%; 3584x3072x768 (24 steps) is best at 8).
+MIN_GROUP_CAP_STEPS = 8
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
 CB_CLASS_SIZE = {"input": 16, "output": 8, "intermediate": 8}
 
@@ -202,7 +208,7 @@ def _plan(func, target, options):
                 # L1 a whole block would take goes to deeper K groups.
                 sub_tiles = math.prod(choose_subblock(*acc["tiles"], target.dst_capacity(acc["fp32"])))
                 pages = sub_tiles * (2 if double else 1)
-                entry = {**entry, "depth": pages, "total_bytes": pages * entry["page_size"]}
+                entry = {**entry, "depth": pages, "total_bytes": pages * entry["page_size"], "cut_to": pages}
             # "packs" ties the CB to its fragment, so later passes never derive it from the name.
             entries.append({**entry, "packs": src.name} if direct else entry)
     return entries, accumulators
@@ -228,7 +234,8 @@ def _group_k(entries: list[dict], acc: dict, budget: int) -> tirx.Var | None:
         extra = sum((candidate - 1) * e["total_bytes"] for e in inputs)
         if candidate == steps:  # one pass over all of K: the spill CB goes
             extra -= sum(e["total_bytes"] for e in spill)
-        if steps % candidate == 0 and candidate * kt <= MAX_GROUP_K_TILES and extra <= free:
+        short = candidate <= max(MIN_GROUP_CAP_STEPS, steps // 8)
+        if steps % candidate == 0 and candidate * kt <= MAX_GROUP_K_TILES and short and extra <= free:
             group = candidate
     if group == 1:
         return None
@@ -240,6 +247,21 @@ def _group_k(entries: list[dict], acc: dict, budget: int) -> tirx.Var | None:
             entries.remove(e)
     acc["k_group"] = group
     return loops[0].loop_var
+
+
+def _widen_outputs(entries: list[dict], budget: int, blocks: int) -> None:
+    """Give the output CBs cut to DST subblocks (marked ``cut_to``) back ``blocks`` whole blocks, or one,
+    where the L1 the K groups left allows: then a core's next block need not wait for the writer to drain
+    the last one."""
+    for e in entries:
+        if "cut_to" not in e:
+            continue
+        cut = e.pop("cut_to")
+        others = sum(x["total_bytes"] for x in entries if x is not e)
+        for depth in (blocks * e["tiles"], e["tiles"]):
+            if depth > cut and others + depth * e["page_size"] <= budget:
+                e["depth"], e["total_bytes"] = depth, depth * e["page_size"]
+                break
 
 
 def _annotate_k_group(body: tirx.Stmt, loop_var: tirx.Var, group: int) -> tirx.Stmt:
@@ -308,6 +330,7 @@ def LowerSharedToCB() -> tvm.transform.Pass:  # noqa: N802
         entries, accumulators = _plan(func, target, options)
         budget, _ = l1_for_circular_buffers(func, target)
         grouped = [(_group_k(entries, acc, budget), acc["k_group"]) for acc in accumulators]
+        _widen_outputs(entries, budget, 2 if options.enable_double_buffer else 1)
         _assign(entries, target, str(func.attrs["global_symbol"]))
         check_cb_budget(func, target, entries)
         for acc in accumulators:
