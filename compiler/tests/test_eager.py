@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
-from tilelang_gemm_programs import matmul
+from tilelang_gemm_programs import matmul, matmul_dynamic_mnk
 from tilelang_tt.errors import TTArgumentError
+from tilelang_tt.ir_utils import tensor_params
 
 
 def _line_of(text: str) -> int:
@@ -170,6 +171,18 @@ def test_const_and_empty_outside_an_eager_kernel():
         T.const("M")
     with pytest.raises(tilelang.TTCompileError, match="T.empty declares part of an eager"):
         T.empty((64, 64), "bfloat16")
+    with pytest.raises(tilelang.TTCompileError, match="T.dynamic sizes are bound per call") as err:
+        T.dynamic("m")
+    assert "test_eager.py" in str(err.value), err.value
+
+
+def test_a_dynamic_size_is_a_constant_of_the_call():
+    """T.dynamic("m") is a T.const of one name: the kernel for a call has its tensors' sizes."""
+    func = matmul_dynamic_mnk.get_tir(
+        np.zeros((96, 128), np.float16), np.zeros((96, 64), np.float16), 64, 64, 32, True, False,
+        "float16", "float16", "float32", 2, 128,
+    )  # fmt: skip
+    assert [[int(d) for d in p.shape] for p in tensor_params(func)] == [[96, 128], [96, 64], [128, 64]]
 
 
 def plain_matmul(A, B, block_M, block_N, block_K):

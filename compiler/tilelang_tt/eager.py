@@ -23,8 +23,10 @@ with the constants' values (a keyword argument of that name, else the size of th
 that is exactly the constant), giving a static kernel per distinct shape. Errors in the kernel body point
 at the user's lines, because the parsed source keeps every line where it is in the user's file.
 
+``T.dynamic("m")`` is a ``T.const`` of one name (TileLang's dynamic dimension: a kernel per distinct size).
+
 Not supported (a TTCompileError says so): signature annotations, scalar parameters (``n: T.int32``),
-``T.dynamic`` shapes, statements after the kernel other than ``return``, and a constant that is only used
+statements after the kernel other than ``return``, and a constant that is only used
 inside expressions (``(M * 2, K)``) and not passed by keyword.
 """
 

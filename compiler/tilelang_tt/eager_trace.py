@@ -1,7 +1,7 @@
-"""What the prologue of an eager ``@tilelang.jit`` kernel declares while it runs: ``T.const`` shape
-constants and ``T.empty`` outputs (``eager.py`` runs the prologue and reads the trace).
+"""What the prologue of an eager ``@tilelang.jit`` kernel declares while it runs: ``T.const`` (and
+``T.dynamic``) shape constants and ``T.empty`` outputs (``eager.py`` runs the prologue and reads the trace).
 
-The two functions are part of the language (``T.const``, ``T.empty``); they live here, below both
+The functions are part of the language (``T.const``, ``T.dynamic``, ``T.empty``); they live here, below both
 ``language.py`` and ``eager.py``, so that the language does not depend on the eager front door that is
 built on it.
 """
@@ -71,6 +71,24 @@ def const(names: str, dtype: str = "int32"):
     if not values:
         raise TTCompileError(f"T.const({names!r}) names no constant")
     return values[0] if len(values) == 1 else tuple(values)
+
+
+def dynamic(name: str, dtype: str = "int32"):
+    """``M = T.dynamic("m")``: a size the tensors of each call give (TileLang's dynamic dimension). A
+    Tenstorrent kernel's block loops and tile counts are fixed at compile time, so in an eager kernel it is
+    a ``T.const``: the kernel is compiled once per distinct size (and cached)."""
+    if TRACE.get() is None:
+        caller = inspect.stack()[1]
+        raise TTCompileError(
+            "T.dynamic sizes are bound per call in the body of an eager @tilelang.jit kernel (compiled once "
+            "per distinct size); a PrimFunc with symbolic shapes is not supported on Tenstorrent yet",
+            caller.filename,
+            caller.lineno,
+            0,
+        )
+    if re.search(r"[,\s]", name.strip()):
+        raise TTCompileError(f"T.dynamic({name!r}) names one size; T.const takes several")
+    return const(name, dtype)
 
 
 def empty(*shape, dtype="float32"):

@@ -25,7 +25,7 @@ from tvm.script.parser.core import entry as _parser_entry
 from tvm.script.parser.core import utils as _parser_utils
 
 from . import dtypes, ops, surface
-from .eager_trace import const, empty
+from .eager_trace import const, dynamic, empty
 from .errors import TTCompileError
 from .factory import source_def_loc
 from .ir_utils import (
@@ -89,6 +89,7 @@ __all__ = [
     "reduce_abssum",
     "reduce_absmax",
     "const",
+    "dynamic",
     "empty",
 ]
 

@@ -5,7 +5,7 @@ factories, all on one GEMM shape (each new shape costs a host and kernel build).
 import numpy as np
 import pytest
 import tilelang_tt as tilelang
-from tilelang_gemm_programs import matmul, matmul_classic, ref_program
+from tilelang_gemm_programs import matmul, matmul_classic, matmul_dynamic_mnk, ref_program
 
 M, N, K = 128, 64, 96
 BLOCKS = dict(block_M=64, block_N=64, block_K=32)
@@ -66,3 +66,15 @@ def test_classic_factory_with_out_idx_and_pass_configs_runs():
     kernel.get_profiler(tensor_supply_type=tilelang.TensorSupplyType.Normal).assert_allclose(
         ref_program, rtol=0.01, atol=0.01
     )
+
+
+def test_dynamic_sizes_compile_once_per_shape_of_the_call():
+    """TileLang's examples/dynamic_shape/example_dynamic.py: T.dynamic("m") sizes take each call's tensor
+    shapes (a Tenstorrent kernel is compiled per distinct shape), here with trans_A."""
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (K, M)).astype(np.float16)  # (K, M): trans_A
+    b = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+    args = (64, 64, 32, True, False, "float16", "float16", "float32", 2, 128)
+    c = matmul_dynamic_mnk(a, b, *args)
+    assert c.shape == (M, N)
+    assert _max_rel_err(c, ref_program(a.T, b)) < 1e-2
