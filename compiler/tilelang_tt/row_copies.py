@@ -9,7 +9,9 @@ dimension (AttachTensorAccessorTT), and each grid point moves only its own row. 
 start of face 1 of each tile. The reader or writer moves those two runs per tile with one NOC transfer
 each, from byte offset ``(s0 + 32 t + 16 f) * element_bytes`` of the row's page (a multiple of 32 bytes for
 16-bit data, 64 for float32: aligned for the NOC). A read zero-fills each tile first, so the rest of the
-tile holds zeros rather than stale data.
+tile holds zeros rather than stale data. A block that can reach past the row's end (the last block of a
+length that is not a whole number of blocks) moves only the 32-value runs inside it: the rest of a read
+stays zero, the rest of a write is dropped, never spilling into the next row's page.
 """
 
 from __future__ import annotations
@@ -66,9 +68,11 @@ def row_major_region(reg: Region, loc: str) -> Region:
     return Region(reg.buffer, [row, col], [1, cols], [math.prod(shape[:-1]), shape[-1]])
 
 
-def lower_row_copy(call, entry: CircularBuffer, element_bytes: int) -> tirx.Stmt:
+def lower_row_copy(call, entry: CircularBuffer, element_bytes: int, row_length: int | None) -> tirx.Stmt:
     """``tt.read_row`` / ``tt.write_row(cb, tensor, row, col, cols)`` → the CB's pages claimed (a read
-    also zeroes them), one NOC transfer per 16-value run, the barrier, the pages handed on."""
+    also zeroes them), one NOC transfer per 16-value run, the barrier, the pages handed on. With
+    ``row_length`` (the copy may reach past the row's end: the last block of a length that is not a whole
+    number of blocks) each 32-value run past it is skipped: left zero on a read, dropped on a write."""
     f = ops.fields(call)
     reading = ops.is_op(call, "tt.read_row")
     cb, tiles = cb_var(entry), f.cols // TILE
@@ -81,6 +85,12 @@ def lower_row_copy(call, entry: CircularBuffer, element_bytes: int) -> tirx.Stmt
         source, destination = (page, l1) if reading else (l1, page)
         api = "noc_async_read" if reading else "noc_async_write"
         return extern(api, source, destination, FACE * element_bytes)
+
+    def runs(tile):
+        both = loop("half", 2, lambda h: run(tile, h))
+        if row_length is None:
+            return both
+        return tirx.IfThenElse(tirx.LT(simplify(f.col + tile * TILE), row_length), both, None)
 
     claim = (
         [
@@ -100,7 +110,7 @@ def lower_row_copy(call, entry: CircularBuffer, element_bytes: int) -> tirx.Stmt
         [
             dsl_comment(ops.loc_of(call)),
             *claim,
-            loop("tile", tiles, lambda t: loop("half", 2, lambda h: run(t, h))),
+            loop("tile", tiles, runs),
             extern("noc_async_read_barrier" if reading else "noc_async_write_barrier"),
             extern("cb_push_back" if reading else "cb_pop_front", cb, tiles),
         ]

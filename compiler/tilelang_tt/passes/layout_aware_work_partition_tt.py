@@ -25,13 +25,19 @@ Output guarantees
     one core) also gets ``tt.lockstep_grid``, a ``LockstepGrid`` (cores_x, cores_y): its shared reads are
     multicast (LowerCBIntrinsics).
     Strategies: row_major (blocks and cores both row-major, contiguous chunks, the first
-    cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major), block
+    cores take one extra block like the SDK's split_work_to_cores), column_major (both column-major),
+    z_order (runs along the Z curve of the block grid, ``range_z_order``: a core's ``count`` positions from
+    ``start``, those outside the grid skipped), match_shard (each block on the core holding the shard of a
+    sharded tensor its first copy of that tensor lies in; ``rect`` when every core's blocks are a rectangle,
+    lockstep where they are a block partition's, else ``range_row_major``), block
     (a 2-D rectangle of blocks per core), balanced (row_major's runs, but the grid axis a loop bound depends
     on — causal attention's row block, whose K/V loop grows with it — is walked from both ends in turn,
     0, n-1, 1, n-2, ..., so a core's run pairs long blocks with short ones: ``WorkPartition.balanced_axis``),
     auto (block where the cores can step in lockstep, the output blocks hold at least
     MIN_MULTICAST_BLOCK_TILES tiles, so shared reads are multicast, and the rectangles keep as many cores
     busy as row_major would; else balanced where a loop bound depends on a grid axis; else row_major).
+    A global tensor's ``tile_id_order`` (column_major, z_order, match_shard) chooses the strategy over
+    auto and row_major; two different orders, or a strategy that contradicts one, are TTCompileErrors.
     An output whose padded tile view the grid's blocks do not cover → TTCompileError at the store (blocks
     reaching past its end are legal: CheckTileBoundsTT).
 Example

@@ -318,8 +318,12 @@ class _Lowering:
                 stmt.value, entry, ops.fields(stmt).tensor, entry.page_size // (TILE * TILE)
             )
         if ops.is_op(stmt, "tt.read_row") or ops.is_op(stmt, "tt.write_row"):
-            entry = self.cbs[ops.fields(stmt).cb]
-            return lower_row_copy(stmt.value, entry, entry.page_size // (TILE * TILE))
+            f = ops.fields(stmt)
+            entry = self.cbs[f.cb]
+            element_bytes = entry.page_size // (TILE * TILE)
+            length = self.acc[f.tensor.name].page_size // element_bytes  # a page is one row
+            past_end = self.analyzer.const_int_bound(f.col).max_value + f.cols > length
+            return lower_row_copy(stmt.value, entry, element_bytes, length if past_end else None)
         if ops.is_op(stmt, "tt.gen_tile"):
             return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt
