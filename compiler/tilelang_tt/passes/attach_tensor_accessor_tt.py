@@ -153,7 +153,7 @@ def _store_in_order(func: tirx.PrimFunc, orders: dict[str, list[int]]) -> tirx.P
     return tirx.PrimFunc(params, body, func.ret_type, func.attrs)
 
 
-def is_single_row(reg) -> bool:
+def _single_row(reg) -> bool:
     """Whether a global region on its tile view is one row that does not start a tile row (``lse[b, h,
     s0:s0 + n]`` of a (B, H, S) tensor: head h's row), which only row-major pages can hold apart from the
     rows that share its tiles."""
@@ -173,7 +173,7 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
         src, dst = (region(r, site.loc) for r in (ops.fields(site.call).src, ops.fields(site.call).dst))
         for reg, mode in ((src, "read"), (dst, "write")):
             if is_global(reg.buffer):
-                modes.setdefault(reg.name, set()).update({mode, "rows" if is_single_row(reg) else "tiles"})
+                modes.setdefault(reg.name, set()).update({mode, "rows" if _single_row(reg) else "tiles"})
                 first_loc.setdefault(reg.name, site.loc)
     return modes, first_loc
 
@@ -181,7 +181,7 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
 def _row_major_pages(name: str, shape: list[int], mode: set, loc: str) -> list[int]:
     """The view [rows, last dimension] of a tensor stored one page per row of its last dimension, after
     checking that nothing reads it as tiles."""
-    if "tiles" in mode or ("gather" in mode and "write" in mode):
+    if "tiles" in mode:
         raise TTCompileError.at(
             loc,
             f"{name} is "

@@ -208,6 +208,7 @@ def _flat_index(load: tvm.ir.TensorLoad):
 
 
 def _launch_vars(func: tirx.PrimFunc) -> list:
+    """The launch-grid variables (blockIdx.*) of the kernel, whatever their extents."""
     found, node = [], func.body
     while isinstance(node, tirx.AttrStmt):
         if node.attr_key == "thread_extent":
@@ -222,7 +223,7 @@ def _read_in_place(func: tirx.PrimFunc, integers: set[str]) -> tirx.PrimFunc:
     read from the tensor itself (``block_mask[k]`` → ``BlockSparseMask[bz, by, bx, k]``), the copy gone:
     its values are then read one at a time from the index table, as the program reads them."""
     grid = _launch_vars(func)
-    copies = {}  # buffer → (copy call, the tensor's region)
+    copies = {}  # buffer → [(copy call, the tensor's region)] of the copies filling it
     for site in find_ops(func.body, ("tl.copy",)):
         src, dst = ops.fields(site.call).src, ops.fields(site.call).dst
         if str(src.source.name) in integers and str(dst.source.name) not in integers:
