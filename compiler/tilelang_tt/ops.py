@@ -109,9 +109,9 @@ SPECS: dict[str, OpSpec] = {
     "tt.tile.operand": OpSpec(("cb", "broadcast")),
     "tt.tile.matmul": OpSpec(("a", "b", "c", "trans_b"), "compute", reads=("a", "b", "c"), writes=("c",)),
     "tt.tile.reduce": OpSpec(
-        ("src", "dst", "kind", "dim", "clear", "scaler", "scratch"),
+        ("src", "dst", "kind", "dim", "clear", "scaler", "scratch", "mask", "identity"),
         "compute",
-        reads=("src", "scaler", "scratch"),
+        reads=("src", "scaler", "scratch", "mask"),
         writes=("dst", "scratch"),
     ),
     "tt.tile.transpose": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),

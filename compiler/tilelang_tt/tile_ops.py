@@ -91,16 +91,17 @@ MIRRORED = {"GT": "LT", "GE": "LE", "LT": "GT", "LE": "GE", "EQ": "EQ", "NE": "N
 class ReduceSpec:
     pool: str  # the reduce_tile PoolType
     combine: str  # SFPU_BINARY op merging with the old value (clear=False)
+    identity: float  # the value that leaves the result unchanged (what padding is masked to)
     negate: bool = False  # min = -max(-x)
     prepare: str | None = None  # element-wise function applied to the source first
 
 
 REDUCE = {
-    "sum": ReduceSpec("SUM", "add"),
-    "max": ReduceSpec("MAX", "max"),
-    "min": ReduceSpec("MAX", "min", negate=True, prepare="negative"),  # min(x) = -max(-x)
-    "abssum": ReduceSpec("SUM", "add", prepare="abs"),
-    "absmax": ReduceSpec("MAX", "max", prepare="abs"),
+    "sum": ReduceSpec("SUM", "add", 0.0),
+    "max": ReduceSpec("MAX", "max", float("-inf")),
+    "min": ReduceSpec("MAX", "min", float("inf"), negate=True, prepare="negative"),  # min(x) = -max(-x)
+    "abssum": ReduceSpec("SUM", "add", 0.0, prepare="abs"),
+    "absmax": ReduceSpec("MAX", "max", 0.0, prepare="abs"),
 }
 
 _EXACT = {

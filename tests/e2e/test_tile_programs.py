@@ -233,6 +233,42 @@ def test_reductions_over_rows_and_columns(dim, clear):
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-4, err_msg=f"reduce_{kind}, dim={dim}")
 
 
+def _short_reduction(rows, cols, kind, dim):
+    """reduce_<kind> over ``dim`` of a (rows, cols) block with fewer than 32 entries along it (4 split-KV
+    partial results per head, say), per (b, h): its tiles' padding must not enter the result."""
+    reduce = getattr(T, f"reduce_{kind}")
+    length = cols if dim == 0 else rows
+
+    @T.prim_func
+    def program(X: T.Tensor((2, 3, rows, cols), "float32"), Y: T.Tensor((6, length), "float32")):
+        with T.Kernel(1, 3, 2) as (bx, by, bz):
+            x = T.alloc_fragment((rows, cols), "float32")
+            y = T.alloc_fragment((length,), "float32")
+            T.copy(X[bz, by, :, :], x)
+            reduce(x, y, dim=dim)
+            T.copy(y, Y[bz * 3 + by, :])
+
+    return program
+
+
+@pytest.mark.parametrize(
+    "target, rows, cols, kind, dim",
+    [
+        ("wormhole", 4, 128, "max", 0),
+        ("blackhole", 4, 64, "min", 0),
+        ("wormhole", 4, 64, "sum", 0),
+        ("blackhole", 32, 16, "absmax", 1),
+    ],
+)
+def test_a_reduction_over_fewer_than_32_entries_ignores_the_padding(target, rows, cols, kind, dim):
+    """All values below -1: zeros from the tiles' padding would win a max; the reader's tile of which
+    entries lie inside the extent turns the padding into the reduction's identity first."""
+    kernel = tilelang.compile(_short_reduction(rows, cols, kind, dim), out_idx=[1], target=target)
+    x = (RNG.uniform(-4, -1, (2, 3, rows, cols))).astype(np.float32)
+    expected = NUMPY_REDUCE[kind](x, axis=2 + dim).reshape(6, -1)
+    np.testing.assert_allclose(kernel(x), expected, rtol=1e-6, atol=1e-5, err_msg=f"reduce_{kind}, dim={dim}")
+
+
 @T.prim_func
 def copies_and_fills(
     A: T.Tensor((M, N), "bfloat16"), B: T.Tensor((M, N), "bfloat16"), C: T.Tensor((M, N), "float32")

@@ -47,7 +47,7 @@ def softmax_numerator_lowered(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64,
         T.tt.read_to_cb(0, 0, bx, 0, 1, 2, "p.py:8:8")
         T.tt.tile.wait_input(0, "p.py:8:8")
         # src, dst, kind, dim, clear, scaler CB, scratch CB (-1: the reduction reads the source itself)
-        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
+        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, -1, T.float32("-inf"), "p.py:9:8")
         T.tt.tile.eltwise(
             25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
         )
@@ -192,3 +192,25 @@ def test_block_float_pages_fill_the_value_cb_and_pack_into_the_output_cb():
     assert (cbs["A_s"].role, cbs["A_s"].format, cbs["A_s"].page_size) == ("input", "Bfp8_b", 1088), cbs["A_s"]
     assert "A_s_in" not in cbs, sorted(cbs)
     assert (cbs["C_f_out"].role, cbs["C_f_out"].format) == ("output", "Bfp8_b"), cbs["C_f_out"]
+
+
+@TL.prim_func
+def split_maxima(X: TL.Tensor((3, 4, 64), "float32"), Y: TL.Tensor((3, 64), "float32")):
+    with TL.Kernel(3) as bx:
+        x = TL.alloc_fragment((4, 64), "float32")
+        y = TL.alloc_fragment((64,), "float32")
+        TL.copy(X[bx, :, :], x)
+        TL.reduce_max(x, y, dim=0)
+        TL.copy(y, Y[bx, :])
+
+
+def test_a_reduction_over_four_rows_masks_the_padding_of_its_tiles():
+    """4 rows in tiles of 32: the reader generates a tile of 1.0 on rows 0..3 (i < 4) and the reduction
+    reads the source with -inf, max's identity, wherever that tile is 0."""
+    func = lower(split_maxima, "LowerTileProgramTT")["gemm"]
+    (gen,) = [s.call for s in find_ops(func.body, ("tt.gen_tile",))]
+    (reduce,) = [s.call for s in find_ops(func.body, ("tt.tile.reduce",))]
+    fields = ops.fields(reduce)
+    assert fields.mask == ops.fields(gen).cb and fields.scratch >= 0, func.script()
+    assert float(fields.identity) == float("-inf")
+    assert "i < 4" in str(ops.fields(gen).value), ops.fields(gen).value

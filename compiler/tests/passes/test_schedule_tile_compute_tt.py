@@ -31,7 +31,7 @@ def softmax_numerator_compute():
     T.func_attr(COMPUTE_KERNEL)
     for block in range(T.tt.work_count()):
         T.tt.tile.wait_input(0, "p.py:8:8")
-        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, "p.py:9:8")
+        T.tt.tile.reduce(0, 24, "max", 1, 1, 26, -1, -1, T.float32("-inf"), "p.py:9:8")
         T.tt.tile.eltwise(
             25, T.exp(T.tt.tile.operand(0, "none") - T.tt.tile.operand(24, "col")), "p.py:10:20"
         )

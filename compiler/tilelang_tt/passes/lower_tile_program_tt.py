@@ -30,9 +30,11 @@ Output guarantees
       compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
       ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
-      into a scratch CB first), ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch)`` (scratch: the
-      CB of |x| or -x for abs/min reductions, -1 otherwise), ``tt.tile.transpose(src, dst)`` — each with the
-      DSL location last; their fields and the CBs each reads and writes are ``ops.SPECS`` rows.
+      into a scratch CB first), ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch, mask,
+      identity)`` (scratch: the CB of |x| or -x for abs/min reductions, or of the source with its padding
+      masked, -1 otherwise; mask: over a dimension of fewer than 32 entries, a reader-generated tile, 1.0
+      inside the extent and 0.0 beyond, where the reduction takes its identity instead, -1 otherwise),
+      ``tt.tile.transpose(src, dst)`` — each with the DSL location last; their fields and the CBs each reads and writes are ``ops.SPECS`` rows.
       ``tt.cb_table``: ``CircularBuffer``s (named after their buffers: cb_acc_o, cb_Q_shared…);
       ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
     Unsupported forms are TTCompileErrors at the DSL line naming the construct.
@@ -565,22 +567,28 @@ class _Lowering:
                 f"T.reduce_{kind} over dim {dim} of {src.name}{tuple(src.extents)} gives {want[0] * want[1]} "
                 f"values but {dst.name} holds {dst.extents[0] * dst.extents[1]}",
             )
-        # Each row (column) reduces on its own: only the reduced dimension must fill whole tiles.
-        if src.extents[dim] % TILE:
-            raise TTCompileError.at(
-                loc,
-                f"T.reduce_{kind} of {src.name}{tuple(src.extents)} over dim {dim}: a reduction over a "
-                f"dimension that is not whole 32-element tiles is not supported on Tenstorrent yet (the "
-                f"padding would be reduced too)",
-            )
         scaler = self.p.scaler_cb(loc)
-        # |x| or -x of the source goes through a scratch block the reduction then reads (reduce_tile
-        # unpacks from a CB); -1 when the reduction reads the source itself.
+        # Each row (column) reduces on its own: only the reduced dimension's padding (a table of 4 rows
+        # reduced over its rows: 28 padding rows in its tiles) would enter the result. A tile the reader
+        # generates (1.0 inside the extent, 0.0 beyond) selects the reduction's identity there instead.
+        mask, before = -1, []
+        if src.extents[dim] % TILE:
+            rows, cols = src.extents
+            cb = self.p.new_cb(f"{src.name}_extent", "float32", "input", rows, cols, 2, loc)
+            i, j = tirx.Var("i", "int32"), tirx.Var("j", "int32")
+            inside = tirx.Cast("float32", tirx.LT(i if dim == 0 else j, src.extents[dim]))
+            tile_rows, tile_cols = cb["tile_shape"]
+            before = self._tile_op(
+                "tt.gen_tile", loc, cb=cb["cb"], value=inside, i=i, j=j, rows=tile_rows, cols=tile_cols
+            ) + self._tile_op("tt.tile.wait_input", loc, cb=cb["cb"])
+            mask = cb["cb"]
+        # |x| or -x of the source (or the source with its padding masked) goes through a scratch block the
+        # reduction then reads (reduce_tile unpacks from a CB); -1 when the reduction reads the source.
         scratch = -1
-        if REDUCE[kind].prepare:
+        if REDUCE[kind].prepare or mask >= 0:
             rows, cols = src.extents
             scratch = self.p.new_cb(
-                f"{src.name}_{REDUCE[kind].prepare}",
+                f"{src.name}_{REDUCE[kind].prepare or 'masked'}",
                 str(s.buffer.ty.dtype),
                 "intermediate",
                 rows,
@@ -588,7 +596,7 @@ class _Lowering:
                 1,
                 loc,
             )["cb"]
-        return self._tile_op(
+        return before + self._tile_op(
             "tt.tile.reduce",
             loc,
             src=s.value_cb["cb"],
@@ -598,6 +606,8 @@ class _Lowering:
             clear=clear,
             scaler=scaler["cb"],
             scratch=scratch,
+            mask=mask,
+            identity=tirx.const(REDUCE[kind].identity, "float32"),
         )
 
     def transpose(self, c, loc):

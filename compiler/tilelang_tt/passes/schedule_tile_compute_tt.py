@@ -23,7 +23,9 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     that holds no value is a TTCompileError; so is an ``if`` whose branches leave different values live.
   * **Reductions** use ``reduce_tile`` with a scaler tile of ones the kernel fills once at start;
     ``clear=False`` combines with the old value (add / max / min); min reduces the negation and negates
-    back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB.
+    back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB;
+    over a dimension shorter than its tiles, that pass first selects the reduction's identity where the
+    op's mask tile is 0 (``where_tile``), so the tiles' padding never enters the result.
 Input expectations
     The compute kernel of a ``tt.compute_schedule == "tile_program"`` program (SplitDeviceKernel), with
     ``tt.tile.*`` ops (fields by name: ``ops.SPECS``) and ``tt.cb_table`` ``CircularBuffer``s.
@@ -529,7 +531,7 @@ class _Scheduler:
 
     def reduce(self, c, loc):
         f = ops.fields(c)
-        src, dst, kind, dim, clear, scaler, scratch = (
+        src, dst, kind, dim, clear, scaler, scratch, mask = (
             f.src,
             f.dst,
             f.kind,
@@ -537,24 +539,37 @@ class _Scheduler:
             f.clear,
             f.scaler,
             f.scratch,
+            f.mask,
         )
         spec = REDUCE[kind]
         prologue, epilogue = [], []
-        if spec.prepare:
+        if spec.prepare or mask >= 0:
             self.require_live(src, loc)
-            cs0 = self.cb_var(src)
-            prologue = self.produce(
-                scratch,
-                1,
-                lambda t, s: [
-                    extern("copy_init", cs0),
-                    extern("copy_tile", cs0, t, s),
-                    extern(f"{spec.prepare}_tile_init"),
-                    extern(f"{spec.prepare}_tile", s),
-                ],
-                loc,
-                [src],
-            )
+            cs0, fmt = self.cb_var(src), "Float32" if self.fp32 else "Float16_b"
+
+            def prepared(t, s):
+                # The padding of a dimension shorter than its tiles becomes the identity: where the
+                # generated tile (in s) is 1, the source (s + 1), else the identity (s + 2).
+                if mask < 0:
+                    out = [extern("copy_init", cs0), extern("copy_tile", cs0, t, s)]
+                else:
+                    cm = self.cb_var(mask)
+                    out = [
+                        extern("copy_init", cm),
+                        extern("copy_tile", cm, t, s),
+                        extern("copy_init", cs0),
+                        extern("copy_tile", cs0, t, s + 1),
+                        extern("fill_tile_init"),
+                        extern("fill_tile", s + 2, f.identity),
+                        extern("where_tile_init"),
+                        extern(f"where_tile<DataFormat::{fmt}>", s, s + 1, s + 2, s),
+                    ]
+                if spec.prepare:
+                    out += [extern(f"{spec.prepare}_tile_init"), extern(f"{spec.prepare}_tile", s)]
+                return out
+
+            reads = [src, mask] if mask >= 0 else [src]
+            prologue = self.produce(scratch, 3 if mask >= 0 else 1, prepared, loc, reads)
             epilogue = [extern("cb_pop_front", self.cb_var(scratch), self.n(scratch))]
             src = scratch
         rt, ct = self.cbs[src].tile_shape
@@ -591,7 +606,7 @@ class _Scheduler:
             return body
 
         out = self.produce(dst, 2 if combine else 1, per_tile, loc, [src])
-        if spec.prepare:
+        if spec.prepare or mask >= 0:
             self.live.discard(src)  # the scratch block lives for this reduction only
         return prologue + out + epilogue
 
