@@ -34,7 +34,8 @@ Output guarantees
       identity)`` (scratch: the CB of |x| or -x for abs/min reductions, or of the source with its padding
       masked, -1 otherwise; mask: over a dimension of fewer than 32 entries, a reader-generated tile, 1.0
       inside the extent and 0.0 beyond, where the reduction takes its identity instead, -1 otherwise),
-      ``tt.tile.transpose(src, dst)`` — each with the DSL location last; their fields and the CBs each reads and writes are ``ops.SPECS`` rows.
+      ``tt.tile.transpose(src, dst)`` — each with the DSL location last; their fields and the CBs each
+      reads and writes are ``ops.SPECS`` rows.
       ``tt.cb_table``: ``CircularBuffer``s (named after their buffers: cb_acc_o, cb_Q_shared…);
       ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
     Unsupported forms are TTCompileErrors at the DSL line naming the construct.
