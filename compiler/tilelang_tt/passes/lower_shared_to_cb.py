@@ -70,8 +70,8 @@ TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 # matmul; 16 K tiles keep that near 6% while the input CBs stay a fraction of L1.
 MAX_GROUP_K_TILES = 16
 # Compute starts on a group only once all its steps are read, so the first group's reads are not hidden:
-# a group is at most an eighth of K's steps, or this many (modelled: at 2048^3 on Wormhole groups of 8 steps
-# beat 16 by 4%, at 4096^3 16 beat 8 by 2%; 3584x3072x768 (24 steps) is best at 8).
+# a group is at most an eighth of K's steps, or this many (modelled on Wormhole: 2048^3, 64 steps, 83.9% of
+# peak in groups of 8 against 80.3% in 16; 3584x3072x768, 24 steps, best at 8; 4096^3 at 16: 93.4%).
 MIN_GROUP_CAP_STEPS = 8
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
 CB_CLASS_SIZE = {"input": 16, "output": 8, "intermediate": 8}

@@ -528,6 +528,9 @@ class _Lowering:
                 + self._tile_op("tt.tile.wait_input", loc, cb=stage["cb"])
                 + self._tile_op("tt.tile.copy", loc, src=stage["cb"], dst=b.value_cb["cb"])
             )
+        sliced = self._slice(src, dst, loc)
+        if sliced is not None:
+            return sliced
         s = self._whole(src, loc, "T.copy")
         if is_global(dst.buffer):
             out = self._out_cb(s, storage_dtype(self.p.func, dst.buffer), loc)
@@ -568,28 +571,38 @@ class _Lowering:
                 f"T.reduce_{kind} over dim {dim} of {src.name}{tuple(src.extents)} gives {want[0] * want[1]} "
                 f"values but {dst.name} holds {dst.extents[0] * dst.extents[1]}",
             )
-        scaler = self.p.scaler_cb(loc)
         # Each row (column) reduces on its own: only the reduced dimension's padding (a table of 4 rows
-        # reduced over its rows: 28 padding rows in its tiles) would enter the result. A tile the reader
-        # generates (1.0 inside the extent, 0.0 beyond) selects the reduction's identity there instead.
-        mask, before = -1, []
+        # reduced over its rows: 28 padding rows in its tiles) would enter the result, so a dimension that
+        # is not whole tiles keeps only the entries inside its extent.
+        keep = None
         if src.extents[dim] % TILE:
-            rows, cols = src.extents
-            cb = self.p.new_cb(f"{src.name}_extent", "float32", "input", rows, cols, 2, loc)
+            extent = src.extents[dim]
+            keep = lambda i, j: tirx.LT(i if dim == 0 else j, extent)  # noqa: E731
+        return self._reduce(s, d, src.extents, kind, dim, clear, keep, loc)
+
+    def _reduce(self, s, d, extents, kind, dim, clear, keep, loc):
+        """``tt.tile.reduce`` of tile buffer ``s`` (element ``extents``) into ``d``; with ``keep`` (a
+        condition on the element's row i and column j) the other entries count as the reduction's identity:
+        a tile the reader generates (1.0 where ``keep`` holds, 0.0 elsewhere) selects it there."""
+        scaler = self.p.scaler_cb(loc)
+        mask, before = -1, []
+        if keep is not None:
+            rows, cols = extents
+            cb = self.p.new_cb(f"{s.buffer.name}_kept", "float32", "input", rows, cols, 2, loc)
             i, j = tirx.Var("i", "int32"), tirx.Var("j", "int32")
-            inside = tirx.Cast("float32", tirx.LT(i if dim == 0 else j, src.extents[dim]))
             tile_rows, tile_cols = cb["tile_shape"]
+            value = tirx.Cast("float32", keep(i, j))
             before = self._tile_op(
-                "tt.gen_tile", loc, cb=cb["cb"], value=inside, i=i, j=j, rows=tile_rows, cols=tile_cols
+                "tt.gen_tile", loc, cb=cb["cb"], value=value, i=i, j=j, rows=tile_rows, cols=tile_cols
             ) + self._tile_op("tt.tile.wait_input", loc, cb=cb["cb"])
             mask = cb["cb"]
-        # |x| or -x of the source (or the source with its padding masked) goes through a scratch block the
-        # reduction then reads (reduce_tile unpacks from a CB); -1 when the reduction reads the source.
+        # |x| or -x of the source (or the source with the entries it does not keep masked) goes through a
+        # scratch block the reduction then reads (reduce_tile unpacks from a CB); -1 when it reads the source.
         scratch = -1
         if REDUCE[kind].prepare or mask >= 0:
-            rows, cols = src.extents
+            rows, cols = extents
             scratch = self.p.new_cb(
-                f"{src.name}_{REDUCE[kind].prepare or 'masked'}",
+                f"{s.buffer.name}_{REDUCE[kind].prepare or 'masked'}",
                 str(s.buffer.ty.dtype),
                 "intermediate",
                 rows,
@@ -610,6 +623,26 @@ class _Lowering:
             mask=mask,
             identity=tirx.const(REDUCE[kind].identity, "float32"),
         )
+
+    def _slice(self, src, dst, loc):
+        """A row (column) of a tile buffer copied into a vector (``T.copy(lse_local[k, :], lse_split)``):
+        the sum over the buffer's rows (columns) keeping only row (column) k, exact with one term; None when
+        ``src`` is not such a slice."""
+        b = self.p.bufs.get(src.name)
+        if b is None or is_global(dst.buffer):
+            return None
+        shape = [int(x) for x in b.buffer.ty.shape]
+        if src.extents == [1, shape[1]] and is_zero_mod(src.mins[1], shape[1]):
+            dim, index = 0, src.mins[0]
+        elif src.extents == [shape[0], 1] and is_zero_mod(src.mins[0], shape[0]):
+            dim, index = 1, src.mins[1]
+        else:
+            return None
+        d = self._whole(dst, loc, "T.copy")
+        if [int(x) for x in d.buffer.ty.shape] != src.extents:
+            return None
+        keep = lambda i, j: tirx.EQ(i if dim == 0 else j, index)  # noqa: E731
+        return self._reduce(b, d, shape, "sum", dim, True, keep, loc)
 
     def transpose(self, c, loc):
         src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
