@@ -269,27 +269,37 @@ def test_a_reduction_over_fewer_than_32_entries_ignores_the_padding(target, rows
     np.testing.assert_allclose(kernel(x), expected, rtol=1e-6, atol=1e-5, err_msg=f"reduce_{kind}, dim={dim}")
 
 
-@T.prim_func
-def weighted_rows(X: T.Tensor((6, 4, 64), "float32"), Y: T.Tensor((6, 64), "float32")):
+def weighted_rows(elementwise: bool):
     """Y[b] = sum over k of (k + 1) * X[b, k]: flash decoding's combine walks its table of split results one
-    row at a time, ``T.copy(lse_local[k, :], lse_local_split)``."""
-    with T.Kernel(6) as bx:
-        table = T.alloc_fragment((4, 64), "float32")
-        row = T.alloc_fragment((64,), "float32")
-        total = T.alloc_fragment((64,), "float32")
-        T.copy(X[bx, :, :], table)
-        T.clear(total)
-        for k in T.serial(4):
-            T.copy(table[k, :], row)
-            for j in T.Parallel(64):
-                total[j] += row[j] * T.Cast("float32", k + 1)
-        T.copy(total, Y[bx, :])
+    row at a time, ``T.copy(lse_local[k, :], lse_local_split)`` or, as its second loop writes it,
+    ``lse_local_split[i] = lse_local[k, i]`` (``elementwise``)."""
+
+    @T.prim_func
+    def program(X: T.Tensor((6, 4, 64), "float32"), Y: T.Tensor((6, 64), "float32")):
+        with T.Kernel(6) as bx:
+            table = T.alloc_fragment((4, 64), "float32")
+            row = T.alloc_fragment((64,), "float32")
+            total = T.alloc_fragment((64,), "float32")
+            T.copy(X[bx, :, :], table)
+            T.clear(total)
+            for k in T.serial(4):
+                if elementwise:
+                    for j in T.Parallel(64):
+                        row[j] = table[k, j]
+                else:
+                    T.copy(table[k, :], row)
+                for j in T.Parallel(64):
+                    total[j] += row[j] * T.Cast("float32", k + 1)
+            T.copy(total, Y[bx, :])
+
+    return program
 
 
+@pytest.mark.parametrize("elementwise", [False, True], ids=["copy", "elementwise"])
 @pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-def test_a_row_of_a_tile_buffer_copied_into_a_vector(target):
+def test_a_row_of_a_tile_buffer_copied_into_a_vector(target, elementwise):
     """The row is the sum over the table's rows of its entries in row k only: exact."""
-    kernel = tilelang.compile(weighted_rows, out_idx=[1], target=target)
+    kernel = tilelang.compile(weighted_rows(elementwise), out_idx=[1], target=target)
     x = RNG.standard_normal((6, 4, 64)).astype(np.float32)
     expected = (x * np.arange(1, 5, dtype=np.float32)[None, :, None]).sum(1)
     np.testing.assert_allclose(kernel(x), expected, rtol=1e-6, atol=1e-5)

@@ -204,13 +204,38 @@ def split_maxima(X: TL.Tensor((3, 4, 64), "float32"), Y: TL.Tensor((3, 64), "flo
         TL.copy(y, Y[bx, :])
 
 
+def _kept_and_reduced(program):
+    """(the lowered function, its one generated tile's fields, its one reduction's fields)."""
+    func = lower(program, "LowerTileProgramTT")["gemm"]
+    (gen,) = [s.call for s in find_ops(func.body, ("tt.gen_tile",))]
+    (reduce,) = [s.call for s in find_ops(func.body, ("tt.tile.reduce",))]
+    return func, ops.fields(gen), ops.fields(reduce)
+
+
 def test_a_reduction_over_four_rows_masks_the_padding_of_its_tiles():
     """4 rows in tiles of 32: the reader generates a tile of 1.0 on rows 0..3 (i < 4) and the reduction
     reads the source with -inf, max's identity, wherever that tile is 0."""
-    func = lower(split_maxima, "LowerTileProgramTT")["gemm"]
-    (gen,) = [s.call for s in find_ops(func.body, ("tt.gen_tile",))]
-    (reduce,) = [s.call for s in find_ops(func.body, ("tt.tile.reduce",))]
-    fields = ops.fields(reduce)
-    assert fields.mask == ops.fields(gen).cb and fields.scratch >= 0, func.script()
+    func, gen, fields = _kept_and_reduced(split_maxima)
+    assert fields.mask == gen.cb and fields.scratch >= 0, func.script()
     assert float(fields.identity) == float("-inf")
-    assert "i < 4" in str(ops.fields(gen).value), ops.fields(gen).value
+    assert "i < 4" in str(gen.value), gen.value
+
+
+@TL.prim_func
+def selected_rows(X: TL.Tensor((3, 4, 64), "float32"), Y: TL.Tensor((3, 64), "float32")):
+    with TL.Kernel(3) as bx:
+        table = TL.alloc_fragment((4, 64), "float32")
+        row = TL.alloc_fragment((64,), "float32")
+        TL.copy(X[bx, :, :], table)
+        for j in TL.Parallel(64):
+            row[j] = table[2, j]
+        TL.copy(row, Y[bx, :])
+
+
+def test_a_row_selected_element_wise_is_a_sum_keeping_that_row():
+    """``row[j] = table[2, j]`` is the slice copy ``T.copy(table[2, :], row)``: a sum over the table's rows
+    of a tile where only row 2 is kept (the reader generates i == 2), identity 0 elsewhere."""
+    func, gen, fields = _kept_and_reduced(selected_rows)
+    assert (fields.kind, int(fields.dim), fields.mask) == ("sum", 0, gen.cb), func.script()
+    assert "i == 2" in str(gen.value), gen.value
+    assert not find_ops(func.body, ("tt.tile.eltwise",)), "the selection should not be an element-wise op"

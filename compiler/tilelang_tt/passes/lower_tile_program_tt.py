@@ -62,6 +62,7 @@ from .. import ops
 from ..errors import TTCompileError, TTResourceError
 from ..index_tables import word_dtype
 from ..ir_utils import (
+    Region,
     buffer_scope,
     cast_to,
     collect_vars,
@@ -709,7 +710,38 @@ class _Lowering:
         ) + self._tile_op("tt.tile.tilize", loc, src=stage["cb"], dst=b.value_cb["cb"])
 
     def parallel(self, nest: tirx.For):
-        return _ElementStatement(self, nest).lower()
+        selected = self._selection(nest)
+        return selected if selected is not None else _ElementStatement(self, nest).lower()
+
+    def _selection(self, nest: tirx.For):
+        """``for i in T.Parallel(n): v[i] = table[k, i]`` (a row, or column, of a tile buffer into a vector,
+        k free of i) is the slice copy ``T.copy(table[k, :], v)``; None for any other nest."""
+        store = nest.body
+        if isinstance(store, tirx.For) or not isinstance(store, tirx.BufferStore):
+            return None
+        load = (
+            store.value.value if isinstance(store.value, tirx.Cast) else store.value
+        )  # the CB's format casts
+        if not isinstance(load, tvm.ir.TensorLoad) or load.source.name not in self.p.bufs:
+            return None
+        i, loc = nest.loop_var, parallel_loc(nest)
+        if len(load.indices) != 2 or len(store.indices) != 2 or store.buffer.name not in self.p.bufs:
+            return None
+        moving = [any(v.same_as(i) for v in collect_vars(x)) for x in load.indices]
+        if moving not in ([False, True], [True, False]):
+            return None
+        dim = 0 if moving == [False, True] else 1
+        stored = [simplify(x) for x in store.indices]
+        if not simplify(load.indices[1 - dim]).same_as(i) or not any(x.same_as(i) for x in stored):
+            return None
+        shape = [int(x) for x in load.source.shape]
+        if int(simplify(nest.extent).value) != shape[1 - dim]:
+            return None
+        zero = tirx.const(0, "int32")
+        src = Region(load.source, [load.indices[0], zero] if dim == 0 else [zero, load.indices[1]],
+                     [1, shape[1]] if dim == 0 else [shape[0], 1])  # fmt: skip
+        dst = Region(store.buffer, [zero, zero], [int(x) for x in store.buffer.shape])
+        return self._slice(src, dst, loc)
 
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
