@@ -207,3 +207,18 @@ def test_an_undecorated_function_and_nested_lists_compile():
     a = np.zeros((64, 32)).tolist()
     kernel = tilelang.jit(plain_matmul).compile(a, np.zeros((32, 64)).tolist(), 32, 32, 32)
     assert _shapes(kernel) == {"A": (64, 32), "B": (32, 64), "C": (64, 64)}
+
+
+def test_t_dynamic_names_one_size():
+    @tilelang.jit
+    def copy_rows(A):
+        M, N = T.dynamic("m, n")  # noqa: F841 -- the error comes first
+        A: T.Tensor((64, 64), "float32")
+        B = T.empty((64, 64), "float32")
+        with T.Kernel(1) as bx:
+            T.copy(A[0, 0], B[0, 0])
+        return B
+
+    with pytest.raises(tilelang.TTCompileError, match=r"T.dynamic\('m, n'\) names one size") as err:
+        copy_rows(np.zeros((64, 64), np.float32))
+    assert "test_eager.py" in str(err.value), err.value

@@ -77,8 +77,8 @@ def dynamic(name: str, dtype: str = "int32"):
     """``M = T.dynamic("m")``: a size the tensors of each call give (TileLang's dynamic dimension). A
     Tenstorrent kernel's block loops and tile counts are fixed at compile time, so in an eager kernel it is
     a ``T.const``: the kernel is compiled once per distinct size (and cached)."""
+    caller = inspect.stack()[1]
     if TRACE.get() is None:
-        caller = inspect.stack()[1]
         raise TTCompileError(
             "T.dynamic sizes are bound per call in the body of an eager @tilelang.jit kernel (compiled once "
             "per distinct size); a PrimFunc with symbolic shapes is not supported on Tenstorrent yet",
@@ -86,8 +86,10 @@ def dynamic(name: str, dtype: str = "int32"):
             caller.lineno,
             0,
         )
-    if re.search(r"[,\s]", name.strip()):
-        raise TTCompileError(f"T.dynamic({name!r}) names one size; T.const takes several")
+    if not name.strip() or re.search(r"[,\s]", name.strip()):
+        raise TTCompileError(
+            f"T.dynamic({name!r}) names one size (T.const takes several)", caller.filename, caller.lineno, 0
+        )
     return const(name, dtype)
 
 

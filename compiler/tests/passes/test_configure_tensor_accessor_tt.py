@@ -1,5 +1,6 @@
 """ConfigureTensorAccessorTT: accessors bound to compile-time and runtime argument slots."""
 
+import tilelang_tt.language as TL
 from before_after import assert_pass
 from gemm_kernels import (
     READER_ACCESSORS,
@@ -55,3 +56,25 @@ def test_gemm_writer_before_expected():
         "writer", kernel_attrs("writer", {"tt.accessor_args": WRITER_ACCESSORS}), write_by_accessor
     )
     assert_pass(ConfigureTensorAccessorTT(), before, expected)
+
+
+@TL.prim_func
+def row_sums(dO: TL.Tensor((2, 3, 32, 32), "float32"), Delta: TL.Tensor((2, 3, 32), "float32")):
+    with TL.Kernel(1, 3, 2) as (bx, by, bz):
+        x = TL.alloc_fragment((32, 32), "float32")
+        s = TL.alloc_fragment((32,), "float32")
+        TL.copy(dO[bz, by, :, :], x)
+        TL.reduce_sum(x, s, dim=1)
+        TL.copy(s, Delta[bz, by, :])
+
+
+def test_a_tensor_named_like_a_cpp_keyword_and_row_copies_get_accessors():
+    """dO's accessor would be ``do``, a C++ keyword: it is ``do_tensor``; the writer's one-row copy of Delta
+    (stored a page per row) names its accessor like any tile copy."""
+    mod = lower(row_sums, "ConfigureTensorAccessorTT")
+    reader = attr(mod, "tt.accessor_args", "gemm_reader")
+    assert [(a.tensor, a.accessor, a.args, a.addr) for a in reader] == [
+        ("dO", "do_tensor", "do_tensor_args", "do_tensor_addr")
+    ]
+    (write,) = find_ops(mod["gemm_writer"].body, ("tt.write_row",))
+    assert write.call.args[1].name == "delta"

@@ -8,7 +8,6 @@ from before_after import assert_pass
 from gemm_kernels import final_kernels, lowered_kernels
 from programs import attr, gemm, lower
 from tilelang_tt.errors import TTResourceError
-from tilelang_tt.ir_utils import collect_vars
 from tilelang_tt.passes import FinalizePersistentSignatureTT
 from tilelang_tt.records import replace
 from tvm import tirx
@@ -128,28 +127,58 @@ def test_a_3d_grid_decodes_every_block_once(strategy):
     assert sorted(decoded) == [(0, y, z) for y in range(2) for z in range(3)]
 
 
+def _bound_values(func, args: dict, block: int) -> dict[str, int]:
+    """The value of each Bind of ``func`` (in program order) for its ``block``-th work item, with the
+    runtime arguments ``args``: the kernel's own expressions, evaluated."""
+    analyzer = tvm.sym.Analyzer()
+    known = {**args, "block": block}
+
+    def value_of(var):
+        number = known.get(var.name)
+        return var if number is None or isinstance(number, str) else tirx.const(number, "int32")
+
+    # The analyzer does not fold bit operations on constants; TIR's constructors do.
+    refold = [
+        (tirx.BitwiseAnd, lambda e: tirx.bitwise_and(e.a, e.b)),
+        (tirx.BitwiseOr, lambda e: tirx.bitwise_or(e.a, e.b)),
+        (tirx.RShift, lambda e: tirx.shift_right(e.a, e.b)),
+    ]
+
+    def visit(bind):
+        value = tvm_ffi.structural_map(bind.value, (tvm.ir.Var, value_of))
+        value = analyzer.simplify(tvm_ffi.structural_map(value, refold, order="post"))
+        if isinstance(value, tirx.IntImm):
+            known[bind.var.name] = int(value)
+
+    tvm_ffi.structural_walk(func.body, (tirx.Bind, visit))
+    return known
+
+
 def _grid_index(func, args: dict, block: int) -> tuple[int, ...]:
     """(bx, by, bz) that ``func``'s Bind statements give for its ``block``-th work item, with the runtime
     arguments ``args``."""
-    analyzer = tvm.sym.Analyzer()
-    known = {**args, "block": block}
-    found = {}
+    known = _bound_values(func, args, block)
+    return tuple(known.get(name, 0) for name in ("bx", "by", "bz"))
 
-    def bind_free(expr):
-        for var in collect_vars(expr):
-            if var.name in known and not isinstance(known[var.name], str):
-                analyzer.bind(var, tirx.const(known[var.name], "int32"))
 
-    def visit(bind):
-        bind_free(bind.value)
-        if bind.var.name == "block_id":
-            known["block_id"] = int(analyzer.simplify(bind.value))
-            analyzer.bind(bind.var, tirx.const(known["block_id"], "int32"))
-        elif bind.var.name in ("bx", "by", "bz"):
-            found[bind.var.name] = int(analyzer.simplify(bind.value))
-
-    tvm_ffi.structural_walk(func.body, (tirx.Bind, visit))
-    return tuple(found.get(name, 0) for name in ("bx", "by", "bz"))
+def test_z_order_decodes_the_curve_and_skips_what_lies_outside_the_grid():
+    """12 x 12 blocks of 32 x 32 (the Z curve over a 16 x 16 square) on 64 cores: the kernels' own bit
+    gathers give each core's positions; those with block_row or block_col past the grid are skipped, the
+    rest are every block once. Compute takes the curve's start too: it skips the same positions."""
+    mod = lower(
+        gemm(M=384, N=384, K=32, bM=32, bN=32), "FinalizePersistentSignatureTT", partition_strategy="z_order"
+    )
+    assert attr(mod, "tt.work_encoding", "gemm_writer") == "range_z_order"
+    schema = attr(mod, "tt.runtime_args", "gemm_writer")
+    blocks = []
+    for core in attr(mod, "tt.core_runtime_args", "gemm_writer"):
+        values = {a.name: v for a, v in zip(schema, core.values, strict=False)}
+        for position in range(values["num_blocks"]):
+            known = _bound_values(mod["gemm_writer"], values, position)
+            if known["block_row"] < 12 and known["block_col"] < 12:
+                blocks.append((known["bx"], known["by"]))
+    assert sorted(blocks) == [(x, y) for x in range(12) for y in range(12)]
+    assert "block_start" in [a.name for a in attr(mod, "tt.runtime_args", "gemm_compute")]
 
 
 def test_gemm_kernels_before_expected():

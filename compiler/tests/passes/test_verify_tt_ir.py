@@ -1,6 +1,7 @@
 """VerifyTTIR: invariants and resource limits of the final module."""
 
 import pytest
+import tilelang_tt
 from before_after import assert_pass
 from gemm_kernels import final_kernels
 from programs import gemm, lower
@@ -40,3 +41,21 @@ def test_missing_kernel_is_reported():
 def test_final_gemm_kernels_are_returned_unchanged():
     """The GEMM's final reader, compute and writer kernels satisfy every invariant and limit."""
     assert_pass(VerifyTTIR(), final_kernels(), final_kernels())
+
+
+def test_the_l1_a_sharded_tensor_takes_counts_against_the_cbs():
+    """A sharded in L1 (64 KB a core, two shards): circular buffers that would fit the whole CB budget no
+    longer fit beside it, and the error names what took the L1."""
+    shard = {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": [0], "grid": [2]}}
+    func = tilelang_tt.annotate_tt_layout(gemm(M=256, N=64, K=256, bM=128, bN=64), {"A": shard})
+    mod = lower(func, "FinalizePersistentSignatureTT")
+    compute = mod["gemm_compute"]
+    table = list(compute.attrs["tt.cb_table"])
+    budget = compute.attrs["tt.target"].l1_cb_budget
+    others = sum(e.total_bytes for e in table[1:])
+    table[0] = replace(table[0], total_bytes=budget - others)  # the whole budget: fits only without A's shard
+    mod["gemm_compute"] = compute.with_attr("tt.cb_table", table)
+    with pytest.raises(
+        TTResourceError, match=r"circular buffers need \d+ bytes .* \(after 65536 bytes of A\)"
+    ):
+        VerifyTTIR()(mod)

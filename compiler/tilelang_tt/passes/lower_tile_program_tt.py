@@ -717,7 +717,7 @@ class _Lowering:
         """``for i in T.Parallel(n): v[i] = table[k, i]`` (a row, or column, of a tile buffer into a vector,
         k free of i) is the slice copy ``T.copy(table[k, :], v)``; None for any other nest."""
         store = nest.body
-        if isinstance(store, tirx.For) or not isinstance(store, tirx.BufferStore):
+        if not isinstance(store, tirx.BufferStore):
             return None
         load = (
             store.value.value if isinstance(store.value, tirx.Cast) else store.value
