@@ -111,6 +111,29 @@ def batched_gemm(batch, M, N, K, bM, bN, bK, dtype="bfloat16", accum="float"):  
     return bmm
 
 
+def box_stencil(shape, reach):
+    """C = the sum of A's 32 x 32 blocks within ``reach`` (rows, columns) blocks of each block, inside the
+    tensor: a stencil over blocks, reading its neighbours' tiles."""
+    rows, cols = shape
+    block_rows, block_cols = rows // 32, cols // 32
+    reach_rows, reach_cols = reach
+
+    @T.prim_func
+    def box(A: T.Tensor(shape, "bfloat16"), C: T.Tensor(shape, "bfloat16")):
+        with T.Kernel(block_cols, block_rows) as (bx, by):
+            A_s = T.alloc_shared((32, 32), "bfloat16")
+            C_f = T.alloc_fragment((32, 32), "float")
+            T.clear(C_f)
+            for i in T.serial(T.max(by - reach_rows, 0), T.min(by + reach_rows + 1, block_rows)):
+                for j in T.serial(T.max(bx - reach_cols, 0), T.min(bx + reach_cols + 1, block_cols)):
+                    T.copy(A[i * 32, j * 32], A_s)
+                    for r, c in T.Parallel(32, 32):
+                        C_f[r, c] += A_s[r, c]
+            T.copy(C_f, C[by * 32, bx * 32])
+
+    return box
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

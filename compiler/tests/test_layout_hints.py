@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tilelang_tt
 import tilelang_tt.language as T
-from programs import attr, gemm, lower, page_table_gather
+from programs import attr, box_stencil, gemm, lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes.layout_aware_work_partition_tt import core_blocks, z_order_position
 from tilelang_tt.records import CoreWork
@@ -52,11 +52,6 @@ def test_annotations_merge_over_the_hints_a_function_has():
 def test_the_forks_attribute_name_is_read_too():
     func = gemm().with_attr("tt.user_layout", {"B": {"memory": "L1"}})
     assert attr(lower(func, "InferTTLayout"), "tt.layout_desc")["B"].memory == "L1"
-
-
-def test_halos_are_named_as_not_supported_yet():
-    with pytest.raises(TTCompileError, match="sets 'halo': halos between shards are not supported"):
-        lower(tilelang_tt.annotate_tt_layout(gemm(), {"A": {"halo": [1, 1]}}), "InferTTLayout")
 
 
 def _sharded(axes, grid, order="row_major"):
@@ -116,6 +111,84 @@ def test_shard_grids_that_do_not_fit_are_located_errors(shard, message):
     with pytest.raises(TTCompileError, match=message) as err:
         lower(func, "AttachTensorAccessorTT")
     assert "test_layout_hints.py" in str(err.value), f"the error should point at the copy of A:\n{err.value}"
+
+
+def _box_reference(a, reach):
+    """numpy: the block sums of ``box_stencil``, added in its order (float32, rounded to bf16 once)."""
+    rows, cols = a.shape
+    blocks = a.astype(np.float32).reshape(rows // 32, 32, cols // 32, 32)
+    out = np.zeros_like(blocks)
+    for by in range(rows // 32):
+        for bx in range(cols // 32):
+            for i in range(max(by - reach[0], 0), min(by + reach[0] + 1, rows // 32)):
+                for j in range(max(bx - reach[1], 0), min(bx + reach[1] + 1, cols // 32)):
+                    out[by, :, bx] += blocks[i, :, j]
+    return out.reshape(rows, cols).astype(ml_dtypes.bfloat16)
+
+
+def _with_halo(hint, halo):
+    return {**hint, "halo": halo}
+
+
+# (shape, reach in blocks, layout): A height-sharded with a halo of one tile row, C sharded alike and
+# computed where its shards are (so every read of A is in the core's own window); the same for A
+# block-sharded with a halo of one tile on every side; A width-sharded with a two-tile halo and C's blocks
+# in row-major order
+# (some windows are not where the blocks run: those reads go to the owners).
+HALOS = {
+    "height": (
+        (256, 64),
+        (1, 0),
+        {
+            "A": _with_halo(_sharded([0], [4]), [32, 0]),
+            "C": {**_sharded([0], [4]), "tile_id_order": "match_shard"},
+        },
+    ),
+    "block_2d": (
+        (192, 256),
+        (1, 1),
+        {
+            "A": _with_halo(_sharded([0, 1], [3, 4]), [32, 32]),
+            "C": {**_sharded([0, 1], [3, 4]), "tile_id_order": "match_shard"},
+        },
+    ),
+    "width_two_tiles": ((64, 384), (0, 2), {"A": _with_halo(_sharded([1], [3]), [0, 64])}),
+}
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("name", list(HALOS))
+def test_halos_hold_the_neighbours_tiles_a_stencil_reads(name, target):
+    """A sharded tensor with a halo: each core's L1 holds its shard widened by its neighbours' edge tiles
+    (zeros past the tensor), and the reader takes a tile from there when the core holds it: the block
+    stencil matches numpy exactly."""
+    shape, reach, layout = HALOS[name]
+    kernel = tilelang_tt.compile(
+        tilelang_tt.annotate_tt_layout(box_stencil(shape, reach), layout), out_idx=[-1], target=target
+    )
+    a = np.random.default_rng(2).standard_normal(shape).astype(ml_dtypes.bfloat16)
+    result, expected = kernel(a), _box_reference(a, reach)
+    assert np.array_equal(result, expected), f"{np.sum(result != expected)} of {result.size} sums differ"
+    accessor = next(t for t in kernel.plan["tensors"] if t["name"] == "A")
+    assert accessor["halo"] == [h // 32 for h in layout["A"]["halo"]], accessor
+
+
+@pytest.mark.parametrize(
+    "layout, message",
+    [
+        ({"A": {"halo": [32, 0]}}, "sets a halo but layout 'interleaved'"),
+        ({"A": _with_halo(_sharded([0], [4]), [1])}, r"the halo of A is \[1\]; give \[rows, columns\]"),
+        ({"A": _with_halo(_sharded([0], [4]), [16, 0])}, r"halos are whole 32x32 tiles .*\(16 rows is not"),
+        ({"A": _with_halo(_sharded([0], [4]), [0, 32])}, "not split along its columns .* no neighbouring"),
+        ({"A": _with_halo(_sharded([0], [4]), [96, 0])}, r"is wider than its shards \(64 rows\)"),
+        ({"C": _with_halo(_sharded([0], [4]), [32, 0])}, "C has a halo but the kernels write it"),
+    ],
+)
+def test_invalid_halos_are_located_errors(layout, message):
+    func = tilelang_tt.annotate_tt_layout(box_stencil((256, 64), (1, 0)), layout)
+    with pytest.raises(TTCompileError, match=message) as err:
+        lower(func, "AttachTensorAccessorTT")
+    assert "programs.py" in str(err.value), f"the error should name the program's line:\n{err.value}"
 
 
 def test_annotate_refuses_what_is_not_a_prim_func_or_a_layout():

@@ -3,7 +3,8 @@ text for every shape of a program structure and its built object is reused.
 
 ``tilelang_tt_run(kernel_dir, tensors, n, sizes, num_sizes)`` receives ``sizes``: first the named sizes in
 the order the renderer asked for them (``HostSizes.size``), then the per-core work table: its core count,
-then one row per core (``CORE_FIELDS``, plus the rectangle of a block partition). The plan records both
+then one row per core (``CORE_FIELDS``, plus the rectangle of a block partition and the window of each
+tensor with halos, sharding.window). The plan records both
 (``tt.plan.json`` "host_sizes"), and ``values(plan)`` flattens them for a call.
 
 What stays a constant in main.cpp: block shapes, circular buffers, tile page sizes, the kernels' files and
@@ -12,6 +13,8 @@ them is a new program structure.
 """
 
 from __future__ import annotations
+
+from . import sharding
 
 CORE_FIELDS = ("x", "y", "start", "count")
 RECT_FIELDS = ("row0", "col0", "cols")
@@ -39,15 +42,39 @@ class HostSizes:
         return len(self.entries)
 
 
+WINDOW_FIELDS = ("row0", "col0", "page0")
+
+
+def window_field(tensor: str, field: str) -> str:
+    """The work table's name for ``field`` of the window of ``tensor`` (a tensor with halos)."""
+    return "".join(c if c.isalnum() else "_" for c in tensor).lower() + f"_halo_{field}"
+
+
+def _haloed(plan: dict) -> list[dict]:
+    return [t for t in plan["tensors"] if t.get("halo")]
+
+
 def core_fields(plan: dict) -> tuple[str, ...]:
     """The words of one core's row of the work table."""
-    return CORE_FIELDS + (RECT_FIELDS if plan["work_encoding"] == "rect" else ())
+    windows = tuple(window_field(t["name"], f) for t in _haloed(plan) for f in WINDOW_FIELDS)
+    return CORE_FIELDS + (RECT_FIELDS if plan["work_encoding"] == "rect" else ()) + windows
 
 
 def core_rows(plan: dict) -> list[list[int]]:
     """The work table of the plan: one row of ``core_fields`` per used core."""
     rect = plan["work_encoding"] == "rect"
-    return [[*w["core"], w["start"], w["count"], *(w["rect"] if rect else [])] for w in plan["core_work"]]
+    grid = plan["target"]["grid"]
+    rows = []
+    for w in plan["core_work"]:
+        windows = [
+            v
+            for t in _haloed(plan)
+            for v in sharding.window(
+                w["core"], t["tiles"], t["shard_grid"], t["shard_order"], grid, t["halo"]
+            )
+        ]
+        rows.append([*w["core"], w["start"], w["count"], *(w["rect"] if rect else []), *windows])
+    return rows
 
 
 def values(plan: dict) -> list[int]:

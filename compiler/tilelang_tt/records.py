@@ -110,6 +110,9 @@ class LayoutDesc(dc.Object):
     # sharded tensors: shards along the tile view's rows and columns, and the order shards go to cores
     shard_grid: list[int] = dc.field(default_factory=list)
     shard_order: str = ""
+    # sharded tensors read near their shards: elements [rows, cols] of the view each shard's core also holds
+    # on both sides of its shard (sharding.py)
+    halo: list[int] = dc.field(default_factory=list)
 
 
 @_record("tt.TensorAccessor")
@@ -133,6 +136,8 @@ class TensorAccessor(dc.Object):
     dim_order: list[int]  # declared dimension numbers, outermost stored first
     shard_grid: list[int] = dc.field(default_factory=list)  # sharded: [row shards, column shards] of the view
     shard_order: str = ""  # sharded: row_major | col_major, the order shards go to cores
+    # sharded with halos: tiles [rows, cols] each shard's core also holds on both sides (pages counts them)
+    halo: list[int] = dc.field(default_factory=list)
 
 
 @_record("tt.IndexTable")
@@ -310,6 +315,10 @@ class AccessorArgs(dc.Object):
     memory: str
     page_layout: str  # the tensor's (TensorAccessor.page_layout)
     page_size: int  # bytes per page: get_tile_size of the CB for tiles, the row bytes for row_major
+    # a sharded tensor's (TensorAccessor's); with halos, reads prefer the core's own window of its tiles
+    shard_grid: list[int] = dc.field(default_factory=list)
+    shard_order: str = ""
+    halo: list[int] = dc.field(default_factory=list)
 
 
 @_record("tt.ComputeConfig")

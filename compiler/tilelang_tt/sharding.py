@@ -11,11 +11,30 @@ on core (j, i) — or (i, j) in ``col_major``, the SDK's transposed grid.
     [(0, 0, 3, 0)]
     >>> shard_cores([2, 2], "row_major", (8, 8))
     [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+A shard may carry a halo (``halo`` tiles [rows, cols]): its core's L1 then also holds a copy of the tiles
+within that many tiles of the shard on each side (zeros past the tensor's edge), written there by the host
+as ttnn's halo step does on the device. The buffer is the tensor with every shard widened by its halo
+(``stored_grid``); a tile is read from the reader's own window when it lies in it (``window``), else from
+its owner's shard (``stored_tile``).
+
+    >>> stored_grid([8, 2], [4, 1], [1, 0])
+    [16, 2]
+    >>> stored_tile(2, 1, [8, 2], [4, 1], [1, 0])  # shard 1, its row 0 (after one halo row)
+    (5, 1)
 """
 
 from __future__ import annotations
 
-__all__ = ["buffer_layout", "shard_core_ranges", "shard_cores", "fits"]
+__all__ = [
+    "buffer_layout",
+    "shard_core_ranges",
+    "shard_cores",
+    "fits",
+    "stored_grid",
+    "stored_tile",
+    "window",
+]
 
 
 def buffer_layout(shard_grid) -> str:
@@ -59,3 +78,41 @@ def shard_cores(shard_grid, order: str, grid) -> list[tuple[int, int]]:
         else:
             cores += [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
     return cores[: shard_grid[0] * shard_grid[1]]
+
+
+# A core holding no shard of a tensor with halos gets this window origin: as a signed 32-bit row or column it
+# lies so far before the tensor that no tile is inside the window, so every read goes to the tile's owner.
+NO_WINDOW = 0x40000000
+
+
+def stored_grid(tiles, shard_grid, halo) -> list[int]:
+    """The tile rows and columns of the buffer of a tensor of ``tiles`` [rows, cols] whose shards (over
+    ``shard_grid``) each carry ``halo`` [rows, cols] tiles on both sides."""
+    return [n + 2 * h * g for n, g, h in zip(tiles, shard_grid, halo, strict=True)]
+
+
+def stored_tile(row: int, col: int, tiles, shard_grid, halo) -> tuple[int, int]:
+    """Where tile (row, col) of the tensor lies in its owner's widened shard, in the buffer's tile grid."""
+    out = []
+    for index, n, g, h in zip((row, col), tiles, shard_grid, halo, strict=True):
+        size = n // g
+        out.append(index // size * (size + 2 * h) + h + index % size)
+    return out[0], out[1]
+
+
+def window(core, tiles, shard_grid, order: str, grid, halo) -> tuple[int, int, int]:
+    """(first row, first column, first buffer page) of the window of tensor tiles that ``core`` (x, y) holds
+    a copy of: its shard widened by the halo. The row and column are signed (a window may start before the
+    tensor), as unsigned 32-bit words; a core without a shard gets ``NO_WINDOW``."""
+    cores = shard_cores(shard_grid, order, grid)
+    if tuple(core) not in cores:
+        return NO_WINDOW, NO_WINDOW, 0
+    shard_row, shard_col = divmod(cores.index(tuple(core)), shard_grid[1])
+    size_r, size_c = (n // g for n, g in zip(tiles, shard_grid, strict=True))
+    stored_cols = stored_grid(tiles, shard_grid, halo)[1]
+    first_page = shard_row * (size_r + 2 * halo[0]) * stored_cols + shard_col * (size_c + 2 * halo[1])
+    return (
+        (shard_row * size_r - halo[0]) & 0xFFFFFFFF,
+        (shard_col * size_c - halo[1]) & 0xFFFFFFFF,
+        first_page,
+    )

@@ -1,15 +1,18 @@
 """FinalizePersistentSignatureTT: runtime-argument schemas, per-core values, work decoding."""
 
 import pytest
+import tilelang_tt
 import tilelang_tt.language as T
 import tvm
 import tvm_ffi
 from before_after import assert_pass
 from gemm_kernels import final_kernels, lowered_kernels
-from programs import attr, gemm, lower
+from programs import attr, box_stencil, gemm, lower
 from tilelang_tt.errors import TTResourceError
 from tilelang_tt.passes import FinalizePersistentSignatureTT
 from tilelang_tt.records import replace
+from tilelang_tt.sharding import shard_cores
+from tilelang_tt.target import get_target
 from tvm import tirx
 
 
@@ -145,6 +148,8 @@ def _bound_values(func, args: dict, block: int) -> dict[str, int]:
     ]
 
     def visit(bind):
+        if not isinstance(bind.var.ty, tvm.ir.PrimType):  # an L1 pointer (a zero fill), not a number
+            return
         value = tvm_ffi.structural_map(bind.value, (tvm.ir.Var, value_of))
         value = analyzer.simplify(tvm_ffi.structural_map(value, refold, order="post"))
         if isinstance(value, tirx.IntImm):
@@ -214,3 +219,47 @@ def test_balanced_decodes_blocks_from_both_ends():
         blocks.append([_grid_index(mod["gemm_writer"], values, b)[0] for b in range(values["num_blocks"])])
     assert sorted(b for core in blocks for b in core) == list(range(128))
     assert {sum(b + 1 for b in core) for core in blocks} == {129}, blocks
+
+
+def test_halo_windows_keep_every_read_of_a_stencil_in_the_cores_own_l1():
+    """A 3-block stencil down A (8 x 2 tiles) height-sharded 4 ways with a halo of one tile row, C sharded
+    alike and computed where its shards are: each reader gets its window (first row, first page), and the
+    kernel's own page expression, evaluated for every block and every row the stencil reads, names a page
+    of the core's own widened shard (4 rows of 2 tiles) holding exactly that tile."""
+    sharded = {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": [0], "grid": [4]}}
+    func = tilelang_tt.annotate_tt_layout(
+        box_stencil((256, 64), (1, 0)),
+        {"A": {**sharded, "halo": [32, 0]}, "C": {**sharded, "tile_id_order": "match_shard"}},
+    )
+    mod = lower(func.with_attr("global_symbol", "gemm"), "FinalizePersistentSignatureTT")
+    schema = attr(mod, "tt.runtime_args", "gemm_reader")
+    assert [a.kind for a in schema if a.name.startswith("a_halo")] == ["halo_window", "halo_window"]
+    shards = shard_cores([4, 1], "row_major", WORMHOLE_GRID)
+    checked = 0
+    for core in attr(mod, "tt.core_runtime_args", "gemm_reader"):
+        # the kernel reads its words as int32 where a value can be negative (a window before the tensor)
+        values = {
+            a.name: _signed(v) if isinstance(v, int) else v for a, v in zip(schema, core.values, strict=True)
+        }
+        shard = shards.index(tuple(core.core))
+        window = (values["a_halo_row0"], values["a_halo_page0"])
+        assert window == (2 * shard - 1, 8 * shard), f"core {core.core}: window {window}"
+        for block in range(values["num_blocks"]):
+            grid_point = _bound_values(mod["gemm_reader"], values, block)
+            bx, by = grid_point["bx"], grid_point["by"]
+            for i in range(max(by - 1, 0), min(by + 2, 8)):
+                known = _bound_values(mod["gemm_reader"], {**values, "i": i, "j": bx}, block)
+                page = known["a_tile"]
+                stored_row, stored_col = divmod(page, 2)
+                assert stored_row // 4 == shard, f"core {core.core} reads tile row {i} from page {page}"
+                assert (stored_row // 4 * 2 + stored_row % 4 - 1, stored_col) == (i, bx), f"page {page}"
+                checked += 1
+    assert checked == 44  # 8 x 2 blocks, each reading 3 block rows (2 in the first and last row)
+
+
+WORMHOLE_GRID = get_target("wormhole").grid
+
+
+def _signed(value: int) -> int:
+    """A 32-bit word as the kernel's int32 arithmetic leaves it."""
+    return (value + 2**31) % 2**32 - 2**31

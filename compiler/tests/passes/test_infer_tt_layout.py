@@ -114,3 +114,33 @@ def test_an_nd_shard_hint_before_expected():
     )
     expected = {**hints, **DEFAULTS, "tt.layout_desc": {**LAYOUT_DESC, "A": sharded}}
     assert_pass(InferTTLayout(), launched({**hints, **DEFAULTS}), launched(expected))
+
+
+def test_a_halo_hint_before_expected():
+    """Before/Expected: A sharded 2 x 1 with a halo of 32 rows records the halo in elements (whole tiles,
+    along a split dimension, on a read-only tensor: AttachTensorAccessorTT checks)."""
+    shard = {
+        "memory": "L1",
+        "layout": "sharded",
+        "nd_shard": {"axes": [0], "grid": [2]},
+        "halo": [32, 0],
+    }
+    hints = {"tt.layout_hints": {"A": shard}}
+    sharded = LayoutDesc(
+        memory="L1",
+        layout="sharded",
+        tile_id_order="row_major",
+        shard_grid=[2, 1],
+        shard_order="row_major",
+        halo=[32, 0],
+    )
+    expected = {**hints, **DEFAULTS, "tt.layout_desc": {**LAYOUT_DESC, "A": sharded}}
+    assert_pass(InferTTLayout(), launched({**hints, **DEFAULTS}), launched(expected))
+
+
+@pytest.mark.parametrize("halo", [[32], "32, 0", [32.0, 0], [-32, 0]])
+def test_a_malformed_halo_is_rejected_at_the_function(halo):
+    func = gemm().with_attr("tt.layout_hints", {"A": {"halo": halo}})
+    with pytest.raises(TTCompileError, match=r"the halo of A is .*; give \[rows, columns\]") as err:
+        lower(func, "InferTTLayout")
+    assert "programs.py" in str(err.value), err.value

@@ -18,6 +18,7 @@ from programs import extern_calls, gemm, lower, page_table_gather
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics
+from tilelang_tt.records import replace
 from tvm import tirx
 
 
@@ -237,3 +238,46 @@ def test_the_reader_copies_an_index_table_to_l1_once_and_reads_it_there():
     loads = []
     tvm_ffi.structural_walk(reader.body, (tvm.ir.TensorLoad, lambda t: loads.append(str(t.source.name))))
     assert loads and set(loads) == {"Pages_words"}, loads
+
+
+@T.macro
+def reads_with_a_halo(bx, by):
+    """The GEMM reader's k loop with A sharded 2 x 1 (a tile row a shard) and a halo of one tile row: A's
+    buffer holds each shard widened to 3 tile rows. A tile in the core's window (its shard and one row on
+    each side: rows a_halo_row0 .. a_halo_row0 + 2) is read there, from page a_halo_page0 on; any other
+    from its owner's shard, row by * 3 + 1 of the 6 x 2 buffer."""
+    cb_in0 = T.int32()
+    cb_in1 = T.int32()
+    a = T.int32()
+    b = T.int32()
+    a_halo_row0 = T.int32()
+    a_halo_page0 = T.int32()
+    b_tile_cols = T.int32()
+    for k in T.serial(2, annotations={"tl.pipelined_stages": 2}):
+        T.tt.comment("g.py:10: ")
+        T.tt.comment("g.py:11: ")
+        T.call_extern("void", "cb_reserve_back", cb_in0, 1)
+        T.call_extern("void", "cb_reserve_back", cb_in1, 1)
+        l1_write_addr_in0: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in0)
+        a_tile: T.let[T.int32] = T.Select(
+            by - a_halo_row0 >= 0 and by - a_halo_row0 < 3,
+            by * 2 + a_halo_page0 + k - a_halo_row0 * 2,
+            by * 6 + k + 2,
+        )
+        T.call_extern("void", "noc_async_read_tile", a_tile, a, l1_write_addr_in0)
+        l1_write_addr_in1: T.let[T.int32] = T.call_extern("int32", "get_write_ptr", cb_in1)
+        b_tile: T.let[T.int32] = k * b_tile_cols + bx
+        T.call_extern("void", "noc_async_read_tile", b_tile, b, l1_write_addr_in1)
+        T.call_extern("void", "noc_async_read_barrier")
+        T.call_extern("void", "cb_push_back", cb_in0, 1)
+        T.call_extern("void", "cb_push_back", cb_in1, 1)
+
+
+def test_a_tensor_with_halos_is_read_from_the_cores_own_window_when_it_holds_the_tile():
+    a = replace(READER_ACCESSORS[0], shard_grid=[2, 1], shard_order="row_major", halo=[1, 0])
+    attrs = kernel_attrs("reader", {"tt.accessor_args": [a, READER_ACCESSORS[1]]})
+    assert_pass(
+        LowerCBIntrinsics(),
+        data_movement_kernel("reader", attrs, reads_by_accessor),
+        data_movement_kernel("reader", attrs, reads_with_a_halo),
+    )

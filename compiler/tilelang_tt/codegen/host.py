@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .. import multicast, sharding
-from ..host_sizes import HostSizes, core_fields
+from ..host_sizes import HostSizes, core_fields, window_field
 from ..target import TILE
 from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
 
@@ -158,6 +158,40 @@ _FLOAT_TABLE_HELPERS = [
     "",
 ]
 _FLOAT_TABLE_VALUE = {"bfloat16": "bfloat16_value", "float16": "float16_value"}
+
+# A sharded tensor whose shards carry halos (sharding.py): the host writes each shard widened by copies of its
+# neighbours' tiles, the halo exchange ttnn runs on the device before a convolution.
+_HALO_HELPERS = [
+    "// The tiles of a tile_rows x tile_cols tensor (row-major, `tiles` whole tiles) as its sharded buffer",
+    "// holds them: each of its shards_down x shards_across shards widened by halo_rows tile rows and",
+    "// halo_cols tile columns of its neighbours on every side (zeros past the tensor's edge), the widened",
+    "// shards side by side.",
+    "template <typename T>",
+    "std::vector<T> with_halos(const std::vector<T>& tiles, uint32_t tile_rows, uint32_t tile_cols, "
+    "uint32_t shards_down,",
+    "                          uint32_t shards_across, uint32_t halo_rows, uint32_t halo_cols) {",
+    "const uint32_t shard_rows = tile_rows / shards_down + 2 * halo_rows;",
+    "const uint32_t shard_cols = tile_cols / shards_across + 2 * halo_cols;",
+    "const size_t tile = tiles.size() / (static_cast<size_t>(tile_rows) * tile_cols);",
+    "std::vector<T> stored(static_cast<size_t>(shards_down) * shard_rows * shards_across * shard_cols * "
+    "tile, T{0});",
+    "for (uint32_t r = 0; r < shards_down * shard_rows; ++r) {",
+    "// the tensor's tile row held at buffer row r (out of range past the tensor's edge)",
+    "const int64_t row = int64_t{r / shard_rows} * (shard_rows - 2 * halo_rows) + r % shard_rows - "
+    "halo_rows;",
+    "for (uint32_t c = 0; c < shards_across * shard_cols; ++c) {",
+    "const int64_t col = int64_t{c / shard_cols} * (shard_cols - 2 * halo_cols) + c % shard_cols - "
+    "halo_cols;",
+    "if (row >= 0 && row < tile_rows && col >= 0 && col < tile_cols) {",
+    "std::memcpy(&stored[(static_cast<size_t>(r) * shards_across * shard_cols + c) * tile],",
+    "            &tiles[static_cast<size_t>(row * tile_cols + col) * tile], tile * sizeof(T));",
+    "}",
+    "}",
+    "}",
+    "return stored;",
+    "}",
+    "",
+]
 
 # Between the tensor's declared dimension order and the order it is stored in (emitted when some tensor
 # is stored in another order, plan ``dim_order``).
@@ -391,6 +425,8 @@ def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
         elif a["kind"] == "multicast":
             direction, field = a["name"].split("_", 1)
             values.append(f"{direction}_mcast.{field}")
+        elif a["kind"] == "halo_window":
+            values.append(f"w.{window_field(a['tensor'], a['name'].rsplit('_', 1)[1])}")
         else:
             values.append(WORK_FIELDS[a["kind"]])
     named = list(zip(values, (a["name"] for a in kernel["runtime_args"]), strict=True))
@@ -473,6 +509,8 @@ def render_host(plan: dict) -> tuple[str, list[dict]]:
         L += _PADDING_HELPERS
     if any(_is_permuted(t) for t in tensors):
         L += _ORDER_HELPERS
+    if any(t.get("halo") for t in tensors):
+        L += _HALO_HELPERS
     if any(t["page_layout"] == "table" and t["dtype"] in _FLOAT_TABLE_VALUE for t in tensors):
         L += _FLOAT_TABLE_HELPERS
     fields = len(core_fields(plan))
@@ -712,15 +750,22 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
                 f"const PhysicalSize {n}_shape{{{rows}, {cols}}};",
                 f"const std::vector<{ty}> {n}_tiles = convert_layout({n}_span, {n}_shape, row_major, tiled);",
             ]
+        tiles = f"{n}_tiles"
+        if t.get("halo"):
+            tiles = f"{n}_haloed_tiles"
+            counts = [*t["tiles"], *t["shard_grid"], *t["halo"]]
+            L += assigned_call(
+                f"const std::vector<{ty}> {tiles}", "with_halos", [f"{n}_tiles", *map(str, counts)], INDENT
+            )
         if t["dtype"] in BLOCK_FLOAT_CALLS:
             pack = BLOCK_FLOAT_CALLS[t["dtype"]][1]
             L += [
-                f"const std::vector<uint32_t> {n}_words = {pack}({n}_tiles, /*row_major_input=*/false, "
+                f"const std::vector<uint32_t> {n}_words = {pack}({tiles}, /*row_major_input=*/false, "
                 "/*is_exp_a=*/false);",
                 f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_words, false);",
             ]
             continue
-        L.append(f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {n}_tiles, false);")
+        L.append(f"distributed::EnqueueWriteMeshBuffer(cq, {n}_buffer, {tiles}, false);")
     L += [
         "",
         "workload.add_program(device_range, std::move(program));",
@@ -772,22 +817,25 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
 
 
 def _shard_spec(t: dict, n: str, grid) -> list[str]:
-    """The ShardSpecBuffer ``<n>_shards`` of sharded tensor ``t`` (sharding.py: which cores hold which shard).
-    Its numbers are part of the program text: a sharded layout is compiled for its shape."""
+    """The ShardSpecBuffer ``<n>_shards`` of sharded tensor ``t`` (sharding.py: which cores hold which shard;
+    a shard with halos is widened by them). Its numbers are part of the program text: a sharded layout is
+    compiled for its shape."""
     rows, cols = t["shard_grid"]
-    tile_rows, tile_cols = t["tiles"]
+    halo = t.get("halo") or [0, 0]
+    stored_rows, stored_cols = sharding.stored_grid(t["tiles"], t["shard_grid"], halo)
+    shard_rows, shard_cols = stored_rows // rows, stored_cols // cols
     ranges = ", ".join(
         f"CoreRange({{{x0}, {y0}}}, {{{x1}, {y1}}})"
         for x0, y0, x1, y1 in sharding.shard_core_ranges(t["shard_grid"], t["shard_order"], grid)
     )
     orientation = "COL_MAJOR" if t["shard_order"] == "col_major" else "ROW_MAJOR"
+    with_halo = f" (with halos of {halo[0]} x {halo[1]} tiles)" if any(halo) else ""
     return [
-        f"// {t['name']}: {rows} x {cols} shards of {tile_rows // rows} x {tile_cols // cols} tiles, "
-        "one a core.",
+        f"// {t['name']}: {rows} x {cols} shards of {shard_rows} x {shard_cols} tiles{with_halo}, one a "
+        "core.",
         f"const ShardSpecBuffer {n}_shards(CoreRangeSet(std::vector<CoreRange>{{{ranges}}}),",
-        f"{INDENT * 2}{{{tile_rows // rows * TILE}, {tile_cols // cols * TILE}}}, "
-        f"ShardOrientation::{orientation},",
-        f"{INDENT * 2}{{{TILE}, {TILE}}}, {{{tile_rows}, {tile_cols}}});",
+        f"{INDENT * 2}{{{shard_rows * TILE}, {shard_cols * TILE}}}, ShardOrientation::{orientation},",
+        f"{INDENT * 2}{{{TILE}, {TILE}}}, {{{stored_rows}, {stored_cols}}});",
     ]
 
 

@@ -397,6 +397,7 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
             "work_cols": "block columns of that rectangle (it is walked row by row)",
             "multicast": multicast.arg_meaning(a.name) if a.kind == "multicast" else "",
             "shape": a.meaning,
+            "halo_window": a.meaning,
         }[a.kind]
         comments.append(f"//   {i}: {a.name}: {what}")
         if a.name in used:
@@ -404,7 +405,8 @@ def _header(func, role: str, program: str, source: str, used: set[str]) -> tuple
     if accessors:
         comments.append("// Compile-time arguments:")
         for a in accessors:
-            comments.append(f"//   {a.ct_offset}: TensorAccessorArgs of {a.tensor} ({a.memory}, interleaved)")
+            layout = f"sharded {a.shard_grid[0]} x {a.shard_grid[1]}" if a.shard_grid else "interleaved"
+            comments.append(f"//   {a.ct_offset}: TensorAccessorArgs of {a.tensor} ({a.memory}, {layout})")
     comments.append("// Circular buffers:")
     cb_decls = []
     for e in sorted(cbs, key=lambda e: e.cb):

@@ -17,8 +17,10 @@ Output guarantees
     does not start a tile row (``lse[b, h, s0:s0 + n]``: rows of other heads share its tiles), its last
     dimension a multiple of 32. An index table (``tt.index_tables``) is one page of
     32-bit words (page_layout "table", view [1, words]), read. Access is derived from the
-    copies' directions. Global tensors have 2 or more dimensions, else TTCompileError at the first copy
-    touching them.
+    copies' directions. A sharded tensor's ``halo`` (LayoutDesc, elements) becomes tiles [rows, cols] here:
+    whole tiles, along a split dimension, no wider than a shard, on a tensor only read (else
+    TTCompileError); its buffer holds every shard widened by the halo (sharding.py), which ``pages``
+    counts. Global tensors have 2 or more dimensions, else TTCompileError at the first copy touching them.
     ``dim_order`` is the order the tensor's dimensions are stored in (declared dimension numbers, outermost
     first), decided here and only here from how the tile regions use the tensor. A tile spans the last
     dimension and one other, its row dimension. When the regions of an N-D tensor span a row dimension d
@@ -244,6 +246,40 @@ def _checked_shard_grid(name, layout, view, page_layout, func, loc) -> list[int]
     return [rows, cols]
 
 
+def _checked_halo(name, layout, tiles, shard_grid, access, loc) -> list[int]:
+    """The halo of a sharded tensor in tiles [rows, cols], once it is whole tiles, along split dimensions
+    only, no wider than a shard, on a tensor the kernels only read; [] for tensors without one."""
+    if not any(layout.halo):
+        return []
+    halo = [int(h) for h in layout.halo]
+    for h, what, n, g in zip(halo, ("rows", "columns"), tiles, shard_grid, strict=True):
+        if h % TILE:
+            raise TTCompileError.at(
+                loc,
+                f"the halo of {name} is {halo} elements; halos are whole {TILE}x{TILE} tiles on Tenstorrent "
+                f"({h} {what} is not a multiple of {TILE})",
+            )
+        if h and g == 1:
+            raise TTCompileError.at(
+                loc,
+                f"the halo of {name} reaches {h} {what} past its shards, but {name} is not split along its "
+                f"{what} (shard grid {shard_grid[0]} x {shard_grid[1]}): no neighbouring shard holds them",
+            )
+        if h // TILE > n // g:
+            raise TTCompileError.at(
+                loc,
+                f"the halo of {name} ({h} {what}) is wider than its shards ({n // g * TILE} {what}); a halo "
+                f"reaches the neighbouring shards only",
+            )
+    if access != "read":
+        raise TTCompileError.at(
+            loc,
+            f"{name} has a halo but the kernels write it: each core's copies of its neighbours' tiles would "
+            f"go stale; only a tensor the kernels only read can have a halo",
+        )
+    return [h // TILE for h in halo]
+
+
 def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         formats = require_attr(func, "tt.data_formats", "AttachTensorAccessorTT")
@@ -296,6 +332,10 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     f"(gathered, or one row at a time); store it as {compute_dtype(dtype)}",
                 )
             tile_bytes = DATA_FORMATS[dtype][1]
+            shard_grid = _checked_shard_grid(name, layouts[name], view, page_layout, func, loc)
+            tiles = [view[0] // TILE, view[1] // TILE] if page_layout == "tile" else [0, 0]
+            halo = _checked_halo(name, layouts[name], tiles, shard_grid, access, loc)
+            stored = sharding.stored_grid(tiles, shard_grid, halo) if halo else tiles
             accessors.append(
                 TensorAccessor(
                     name=name,
@@ -303,7 +343,7 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     dtype=dtype,
                     format=formats[name],
                     page_layout=page_layout,
-                    pages=view[0] if page_layout == "row_major" else view[0] * view[1] // (TILE * TILE),
+                    pages=view[0] if page_layout == "row_major" else stored[0] * stored[1],
                     page_size=view[1] * tile_bytes // (TILE * TILE)
                     if page_layout == "row_major"
                     else tile_bytes,
@@ -311,13 +351,14 @@ def AttachTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                     # what callers pass: a 1-D tensor is (L, 1) or (1, L) here (LegalizeVectorsTT)
                     declared_shape=declared.get(name, shape),
                     view=view,
-                    tiles=[view[0] // TILE, view[1] // TILE] if page_layout == "tile" else [0, 0],
+                    tiles=tiles,
                     memory=layouts[name].memory,
                     layout=layouts[name].layout,
                     access=access,
                     dim_order=order,
-                    shard_grid=_checked_shard_grid(name, layouts[name], view, page_layout, func, loc),
+                    shard_grid=shard_grid,
                     shard_order=layouts[name].shard_order,
+                    halo=halo,
                 )
             )
         return func.with_attr("tt.tensor_accessors", accessors)

@@ -5,7 +5,8 @@ Input expectations
     parameter index; ``tt.tensor_accessors`` and ``tt.cb_table``.
 Output guarantees
     Reader and writer kernels get ``tt.accessor_args``: in order of first use, ``AccessorArgs`` (param,
-    tensor, accessor, args, addr, tile_bytes, cb, ct_offset, tiles, memory): the accessor's
+    tensor, accessor, args, addr, tile_bytes, cb, ct_offset, tiles, memory, and a sharded tensor's shard
+    grid, order and halo, for LowerCBIntrinsics' window reads): the accessor's
     ``TensorAccessorArgs`` start at compile-time argument ``ct_offset`` (one word each for interleaved
     tensors, chained with ``next_compile_time_args_offset()``), its base address is the runtime argument named
     ``addr`` (indexed by FinalizePersistentSignatureTT), its page size is read from CB ``cb`` with
@@ -78,6 +79,11 @@ def ConfigureTensorAccessorTT() -> tvm.transform.Pass:  # noqa: N802
                 memory=t.memory,
                 page_layout=t.page_layout,
                 page_size=t.page_size,
+                **(
+                    {"shard_grid": t.shard_grid, "shard_order": t.shard_order, "halo": t.halo}
+                    if t.halo
+                    else {}
+                ),
             )
         accessor_vars = {p: named(e.accessor) for p, e in entries.items()}
 

@@ -7,10 +7,11 @@ Input expectations
 Output guarantees
     ``tt.runtime_args``: the kernel's ordered argument schema, ``RuntimeArg``s (name, kind, tensor, value,
     meaning), kind ∈ addr (a tensor's base address) | multicast (multicast.FIELDS of each ``tt.multicast``
-    direction of a reader) | shape (a size of the problem, below) | work_start | work_count | work_row0 /
-    work_col0 / work_cols (the core's rectangle of blocks).
-    Data-movement kernels get their tensor addresses, then their multicast arguments, then the problem's
-    sizes, then the work arguments; compute gets its sizes and the block count.
+    direction of a reader) | halo_window (``<accessor>_halo_row0/_col0/_page0``: the window of a tensor with
+    halos that the core holds, sharding.window) | shape (a size of the problem, below) | work_start |
+    work_count | work_row0 / work_col0 / work_cols (the core's rectangle of blocks).
+    Data-movement kernels get their tensor addresses, then their multicast arguments and halo windows, then
+    the problem's sizes, then the work arguments; compute gets its sizes and the block count.
     Sizes (kind shape, one value on every core) make a kernel the same text for every problem shape of a
     program structure, so its built object is reused: a tensor's tile rows and columns
     (``<accessor>_tile_rows/_cols``, LowerCBIntrinsics), the launch grid's extents where a block id is split
@@ -44,8 +45,9 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import multicast, ops
+from .. import multicast, ops, sharding
 from ..errors import TTResourceError
+from ..host_sizes import WINDOW_FIELDS
 from ..ir_utils import comment, get_attr, named, require_attr, seq, uint_var
 from ..records import AccessorArgs, CoreRuntimeArgs, CoreWork, RuntimeArg, walk_from_both_ends
 
@@ -57,9 +59,11 @@ def schema(
     uses_blocks: bool = True,
     multicast_directions: tuple[str, ...] = (),
     sizes: tuple[RuntimeArg, ...] = (),
+    windows: tuple[RuntimeArg, ...] = (),
 ) -> list[RuntimeArg]:
     args = [RuntimeArg(name=a.addr, kind="addr", tensor=a.tensor) for a in accessors]
     args += [a for d in multicast_directions for a in multicast.runtime_args(d)]
+    args += list(windows)
     args += list(sizes)
     count = RuntimeArg(name="num_blocks", kind="work_count")
     if role == "compute" and not uses_blocks:
@@ -74,10 +78,39 @@ def schema(
     return args + [RuntimeArg(name="block_start", kind="work_start"), count]
 
 
-def core_values(args: list[RuntimeArg], work: CoreWork) -> list:
+_WINDOW_MEANINGS = {
+    "row0": "first tile row of this core's window of {} (its shard and halo; signed)",
+    "col0": "first tile column of that window (signed)",
+    "page0": "page of that window's first tile in {}'s buffer",
+}
+
+
+def halo_windows(accessors: list[AccessorArgs], used: set[str]) -> list[RuntimeArg]:
+    """The window arguments (kind halo_window) of each tensor with halos that LowerCBIntrinsics read."""
+    return [
+        RuntimeArg(
+            name=f"{a.accessor}_halo_{field}",
+            kind="halo_window",
+            tensor=a.tensor,
+            meaning=_WINDOW_MEANINGS[field].format(a.tensor),
+        )
+        for a in accessors
+        if a.halo
+        for field in WINDOW_FIELDS
+        if f"{a.accessor}_halo_{field}" in used
+    ]
+
+
+def core_values(args: list[RuntimeArg], work: CoreWork, accessors=(), grid=(0, 0)) -> list:
+    """One core's values of ``args``; halo windows need the kernel's ``accessors`` and the core ``grid``."""
     values = []
+    by_tensor = {a.tensor: a for a in accessors}
     for a in args:
-        if a.kind == "addr":
+        if a.kind == "halo_window":
+            t = by_tensor[a.tensor]
+            window = sharding.window(work.core, t.tiles, t.shard_grid, t.shard_order, grid, t.halo)
+            values.append(window[WINDOW_FIELDS.index(a.name.rsplit("_", 1)[1])])
+        elif a.kind == "addr":
             values.append(f"addr:{a.tensor}")
         elif a.kind == "multicast":
             values.append(f"multicast:{a.name}")
@@ -263,10 +296,11 @@ def FinalizePersistentSignatureTT() -> tvm.transform.Pass:  # noqa: N802
             role != "compute" or bool(block_calls) or encoding == "range_z_order",
             tuple(get_attr(func, "tt.multicast", [])),
             tuple(a for name, a in sizes.args.items() if name in used),
+            tuple(halo_windows(accessors, used)),
         )
         per_core = []
         for work in require_attr(func, "tt.core_work", "FinalizePersistentSignatureTT"):
-            values = core_values(args, work)
+            values = core_values(args, work, accessors, tuple(int(g) for g in target.grid))
             if len(values) > target.max_runtime_args:
                 raise TTResourceError(
                     f"core ({work.core[0]},{work.core[1]}) needs {len(values)} runtime arguments for "

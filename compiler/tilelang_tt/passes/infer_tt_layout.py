@@ -8,12 +8,14 @@ Output guarantees
     ``tt.layout_desc``: buffer name → ``LayoutDesc`` (memory, layout, tile_id_order; for a sharded tensor
     its shard grid). Global buffers default to DRAM, interleaved, row_major tile ids; shared/fragment buffers
     are L1 circular-buffer tiles. Hint spellings are normalised (DDR/dram → DRAM, SRAM/l1 → L1, lower-case
-    layouts). Buffer names are unique, and hint keys name real buffers and set only those three fields and
-    ``nd_shard``, else TTCompileError (``halo`` is named as not supported yet). ``nd_shard`` =
-    ``{"axes": [dims], "grid": [shards per dim], "order": "row_major" | "col_major"}`` splits the listed
-    dimensions of the tensor: the dimensions before the last make the rows of its tile view, the last its
-    columns, so the shard grid over the view is [product of the grid over row dimensions, the last
-    dimension's count] (1 where none is listed). Other values are validated by PropagateTTLayout.
+    layouts). Buffer names are unique, and hint keys name real buffers and set only those three fields,
+    ``nd_shard`` and ``halo``, else TTCompileError. ``halo`` = [rows, columns]: elements of the tile view
+    each shard's core also holds on both sides of its shard (checked by AttachTensorAccessorTT).
+    ``nd_shard`` = ``{"axes": [dims], "grid": [shards per dim], "order": "row_major" | "col_major"}``
+    splits the listed dimensions of the tensor: the dimensions before the last make the rows of its tile
+    view, the last its columns, so the shard grid over the view is [product of the grid over row
+    dimensions, the last dimension's count] (1 where none is listed). Other values are validated by
+    PropagateTTLayout.
 Example
     before: T.func_attr({"tt.layout_hints": {"A": {"memory": "ddr"}}})
     after:  "tt.layout_desc": {"A": LayoutDesc(memory="DRAM", layout="interleaved",
@@ -37,8 +39,6 @@ from ..records import LayoutDesc
 DEFAULT_GLOBAL = {"memory": "DRAM", "layout": "interleaved", "tile_id_order": "row_major"}
 DEFAULT_TILE_BUFFER = {"memory": "L1", "layout": "cb", "tile_id_order": "row_major"}
 _MEMORY_ALIASES = {"DDR": "DRAM", "DRAM": "DRAM", "SRAM": "L1", "L1": "L1"}
-# Hints of the original Tenstorrent fork that the compiler recognises but does not execute yet.
-NOT_EXECUTED = {"halo": "halos between shards"}
 SHARD_ORDERS = ("row_major", "col_major")
 
 
@@ -112,6 +112,18 @@ def _shard_grid(name: str, shard, func, loc: str) -> dict:
     return {"shard_grid": [rows, cols], "shard_order": order}
 
 
+def _halo(name: str, halo, loc: str) -> list[int]:
+    """``halo`` hint of ``name`` as [rows, columns] of non-negative element counts."""
+    values = [] if isinstance(halo, str) or not hasattr(halo, "__len__") else list(halo)
+    if len(values) != 2 or not all(type(v) is int and v >= 0 for v in values):
+        raise TTCompileError.at(
+            loc,
+            f"the halo of {name} is {halo!r}; give [rows, columns]: how many elements of its neighbours each "
+            f"shard's core also holds on each side",
+        )
+    return values
+
+
 def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         formats = require_attr(func, "tt.data_formats", "InferTTLayout")
@@ -136,16 +148,13 @@ def InferTTLayout() -> tvm.transform.Pass:  # noqa: N802
         for name in formats:
             base = dict(DEFAULT_GLOBAL if name in params else DEFAULT_TILE_BUFFER)
             hint = normalise_hint(hints.get(name, {}))
-            for key in sorted(set(hint) & set(NOT_EXECUTED)):
-                raise TTCompileError.at(
-                    def_loc(func),
-                    f"the layout of {name} sets {key!r}: {NOT_EXECUTED[key]} are not supported by the "
-                    f"compiler yet (generated programs keep their tensors interleaved in DRAM or L1)",
-                )
             shard = hints.get(name, {}).get("nd_shard")
             if shard is not None:
                 hint.pop("nd_shard")
                 base.update(_shard_grid(name, shard, func, def_loc(func)))
+            if "halo" in hint:
+                hint.pop("halo")
+                base["halo"] = _halo(name, hints[name]["halo"], def_loc(func))
             unknown = sorted(set(hint) - set(base))
             if unknown:
                 raise TTCompileError.at(

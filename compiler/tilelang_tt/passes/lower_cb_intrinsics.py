@@ -6,7 +6,9 @@ Input expectations
 Output guarantees
     No tile intrinsic remains in reader/writer kernels; they are ``call_extern``s of the dataflow API:
       reader, per tile block: cb_reserve_back → get_write_ptr → noc_async_read_tile per tile (tile id
-      = row * tensor_tile_cols + col, row-major like the host's tilized layout) → noc_async_read_barrier →
+      = row * tensor_tile_cols + col, row-major like the host's tilized layout; for a tensor whose shards
+      carry halos, the page in the core's own window of tiles when the tile lies in it, else in its owner's
+      shard) → noc_async_read_barrier →
       cb_push_back. A one-row copy (``tt.read_row`` / ``tt.write_row``) moves row 0 of its tiles in runs
       of 16 values (row_copies.py). With ``enable_prefetch`` the blocks read back to back (A and B of one
       k step) share one barrier: all are reserved, all reads issued, one barrier, all pushed.
@@ -44,11 +46,13 @@ Test
 
 from __future__ import annotations
 
+import functools
+
 import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import multicast, ops
+from .. import multicast, ops, sharding
 from ..errors import TTCompileError
 from ..gathers import lower_im2col_read
 from ..generated_tiles import lower_generated_tile
@@ -71,6 +75,31 @@ from ..ir_utils import (
 )
 from ..row_copies import lower_row_copy
 from ..target import TILE
+
+
+def _halo_page(acc, row, col):
+    """The page of tile (row, col) of a tensor whose shards carry halos (sharding.py): in the core's own
+    window when the tile lies in it (the window's first row, column and page are runtime arguments
+    ``<accessor>_halo_row0/_col0/_page0``), else in the shard of the tile's owner. The shard layout is a
+    constant of the kernel, as it is of the host program."""
+    stored_cols = sharding.stored_grid(acc.tiles, acc.shard_grid, acc.halo)[1]
+    inside, local, owned = [], [], []
+    for index, axis, n, g, h in zip(
+        (row, col), ("row", "col"), acc.tiles, acc.shard_grid, acc.halo, strict=True
+    ):
+        if g == 1:  # one shard spans this dimension: every window covers all of it
+            local.append(index)
+            owned.append(index)
+            continue
+        size = n // g
+        offset = index - named(f"{acc.accessor}_halo_{axis}0")
+        inside += [tirx.GE(offset, 0), tirx.LT(offset, size + 2 * h)]
+        local.append(offset)
+        owned.append(tirx.floordiv(index, size) * (size + 2 * h) + h + tirx.floormod(index, size))
+    window = named(f"{acc.accessor}_halo_page0") + local[0] * stored_cols + local[1]
+    return tirx.Select(
+        functools.reduce(tirx.And, inside), simplify(window), simplify(owned[0] * stored_cols + owned[1])
+    )
 
 
 class _Lowering:
@@ -120,7 +149,10 @@ class _Lowering:
             tile = uint_var(f"{acc.accessor}_tile")
             # The tensor's tile grid by name (FinalizePersistentSignatureTT passes it as a runtime argument),
             # so the kernel is the same text for every shape of the program.
-            tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
+            if acc.halo:
+                tile_id = _halo_page(acc, row + r, col + c)
+            else:
+                tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
             addr = simplify(base + (first + r * sw + c) * named(acc.tile_bytes))
             move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
             inside = [

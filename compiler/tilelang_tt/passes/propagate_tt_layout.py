@@ -6,8 +6,9 @@ Input expectations
 Output guarantees
     Every descriptor has memory ∈ {DRAM, L1}, layout ∈ {interleaved, sharded (L1, with a shard grid), cb}
     and tile_id_order ∈ {row_major, column_major, z_order, match_shard (sharded tensors only)}, which
-    LayoutAwareWorkPartitionTT executes. An invalid value is a TTCompileError at the function's definition
-    naming the tensor and the value: no hint is silently replaced. Tile buffers
+    LayoutAwareWorkPartitionTT executes; only sharded tensors have halos. An invalid value is a
+    TTCompileError at the function's definition naming the tensor and the value: no hint is silently
+    replaced. Tile buffers
     loaded from or stored to a global tensor get ``peer=<global name>``.
 Example
     before: "A": LayoutDesc(memory="DRAM", layout="interleaved", ...)
@@ -61,6 +62,12 @@ def _checked(name: str, desc: LayoutDesc, loc: str) -> LayoutDesc:
     if desc.shard_grid and desc.layout != "sharded":
         raise TTCompileError.at(
             loc, f"the layout of {name} sets nd_shard but layout {desc.layout!r}, not 'sharded'"
+        )
+    if desc.halo and desc.layout != "sharded":
+        raise TTCompileError.at(
+            loc,
+            f"the layout of {name} sets a halo but layout {desc.layout!r}: a halo widens each shard of a "
+            f"sharded tensor (give {name} layout 'sharded' and nd_shard)",
         )
     return desc
 
