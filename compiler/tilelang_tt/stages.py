@@ -12,7 +12,8 @@ reading what the first wrote into global workspaces::
 On Tenstorrent each block is a program of its own (its reader, compute and writer kernels and host
 program), run one after another on the device: a later program sees everything an earlier one wrote, as
 programs on one command queue do. ``split_kernels`` makes each block a PrimFunc whose tensor parameters
-are the function's parameters it touches followed by the workspaces it touches; ``StagedKernel``
+are the function's parameters it touches followed by the workspaces it touches (and the layout hints of its
+own buffers: a hint for another program's tensor is that program's); ``StagedKernel``
 (``staged_kernel.py``) compiles and runs them.
 """
 
@@ -124,6 +125,26 @@ def _buffers_used(stmt) -> set:
     return found
 
 
+LAYOUT_HINT_ATTRS = ("tt.layout_hints", "tt.user_layout")
+
+
+def _buffer_names(kernel, params) -> set[str]:
+    """Names of the tensors a program takes and of the tile buffers its block allocates."""
+    names = {str(p.name) for p in params}
+    tvm_ffi.structural_walk(kernel, (tirx.AllocBuffer, lambda a: names.add(str(a.buffer.name))))
+    return names
+
+
+def _stage_hints(attrs: dict, own: set[str], anyone: set[str]) -> dict:
+    """``attrs`` with the layout hints of the buffers of this program, and of names no program has (so that
+    InferTTLayout reports them): another program's tensors are not this one's concern."""
+    out = dict(attrs)
+    for key in LAYOUT_HINT_ATTRS:
+        if key in attrs:
+            out[key] = {n: h for n, h in attrs[key].items() if n in own or n not in anyone}
+    return out
+
+
 def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
     """The programs of ``func``, one per ``T.Kernel`` block in launch order; None for a function of one
     block and no workspace (compiled as it is). A workspace may be allocated before the blocks or inside
@@ -142,13 +163,17 @@ def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
                 f"them ({type(stmt).__name__}): move it into the kernel that uses it",
             )
     attrs = {k: v for k, v in (func.attrs or {}).items() if k != OUT_IDX_ATTR}
-    stages = []
-    for index, kernel in enumerate(kernels):
+    taken = []
+    for kernel in kernels:
         used = _buffers_used(kernel)
         params = [p for p in func.params if p in used or not isinstance(p.ty, tirx.BufferType)]
-        spaces = [w for w in workspaces if w in used]
+        taken.append((kernel, params, [w for w in workspaces if w in used]))
+    names = [_buffer_names(kernel, params + spaces) for kernel, params, spaces in taken]
+    anyone = set().union(*names)
+    stages = []
+    for index, ((kernel, params, spaces), own) in enumerate(zip(taken, names, strict=True)):
         stage_name = f"{name}_kernel{index + 1}" if len(kernels) > 1 else name
         stage = tirx.PrimFunc(params + spaces, _without_workspace_allocations(kernel), func.ret_type)
-        stage = stage.with_attrs({**attrs, "global_symbol": stage_name})
+        stage = stage.with_attrs({**_stage_hints(attrs, own, anyone), "global_symbol": stage_name})
         stages.append(Stage(stage, stage_name, tuple(str(w.name) for w in spaces)))
     return stages

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from tilelang_tt.errors import TTCompileError
 from tilelang_tt.staged_kernel import StagedKernel
 
 
@@ -61,6 +62,33 @@ def test_two_kernels_share_a_workspace(target):
     )
     # a second call starts from a zeroed workspace again (nothing of the first call's partials is summed)
     np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3, err_msg="second call")
+
+
+def _sharded(axes, grid):
+    return {"memory": "L1", "layout": "sharded", "nd_shard": {"axes": axes, "grid": grid}}
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_layout_hints_reach_the_programs_whose_tensors_they_name(target):
+    """A sharded in the first program only, the workspace sharded over its splits (written by the first,
+    read by the second), C sharded in the second: each program takes the hints of its own tensors."""
+    layout = {"A": _sharded([0], [2]), "partial": _sharded([0], [4]), "C": _sharded([0, 1], [2, 3])}
+    func = tilelang.annotate_tt_layout(split_k_through_a_workspace(64, 96, 256, 4), layout)
+    kernel = tilelang.compile(func, out_idx=[2], target=target)
+    first, second = (p.plan["layouts"] for p in kernel.programs)
+    assert (first["A"]["layout"], first["partial"]["layout"]) == ("sharded", "sharded"), first
+    assert (second["partial"]["layout"], second["C"]["layout"]) == ("sharded", "sharded"), second
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((64, 256)).astype(np.float16)
+    b = rng.standard_normal((256, 96)).astype(np.float16)
+    expected = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3, err_msg="sharded split-K")
+
+
+def test_a_layout_hint_naming_no_tensor_of_any_program_is_a_located_error():
+    func = tilelang.annotate_tt_layout(split_k_through_a_workspace(64, 96, 256, 4), {"D": {"memory": "L1"}})
+    with pytest.raises(TTCompileError, match="tt.layout_hints names 'D', which is not a buffer"):
+        tilelang.compile(func, out_idx=[2])
 
 
 def test_a_profile_covers_every_program_of_the_call(tmp_path):
