@@ -81,3 +81,13 @@ def values(plan: dict) -> list[int]:
     """The ``sizes`` of a call of the plan's host program."""
     rows = core_rows(plan)
     return [e["value"] for e in plan["host_sizes"]] + [len(rows)] + [v for row in rows for v in row]
+
+
+def sequence_values(sizes: dict, plans: list[dict]) -> list[int]:
+    """The ``sizes`` of a call of a sequence's host program (codegen.host.render_sequence_host): the buffers'
+    named sizes, then each program's named sizes and work table."""
+    out = [e["value"] for e in sizes["buffers"]]
+    for entries, plan in zip(sizes["programs"], plans, strict=True):
+        rows = core_rows(plan)
+        out += [e["value"] for e in entries] + [len(rows)] + [v for row in rows for v in row]
+    return out

@@ -277,6 +277,7 @@ class JITKernel(CompiledKernel):
         if stale:
             cache_entry.writable_directory(directory, config.CACHE_DIR_VARIABLE, TTRuntimeError)
             for name in stale:
+                (directory / name).parent.mkdir(parents=True, exist_ok=True)  # a sequence's <program>/
                 cache_entry.write_atomically(directory / name, artifacts[name].encode())
                 self._checked[directory / name] = cache_entry.stamp(directory / name)
         return directory
@@ -356,6 +357,11 @@ class JITKernel(CompiledKernel):
                 f"{self.options.target} programs can be compiled but not run"
             )
         call = bind_arguments(self.params, self.out_idx, args, self.name)
+        self._run_on_device(call.device, host_sizes.values(self.plan))
+        return call.finish()
+
+    def _run_on_device(self, arrays: list[np.ndarray], sizes: list[int]) -> None:
+        """The host program on ``arrays`` (one per tensor of ``params``, in place) with ``sizes``."""
         _, so_path = self.build()
         directory = self._kernel_directory()
         runtime_mock = _device()
@@ -367,10 +373,10 @@ class JITKernel(CompiledKernel):
                 directory,
                 [
                     (a.view(np.uint16) if a.dtype.itemsize == 2 else a).reshape(p["shape"])
-                    for a, p in zip(call.device, self.params, strict=True)
+                    for a, p in zip(arrays, self.params, strict=True)
                 ],
                 arch=self.options.target,
-                sizes=host_sizes.values(self.plan),
+                sizes=sizes,
             )
         except RuntimeError as err:  # runtime_mock.DeviceError and its subclasses, or a TT_FATAL in main.cpp
             report = self._name_buffers(str(err))
@@ -378,7 +384,6 @@ class JITKernel(CompiledKernel):
                 f"{self.name} failed on the {self.options.target} mock device: {report}",
                 device_error=type(err).__name__,
             ) from err
-        return call.finish()
 
     def _name_buffers(self, message: str) -> str:
         """The device names buffers by creation order ("DRAM buffer #1"); main.cpp creates one per tensor,

@@ -7,10 +7,12 @@ workspaces (``stages.py``), compiled as one JITKernel per block and called as on
     kernel.write_artifacts("out/")   # out/<program>/reader.cpp ... tt.plan.json, one folder per program
 
 A call binds its arguments as a JITKernel does (``arguments.py``), allocates each workspace zeroed, and runs
-the programs in launch order, each on the tensors it uses; each program's host program moves its tensors
-to and from the device, so a workspace crosses the host between programs (on a card, a program that kept
-them on the device would save that traffic; the modelled device time, which counts no host transfers,
-is the same). Profiling covers every program of the call.
+the programs in launch order on one device through one host program (``SequenceHost``): every tensor's
+buffer lives for the whole call, so what one program writes (a workspace, an output sharded in L1) the next
+reads where it lies, without a round trip through the host or DRAM. Programs that place a shared tensor
+differently (another page layout or shard grid: ``codegen.host.sequence_mismatch``) run instead one host
+program each, the tensor crossing the host between them (``kernel.sequence_host`` is then None and
+``kernel.why_separate`` says why). Profiling covers every program of the call.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import numpy as np
 from tvm import tirx
 
 from .arguments import NUMPY_DTYPES, bind_arguments, caller_shape, output_indices
-from .jit import CompiledKernel, JITKernel, function_name
+from .codegen.host import render_sequence_host, sequence_mismatch
+from .errors import TTRuntimeError
+from .host_sizes import sequence_values
+from .jit import KERNEL_FILES, MOCK_ARCHS, CompiledKernel, JITKernel, function_name
 from .options import CompileOptions
 from .stages import Stage
 
@@ -37,6 +42,49 @@ def _merged_access(accesses: list[str]) -> str:
     return {(False, False): "unused", (True, False): "read", (False, True): "write"}.get(
         (reads, writes), "read_write"
     )
+
+
+class SequenceHost(JITKernel):
+    """The host program running a StagedKernel's programs one after another on one device, with the
+    kernels of each program in <kernel dir>/<program>/ (codegen.host.render_sequence_host)."""
+
+    def __init__(self, name: str, options: CompileOptions, programs: list[JITKernel], tensors: list[dict]):
+        plans = [p.plan for p in programs]
+        source = plans[0]["source"] or "a TileLang-TT program"
+        text, self.sizes_of = render_sequence_host(name, source, tensors, plans)
+        self.name, self.options, self.programs_run = name, options, programs
+        self._func = self._rebuild = self._lowered = None
+        self.from_cache = False
+        self.pass_timings = []
+        self.codegen_seconds = self.compile_seconds = 0.0
+        self.artifacts = {"main.cpp": text}
+        self.kernel_files = {f"{p.name}/{f}": p.artifacts[f] for p in programs for f in KERNEL_FILES}
+        self.params = tensors
+        self.plan = {"programs": plans}
+        self._host = None
+        self._memo: dict[str, tuple[tuple, str]] = {}
+        self._checked: dict = {}
+
+    @property
+    def kernels_hash(self) -> str:
+        named = tuple(self.kernel_files.items())
+        return self._memoised(
+            "kernels", (self.options, named), lambda: self._digest(repr(self.options), named)
+        )
+
+    def _kernel_directory(self):
+        """<cache>/programs/sequences/<kernels hash>/<program>/ holding each program's three kernels."""
+        from pathlib import Path
+
+        return self._artifact_directory(Path("sequences") / self.kernels_hash, self.kernel_files)
+
+    def _prebuild_kernels(self, runtime_mock) -> None:
+        for program in self.programs_run:
+            program._prebuild_kernels(runtime_mock)
+
+    def run(self, arrays: list[np.ndarray]) -> None:
+        """Every program on ``arrays`` (one per tensor, in place)."""
+        self._run_on_device(arrays, sequence_values(self.sizes_of, self.plan["programs"]))
 
 
 class StagedKernel(CompiledKernel):
@@ -58,6 +106,12 @@ class StagedKernel(CompiledKernel):
         self.compile_seconds = time.perf_counter() - start
         self.params, self.workspaces = self._tensors()
         self.out_idx = output_indices(self.params, options.out_idx, self.name)
+        self.why_separate = sequence_mismatch([p.plan for p in self.programs])
+        self.sequence_host = None
+        if self.why_separate is None:
+            device = [p for p in self.params if p["access"] != "unused"]
+            device += [{**w, "access": "workspace"} for w in self.workspaces]
+            self.sequence_host = SequenceHost(self.name, options, self.programs, device)
 
     def _tensors(self) -> tuple[list[dict], list[dict]]:
         """The function's tensor parameters, as a plan lists them (shape, dtype, access over all programs),
@@ -83,8 +137,13 @@ class StagedKernel(CompiledKernel):
 
     @property
     def artifacts(self) -> dict[str, str]:
-        """Every program's artifacts, keyed "<program>/<file>"."""
-        return {f"{p.name}/{n}": text for p in self.programs for n, text in p.artifacts.items()}
+        """Every program's artifacts, keyed "<program>/<file>", and the host program running them all
+        ("main.cpp", when they share their buffers)."""
+        sequence = self.sequence_host.artifacts if self.sequence_host else {}
+        return {
+            **sequence,
+            **{f"{p.name}/{n}": text for p in self.programs for n, text in p.artifacts.items()},
+        }
 
     @property
     def pass_timings(self) -> list[tuple[str, float]]:
@@ -105,19 +164,28 @@ class StagedKernel(CompiledKernel):
         )
 
     def write_artifacts(self, path: str) -> list[str]:
-        """Each program's artifacts into ``path``/<program>/."""
-        return [w for p in self.programs for w in p.write_artifacts(os.path.join(path, p.name))]
+        """Each program's artifacts into ``path``/<program>/, and the sequence's main.cpp into ``path``."""
+        written = [w for p in self.programs for w in p.write_artifacts(os.path.join(path, p.name))]
+        return written + (self.sequence_host.write_artifacts(path) if self.sequence_host else [])
 
     def build(self) -> None:
-        """Write every program's artifacts and build (or reuse) their host objects."""
-        for program in self.programs:
+        """Write the artifacts and build (or reuse) the host objects that a call runs."""
+        for program in [self.sequence_host] if self.sequence_host else self.programs:
             program.build()
 
     def __call__(self, *args):
+        if self.options.target not in MOCK_ARCHS:
+            raise TTRuntimeError(
+                f"the mock device simulates {' and '.join(MOCK_ARCHS)}; "
+                f"{self.options.target} programs can be compiled but not run"
+            )
         call = bind_arguments(self.params, self.out_idx, args, self.name)
         arrays = {p["name"]: a for p, a in zip(self.params, call.device, strict=True)}
         for w in self.workspaces:
             arrays[w["name"]] = np.zeros(caller_shape(w), NUMPY_DTYPES[w["dtype"]])
+        if self.sequence_host is not None:
+            self.sequence_host.run([arrays[t["name"]] for t in self.sequence_host.params])
+            return call.finish()
         for program in self.programs:
             program(*(arrays[t["name"]] for t in program.params))
         return call.finish()

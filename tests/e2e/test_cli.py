@@ -82,7 +82,8 @@ def test_a_function_of_two_kernels_writes_a_folder_per_program(tmp_path):
     )
     result = _cli(str(program), "--out", str(tmp_path / "out"), "--run")
     assert result.returncode == 0 and "check: PASS" in result.stdout, result.stdout + result.stderr
-    assert sorted(os.listdir(tmp_path / "out")) == ["twice_kernel1", "twice_kernel2"]
+    # a folder per program, and the host program running both on one device
+    assert sorted(os.listdir(tmp_path / "out")) == ["main.cpp", "twice_kernel1", "twice_kernel2"]
     assert "twice: twice_kernel2: wormhole" in result.stdout, result.stdout
 
 

@@ -85,6 +85,27 @@ def test_layout_hints_reach_the_programs_whose_tensors_they_name(target):
     np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3, err_msg="sharded split-K")
 
 
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_a_workspace_goes_from_one_program_to_the_next_on_the_device(target):
+    """One host program runs both programs on one device: the partial sums the first writes into the
+    workspace (sharded in L1 over its splits) are what the second reads, and they never reach the host —
+    its copy of the workspace still holds what it was given (NaN), while C is right."""
+    layout = {"partial": _sharded([0], [4])}
+    func = tilelang.annotate_tt_layout(split_k_through_a_workspace(64, 96, 256, 4), layout)
+    kernel = tilelang.compile(func, out_idx=[2], target=target)
+    assert kernel.sequence_host is not None, kernel.why_separate
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((64, 256)).astype(np.float16)
+    b = rng.standard_normal((256, 96)).astype(np.float16)
+    c = np.zeros((64, 96), np.float32)
+    partial = np.full((4, 64, 96), np.nan, np.float32)
+    arrays = {"A": a, "B": b, "C": c, "partial": partial}
+    kernel.sequence_host.run([arrays[t["name"]] for t in kernel.sequence_host.params])
+    expected = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c, expected, rtol=1e-3, atol=1e-3, err_msg="split then sum on the device")
+    assert np.isnan(partial).all(), "the workspace came back to the host"
+
+
 def test_a_layout_hint_naming_no_tensor_of_any_program_is_a_located_error():
     func = tilelang.annotate_tt_layout(split_k_through_a_workspace(64, 96, 256, 4), {"D": {"memory": "L1"}})
     with pytest.raises(TTCompileError, match="tt.layout_hints names 'D', which is not a buffer"):
@@ -99,7 +120,9 @@ def test_a_profile_covers_every_program_of_the_call(tmp_path):
     written = kernel.write_artifacts(str(tmp_path))
     for program in kernel.programs:  # one folder of artifacts per program
         assert sorted(p.name for p in (tmp_path / program.name).iterdir()) == sorted(program.artifacts)
-    assert len(written) == sum(len(p.artifacts) for p in kernel.programs)
+    # and the host program running them all on one device
+    assert len(written) == sum(len(p.artifacts) for p in kernel.programs) + 1
+    assert (tmp_path / "main.cpp").read_text() == kernel.artifacts["main.cpp"]
     assert "split_k_gemm_kernel2/compute.cpp" in kernel.get_kernel_source()
 
 
