@@ -153,6 +153,8 @@ HALOS = {
         },
     ),
     "width_two_tiles": ((64, 384), (0, 2), {"A": _with_halo(_sharded([1], [3]), [0, 64])}),
+    # an output with a halo: the writer also fills the neighbours' halos; the host reads each shard's own
+    "output_with_halo": ((256, 64), (1, 0), {"C": _with_halo(_sharded([0], [4]), [32, 0])}),
 }
 
 
@@ -169,8 +171,55 @@ def test_halos_hold_the_neighbours_tiles_a_stencil_reads(name, target):
     a = np.random.default_rng(2).standard_normal(shape).astype(ml_dtypes.bfloat16)
     result, expected = kernel(a), _box_reference(a, reach)
     assert np.array_equal(result, expected), f"{np.sum(result != expected)} of {result.size} sums differ"
-    accessor = next(t for t in kernel.plan["tensors"] if t["name"] == "A")
-    assert accessor["halo"] == [h // 32 for h in layout["A"]["halo"]], accessor
+    for name, hint in layout.items():
+        accessor = next(t for t in kernel.plan["tensors"] if t["name"] == name)
+        assert accessor["halo"] == [h // 32 for h in hint.get("halo", [0, 0]) if "halo" in hint], accessor
+
+
+def doubled_then_box(shape):
+    """X = 2 A in a first program, C = the 3-block stencil of X down the rows in a second: X, a workspace
+    with a halo, is exchanged between the shards by the first program's writer, on the device."""
+    rows, cols = shape
+
+    @T.prim_func
+    def doubled_box(A: T.Tensor(shape, "bfloat16"), C: T.Tensor(shape, "bfloat16")):
+        X = T.alloc_global(shape, "bfloat16")
+        with T.Kernel(cols // 32, rows // 32) as (bx, by):
+            a = T.alloc_fragment((32, 32), "float")
+            T.copy(A[by * 32, bx * 32], a)
+            for r, c in T.Parallel(32, 32):
+                a[r, c] = a[r, c] * 2.0
+            T.copy(a, X[by * 32, bx * 32])
+        with T.Kernel(cols // 32, rows // 32) as (bx, by):
+            X_s = T.alloc_shared((32, 32), "bfloat16")
+            C_f = T.alloc_fragment((32, 32), "float")
+            T.clear(C_f)
+            for i in T.serial(T.max(by - 1, 0), T.min(by + 2, rows // 32)):
+                T.copy(X[i * 32, bx * 32], X_s)
+                for r, c in T.Parallel(32, 32):
+                    C_f[r, c] += X_s[r, c]
+            T.copy(C_f, C[by * 32, bx * 32])
+
+    return doubled_box
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_a_halo_written_by_one_program_is_read_by_the_next_on_the_device(target):
+    """The first program writes X's shards and its writer copies each shard's edge tiles into its
+    neighbours' halos; the second reads them from its own window. One host program runs both: X never
+    reaches the host, and the stencil of 2 A matches numpy exactly."""
+    layout = {
+        "X": _with_halo(_sharded([0], [4]), [32, 0]),
+        "C": {**_sharded([0], [4]), "tile_id_order": "match_shard"},
+    }
+    kernel = tilelang_tt.compile(
+        tilelang_tt.annotate_tt_layout(doubled_then_box((256, 64)), layout), out_idx=[-1], target=target
+    )
+    assert kernel.sequence_host is not None, kernel.why_separate
+    a = np.random.default_rng(3).standard_normal((256, 64)).astype(ml_dtypes.bfloat16)
+    doubled = (a.astype(np.float32) * 2).astype(ml_dtypes.bfloat16)
+    result, expected = kernel(a), _box_reference(doubled, (1, 0))
+    assert np.array_equal(result, expected), f"{np.sum(result != expected)} of {result.size} sums differ"
 
 
 @pytest.mark.parametrize(
@@ -181,7 +230,6 @@ def test_halos_hold_the_neighbours_tiles_a_stencil_reads(name, target):
         ({"A": _with_halo(_sharded([0], [4]), [16, 0])}, r"halos are whole 32x32 tiles .*\(16 rows is not"),
         ({"A": _with_halo(_sharded([0], [4]), [0, 32])}, "not split along its columns .* no neighbouring"),
         ({"A": _with_halo(_sharded([0], [4]), [96, 0])}, r"is wider than its shards \(64 rows\)"),
-        ({"C": _with_halo(_sharded([0], [4]), [32, 0])}, "C has a halo but the kernels write it"),
     ],
 )
 def test_invalid_halos_are_located_errors(layout, message):
@@ -189,6 +237,26 @@ def test_invalid_halos_are_located_errors(layout, message):
     with pytest.raises(TTCompileError, match=message) as err:
         lower(func, "AttachTensorAccessorTT")
     assert "programs.py" in str(err.value), f"the error should name the program's line:\n{err.value}"
+
+
+@T.prim_func
+def add_into(A: T.Tensor((256, 64), "bfloat16"), C: T.Tensor((256, 64), "bfloat16")):
+    """C += A, block by block: C is read and written by one program."""
+    with T.Kernel(2, 8) as (bx, by):
+        a = T.alloc_fragment((32, 32), "float")
+        c = T.alloc_fragment((32, 32), "float")
+        T.copy(A[by * 32, bx * 32], a)
+        T.copy(C[by * 32, bx * 32], c)
+        for i, j in T.Parallel(32, 32):
+            c[i, j] += a[i, j]
+        T.copy(c, C[by * 32, bx * 32])
+
+
+def test_a_halo_on_a_tensor_one_program_reads_and_writes_is_a_located_error():
+    func = tilelang_tt.annotate_tt_layout(add_into, {"C": _with_halo(_sharded([0], [4]), [32, 0])})
+    with pytest.raises(TTCompileError, match="C has a halo and the kernels both read and write it") as err:
+        lower(func, "AttachTensorAccessorTT")
+    assert "test_layout_hints.py" in str(err.value), f"the error should name the program's line:\n{err.value}"
 
 
 def test_annotate_refuses_what_is_not_a_prim_func_or_a_layout():

@@ -25,6 +25,7 @@ import numpy as np
 from tvm import tirx
 
 from .arguments import NUMPY_DTYPES, bind_arguments, caller_shape, output_indices
+from .codegen.formatting import format_sources
 from .codegen.host import render_sequence_host, sequence_mismatch
 from .errors import TTRuntimeError
 from .host_sizes import sequence_values
@@ -52,6 +53,7 @@ class SequenceHost(JITKernel):
         plans = [p.plan for p in programs]
         source = plans[0]["source"] or "a TileLang-TT program"
         text, self.sizes_of = render_sequence_host(name, source, tensors, plans)
+        text = format_sources({"main.cpp": text})["main.cpp"]  # the safety net of every rendered source
         self.name, self.options, self.programs_run = name, options, programs
         self._func = self._rebuild = self._lowered = None
         self.from_cache = False

@@ -73,6 +73,48 @@ PROGRAMS = {
 }
 
 
+def test_a_staged_kernels_host_program_is_in_the_style_as_rendered():
+    """The host program running a staged kernel's programs on one device: no line over the limit, and
+    clang-format leaves it unchanged."""
+    from tilelang_tt.codegen.host import render_sequence_host
+
+    kernel = tilelang_tt.compile(split_k_in_two_programs(), out_idx=[2])
+    plans = [p.plan for p in kernel.programs]
+    rendered, _ = render_sequence_host(kernel.name, "split_k.py", kernel.sequence_host.params, plans)
+    long = [line for line in rendered.splitlines() if len(line) > COLUMN_LIMIT]
+    assert not long, f"lines over {COLUMN_LIMIT} columns send it to clang-format: {long}"
+    assert clang_format({"main.cpp": rendered})["main.cpp"] == rendered, "not in the clang-format style"
+
+
+def split_k_in_two_programs(M=64, N=96, K=256, split=4):
+    """Partial products of K slices into a workspace, then their sum: two programs sharing a buffer."""
+
+    @T.prim_func
+    def split_k(A: T.Tensor((M, K), "float16"), B: T.Tensor((K, N), "float16"), C: T.Tensor((M, N), "float")):
+        partial = T.alloc_global((split, M, N), "float")
+        with T.Kernel(N // 32, M // 32, split) as (bx, by, bz):
+            A_s = T.alloc_shared((32, 32), "float16")
+            B_s = T.alloc_shared((32, 32), "float16")
+            C_f = T.alloc_fragment((32, 32), "float")
+            T.clear(C_f)
+            for k in T.Pipelined(K // split // 32, num_stages=2):
+                T.copy(A[by * 32, bz * (K // split) + k * 32], A_s)
+                T.copy(B[bz * (K // split) + k * 32, bx * 32], B_s)
+                T.gemm(A_s, B_s, C_f)
+            T.copy(C_f, partial[bz, by * 32, bx * 32])
+        with T.Kernel(N // 32, M // 32) as (bx, by):
+            total = T.alloc_fragment((32, 32), "float")
+            part = T.alloc_fragment((32, 32), "float")
+            T.clear(total)
+            for s in T.serial(split):
+                T.copy(partial[s, by * 32, bx * 32], part)
+                for i, j in T.Parallel(32, 32):
+                    total[i, j] += part[i, j]
+            T.copy(total, C[by * 32, bx * 32])
+
+    return split_k
+
+
 @pytest.mark.parametrize("program", sorted(PROGRAMS))
 def test_artifacts_are_in_the_style_as_rendered(program, monkeypatch):
     """The renderers' own layout is the style: no rendered source reaches format_sources' clang-format

@@ -281,3 +281,36 @@ def test_a_tensor_with_halos_is_read_from_the_cores_own_window_when_it_holds_the
         data_movement_kernel("reader", attrs, reads_by_accessor),
         data_movement_kernel("reader", attrs, reads_with_a_halo),
     )
+
+
+@T.macro
+def write_with_a_halo(bx, by):
+    """C sharded 2 x 1 (a tile row a shard) with a halo of one tile row, 3 stored rows a shard: the tile
+    goes to its owner's shard (row by * 3 + 1), and to the neighbour whose window holds it — shard 1's top
+    halo row (stored row 3) for shard 0's tile, shard 0's bottom one (stored row 2) for shard 1's."""
+    cb_out0 = T.int32()
+    c = T.int32()
+    T.tt.comment("g.py:13: ")
+    T.call_extern("void", "cb_wait_front", cb_out0, 1)
+    l1_read_addr_out0: T.let[T.int32] = T.call_extern("int32", "get_read_ptr", cb_out0)
+    c_tile: T.let[T.int32] = by * 6 + bx + 2
+    T.call_extern("void", "noc_async_write_tile", c_tile, c, l1_read_addr_out0)
+    T.tt.comment("and into the halo of each neighbouring shard of C whose window holds the tile")
+    if by < 1:
+        c_tile_1: T.let[T.int32] = by * 6 + bx + 6
+        T.call_extern("void", "noc_async_write_tile", c_tile_1, c, l1_read_addr_out0)
+    if 1 <= by:  # noqa: SIM300 (the order the simplifier leaves)
+        c_tile_2: T.let[T.int32] = by * 6 + bx - 2
+        T.call_extern("void", "noc_async_write_tile", c_tile_2, c, l1_read_addr_out0)
+    T.call_extern("void", "noc_async_write_barrier")
+    T.call_extern("void", "cb_pop_front", cb_out0, 1)
+
+
+def test_a_tensor_with_halos_is_written_to_its_owner_and_to_the_neighbours_halos():
+    c = replace(WRITER_ACCESSORS[0], shard_grid=[2, 1], shard_order="row_major", halo=[1, 0])
+    attrs = kernel_attrs("writer", {"tt.accessor_args": [c]})
+    assert_pass(
+        LowerCBIntrinsics(),
+        data_movement_kernel("writer", attrs, write_by_accessor),
+        data_movement_kernel("writer", attrs, write_with_a_halo),
+    )

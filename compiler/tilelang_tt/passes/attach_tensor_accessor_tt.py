@@ -18,8 +18,8 @@ Output guarantees
     dimension a multiple of 32. An index table (``tt.index_tables``) is one page of
     32-bit words (page_layout "table", view [1, words]), read. Access is derived from the
     copies' directions. A sharded tensor's ``halo`` (LayoutDesc, elements) becomes tiles [rows, cols] here:
-    whole tiles, along a split dimension, no wider than a shard, on a tensor only read (else
-    TTCompileError); its buffer holds every shard widened by the halo (sharding.py), which ``pages``
+    whole tiles, along a split dimension, no wider than a shard, on a tensor only read or only written
+    (else TTCompileError); its buffer holds every shard widened by the halo (sharding.py), which ``pages``
     counts. Global tensors have 2 or more dimensions, else TTCompileError at the first copy touching them.
     ``dim_order`` is the order the tensor's dimensions are stored in (declared dimension numbers, outermost
     first), decided here and only here from how the tile regions use the tensor. A tile spans the last
@@ -248,7 +248,8 @@ def _checked_shard_grid(name, layout, view, page_layout, func, loc) -> list[int]
 
 def _checked_halo(name, layout, tiles, shard_grid, access, loc) -> list[int]:
     """The halo of a sharded tensor in tiles [rows, cols], once it is whole tiles, along split dimensions
-    only, no wider than a shard, on a tensor the kernels only read; [] for tensors without one."""
+    only, no wider than a shard, on a tensor the kernels read or write but not both (its writer fills the
+    neighbours' halos); [] for tensors without one."""
     if not any(layout.halo):
         return []
     halo = [int(h) for h in layout.halo]
@@ -271,11 +272,12 @@ def _checked_halo(name, layout, tiles, shard_grid, access, loc) -> list[int]:
                 f"the halo of {name} ({h} {what}) is wider than its shards ({n // g * TILE} {what}); a halo "
                 f"reaches the neighbouring shards only",
             )
-    if access != "read":
+    if access == "read_write":
         raise TTCompileError.at(
             loc,
-            f"{name} has a halo but the kernels write it: each core's copies of its neighbours' tiles would "
-            f"go stale; only a tensor the kernels only read can have a halo",
+            f"{name} has a halo and the kernels both read and write it: a core's copies of its neighbours' "
+            f"tiles would be read while the neighbours write them; read it in one program (T.Kernel block) "
+            f"and write it in another",
         )
     return [h // TILE for h in halo]
 

@@ -47,6 +47,7 @@ Test
 from __future__ import annotations
 
 import functools
+import itertools
 
 import tvm
 import tvm_ffi
@@ -102,6 +103,43 @@ def _halo_page(acc, row, col):
     )
 
 
+def _halo_writes(acc, acc_var, row, col, addr):
+    """The writes of tile (row, col) of a tensor whose shards carry halos: to its owner's shard, and to the
+    halo of each neighbouring shard whose window holds it (the shard after, when the tile is among its
+    shard's last ``halo`` rows or columns; the shard before, among its first) — the halo exchange, done by
+    the program that writes the tensor."""
+    stored_cols = sharding.stored_grid(acc.tiles, acc.shard_grid, acc.halo)[1]
+    variants = []  # per dimension: [(condition or None, stored index)]
+    for index, n, g, h in zip((row, col), acc.tiles, acc.shard_grid, acc.halo, strict=True):
+        size, shard, offset = n // g, tirx.floordiv(index, n // g), tirx.floormod(index, n // g)
+        own = [(None, shard * (size + 2 * h) + h + offset)]
+        if h:  # the next shard's window starts h tiles before it, the previous one's ends h tiles after
+            own.append(
+                (
+                    tirx.And(offset >= size - h, shard + 1 < g),
+                    (shard + 1) * (size + 2 * h) + h + offset - size,
+                )
+            )
+            own.append((tirx.And(offset < h, shard >= 1), (shard - 1) * (size + 2 * h) + size + h + offset))
+        variants.append(own)
+    writes = []
+    for (row_test, stored_row), (col_test, stored_col) in itertools.product(*variants):
+        tests = [t for t in (row_test, col_test) if t is not None]
+        tile = uint_var(f"{acc.accessor}_tile")
+        write = seq(
+            [
+                tirx.Bind(tile, simplify(stored_row * stored_cols + stored_col)),
+                extern("noc_async_write_tile", tile, acc_var, addr),
+            ]
+        )
+        test = simplify(functools.reduce(tirx.And, tests)) if tests else None
+        writes.append(tirx.IfThenElse(test, write, None) if tests else write)
+    note = comment(
+        f"and into the halo of each neighbouring shard of {acc.tensor} whose window holds the tile"
+    )
+    return seq([writes[0], note, *writes[1:]])
+
+
 class _Lowering:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
@@ -149,12 +187,15 @@ class _Lowering:
             tile = uint_var(f"{acc.accessor}_tile")
             # The tensor's tile grid by name (FinalizePersistentSignatureTT passes it as a runtime argument),
             # so the kernel is the same text for every shape of the program.
-            if acc.halo:
-                tile_id = _halo_page(acc, row + r, col + c)
-            else:
-                tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
             addr = simplify(base + (first + r * sw + c) * named(acc.tile_bytes))
-            move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
+            if acc.halo and api == "noc_async_write_tile":
+                move = _halo_writes(acc, acc_var, row + r, col + c, addr)
+            else:
+                if acc.halo:
+                    tile_id = _halo_page(acc, row + r, col + c)
+                else:
+                    tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
+                move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
             inside = [
                 simplify(index < extent)
                 for index, extent, check in zip(
