@@ -351,11 +351,7 @@ class JITKernel(CompiledKernel):
         return True
 
     def __call__(self, *args):
-        if self.options.target not in MOCK_ARCHS:
-            raise TTRuntimeError(
-                f"the mock device simulates {' and '.join(MOCK_ARCHS)}; "
-                f"{self.options.target} programs can be compiled but not run"
-            )
+        require_mock_device(self.options.target)
         call = bind_arguments(self.params, self.out_idx, args, self.name)
         self._run_on_device(call.device, host_sizes.values(self.plan))
         return call.finish()
@@ -396,6 +392,15 @@ class JITKernel(CompiledKernel):
             return f"{match.group(0)} (tensor {self.params[index]['name']})"
 
         return re.sub(r"(?:DRAM|L1) buffer #(\d+)", named, message)
+
+
+def require_mock_device(target: str) -> None:
+    """TTRuntimeError unless programs for ``target`` can run on the mock device."""
+    if target not in MOCK_ARCHS:
+        raise TTRuntimeError(
+            f"the mock device simulates {' and '.join(MOCK_ARCHS)}; {target} programs can be compiled but "
+            f"not run"
+        )
 
 
 def _device():

@@ -9,7 +9,7 @@ workspaces (``stages.py``), compiled as one JITKernel per block and called as on
 A call binds its arguments as a JITKernel does (``arguments.py``), allocates each workspace zeroed, and runs
 the programs in launch order on one device through one host program (``SequenceHost``): every tensor's
 buffer lives for the whole call, so what one program writes (a workspace, an output sharded in L1) the next
-reads where it lies, without a round trip through the host or DRAM. Programs that place a shared tensor
+reads where it lies, without a round trip through the host. Programs that place a shared tensor
 differently (another page layout or shard grid: ``codegen.host.sequence_mismatch``) run instead one host
 program each, the tensor crossing the host between them (``kernel.sequence_host`` is then None and
 ``kernel.why_separate`` says why). Profiling covers every program of the call.
@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 from tvm import tirx
@@ -27,9 +28,8 @@ from tvm import tirx
 from .arguments import NUMPY_DTYPES, bind_arguments, caller_shape, output_indices
 from .codegen.formatting import format_sources
 from .codegen.host import render_sequence_host, sequence_mismatch
-from .errors import TTRuntimeError
 from .host_sizes import sequence_values
-from .jit import KERNEL_FILES, MOCK_ARCHS, CompiledKernel, JITKernel, function_name
+from .jit import KERNEL_FILES, CompiledKernel, JITKernel, function_name, require_mock_device
 from .options import CompileOptions
 from .stages import Stage
 
@@ -47,7 +47,9 @@ def _merged_access(accesses: list[str]) -> str:
 
 class SequenceHost(JITKernel):
     """The host program running a StagedKernel's programs one after another on one device, with the
-    kernels of each program in <kernel dir>/<program>/ (codegen.host.render_sequence_host)."""
+    kernels of each program in <kernel dir>/<program>/ (codegen.host.render_sequence_host). It has no
+    PrimFunc of its own: it takes JITKernel's build, cache and run machinery over artifacts made from the
+    programs'."""
 
     def __init__(self, name: str, options: CompileOptions, programs: list[JITKernel], tensors: list[dict]):
         plans = [p.plan for p in programs]
@@ -74,10 +76,8 @@ class SequenceHost(JITKernel):
             "kernels", (self.options, named), lambda: self._digest(repr(self.options), named)
         )
 
-    def _kernel_directory(self):
+    def _kernel_directory(self) -> Path:
         """<cache>/programs/sequences/<kernels hash>/<program>/ holding each program's three kernels."""
-        from pathlib import Path
-
         return self._artifact_directory(Path("sequences") / self.kernels_hash, self.kernel_files)
 
     def _prebuild_kernels(self, runtime_mock) -> None:
@@ -176,11 +176,7 @@ class StagedKernel(CompiledKernel):
             program.build()
 
     def __call__(self, *args):
-        if self.options.target not in MOCK_ARCHS:
-            raise TTRuntimeError(
-                f"the mock device simulates {' and '.join(MOCK_ARCHS)}; "
-                f"{self.options.target} programs can be compiled but not run"
-            )
+        require_mock_device(self.options.target)
         call = bind_arguments(self.params, self.out_idx, args, self.name)
         arrays = {p["name"]: a for p, a in zip(self.params, call.device, strict=True)}
         for w in self.workspaces:

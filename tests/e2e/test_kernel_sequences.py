@@ -164,3 +164,26 @@ def test_a_row_vector_read_as_a_column_is_transposed():
     a = np.random.default_rng(2).standard_normal((64, 64)).astype(np.float32)
     expected = a * a.sum(axis=0)[:, None]
     np.testing.assert_allclose(kernel(a), expected, rtol=1e-3, atol=1e-3, err_msg="A * colsum(A)[i]")
+
+
+@pytest.mark.parametrize("cut", ["second_core_count", "last_word"])
+def test_the_sequences_host_program_rejects_sizes_cut_short(cut):
+    """main.cpp walks each program's named sizes and work table; sizes that end inside them (just before
+    the second program's core count, or one word early) are a ValueError naming the programs."""
+    from tilelang_tt.host_sizes import core_fields, sequence_values
+    from tilelang_tt.jit import _device
+
+    kernel = tilelang.compile(split_k_through_a_workspace(64, 96, 256, 4), out_idx=[2])
+    host = kernel.sequence_host
+    directory, so_path = host.build()
+    sizes = sequence_values(host.sizes_of, host.plan["programs"])
+    if cut == "second_core_count":
+        plan = kernel.programs[1].plan
+        second = len(host.sizes_of["programs"][1])
+        first_end = len(sizes) - second - 1 - len(plan["core_work"]) * len(core_fields(plan))
+        sizes = sizes[: first_end + second]
+    else:
+        sizes = sizes[:-1]
+    arrays = [np.zeros(t["shape"], np.uint16 if t["dtype"] == "float16" else np.float32) for t in host.params]
+    with pytest.raises(ValueError, match="split_k_gemm takes sizes for 2 programs"):
+        _device().HostProgram(so_path).run(directory, arrays, sizes=sizes)

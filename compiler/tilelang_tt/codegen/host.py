@@ -1009,8 +1009,8 @@ def render_sequence_host(name: str, source: str, tensors: list[dict], plans: lis
     # the reads register their sizes now: the programs' sizes follow all of the buffers' ones
     reads = _output_reads(outputs, index, outer, {t["name"] for t in inputs})
     body += wrap_comment(
-        "Each program reads its named sizes and work table where the previous one's end; its kernels are in "
-        "kernel_dir/<program>."
+        "Each program reads its named sizes and work table from where the previous program's end; its "
+        "kernels are in kernel_dir/<program>."
     )
     body += [f"const uint32_t* program_sizes = sizes + {outer.count};"]
     program_sizes = []
@@ -1055,15 +1055,17 @@ def render_sequence_host(name: str, source: str, tensors: list[dict], plans: lis
         "void check_sizes(const uint32_t* sizes, int num_sizes) {",
         "const size_t count = num_sizes < 0 ? 0 : static_cast<size_t>(num_sizes);",
         f"size_t at = {outer.count};",
+        "bool complete = true;",
         "// (named sizes, words per core) of each program",
         f"for (const auto& [named, per_core] : std::vector<std::pair<size_t, size_t>>{{{shapes}}}) {{",
         "at += named;",
-        "if (at >= count) {",
+        "if (at >= count) {  // no core count where this program's should be",
+        "complete = false;",
         "break;",
         "}",
         "at += 1 + size_t{sizes[at]} * per_core;",
         "}",
-        "if (at != count) {",
+        "if (!complete || at != count) {",
         f'throw std::invalid_argument("{name} takes sizes for {len(plans)} programs, got " + '
         "std::to_string(num_sizes));",
         "}",
