@@ -70,9 +70,9 @@ SPECS: dict[str, OpSpec] = {
     "tt.comment": OpSpec(("text",)),
     "tt.l1_store_f32": OpSpec(("addr", "value")),
     # tile-program intrinsics; an eltwise op also reads the CBs of the operands in its expression
-    # one row of a tensor stored a page per row (row_copies.py): ``row`` and ``col`` in elements
-    "tt.read_row": OpSpec(("cb", "tensor", "row", "col", "cols"), "reader", writes=("cb",)),
-    "tt.write_row": OpSpec(("cb", "tensor", "row", "col", "cols"), "writer", reads=("cb",)),
+    # consecutive rows of a tensor stored a page per row (row_copies.py): ``row``, ``col``, sizes in elements
+    "tt.read_row": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "reader", writes=("cb",)),
+    "tt.write_row": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "writer", reads=("cb",)),
     "tt.gen_tile": OpSpec(("cb", "value", "i", "j", "rows", "cols"), "reader", writes=("cb",)),
     "tt.read_im2col": OpSpec(
         (

@@ -82,6 +82,7 @@ class TargetFacts(dc.Object):
     dst_tiles_16bit_half_sync: int
     max_runtime_args: int
     l1_alignment: int = 16  # bytes; TTTarget.as_record() always sets the chip's value
+    dram_alignment: int = 32  # bytes a NOC read from DRAM must start on; likewise set from the chip
 
     def dst_capacity(self, fp32: bool) -> int:
         """DST tiles one acquire holds (half-sync), for fp32 or 16-bit accumulation."""

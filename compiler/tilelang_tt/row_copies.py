@@ -1,17 +1,18 @@
-"""Copies of one row of a tensor stored a page per row: a per-row statistic stored to, or read from, its
-place in a (B, H, S) tensor (``T.copy(logsum, lse[b, h, s0:s0 + n])``, TileLang's attention with its
-log-sum-exp).
+"""Copies of rows of a tensor stored a page per row: a per-row statistic stored to, or read from, its place
+in a (B, H, S) tensor (``T.copy(logsum, lse[b, h, s0:s0 + n])``, TileLang's attention with its
+log-sum-exp), and any other copy of the same tensor, a run of its rows (``glse[b, h, :, s0:s0 + n]``: the
+rows of every split, which split-KV decoding's combine reads as a tile block).
 
 Such a row shares its 32x32 tiles with the rows of 31 other grid points (the other heads), which other
 cores write at the same time, so the tensor is stored row-major instead, one page per row of its last
-dimension (AttachTensorAccessorTT), and each grid point moves only its own row. In L1 the row is row 0 of
-``n / 32`` tiles (a (1, n) row vector, LegalizeVectorsTT): 16 values at the start of face 0 and 16 at the
-start of face 1 of each tile. The reader or writer moves those two runs per tile with one NOC transfer
-each, from byte offset ``(s0 + 32 t + 16 f) * element_bytes`` of the row's page (a multiple of 32 bytes for
-16-bit data, 64 for float32: aligned for the NOC). A read zero-fills each tile first, so the rest of the
-tile holds zeros rather than stale data. A block that can reach past the row's end (the last block of a
-length that is not a whole number of blocks) moves only the 32-value runs inside it: the rest of a read
-stays zero, the rest of a write is dropped, never spilling into the next row's page.
+dimension (AttachTensorAccessorTT), and each grid point moves only its own rows. In L1 row i of a copy is
+row i % 32 of the (i // 32)-th row of its block's tiles: its first 16 values in face (i % 32 // 16) * 2 and
+the next 16 in the face after it, each at row i % 16 of the face. The reader or writer moves each such
+run with one NOC transfer, from byte offset ``(s0 + 32 t + 16 f) * element_bytes`` of the row's page (a
+multiple of 32 bytes for 16-bit data, 64 for float32: aligned for the NOC). A read zero-fills its tiles
+first, so the rest of a tile holds zeros rather than stale data. A block that can reach past the row's
+end (the last block of a length that is not a whole number of blocks) moves only the 32-value runs inside
+it: the rest of a read stays zero, the rest of a write is dropped, never spilling into the next row's page.
 """
 
 from __future__ import annotations
@@ -40,77 +41,96 @@ from .target import FACE, TILE
 
 
 def row_major_position(reg: Region, loc: str) -> tuple:
-    """(row of the tensor's row-major view, first column, columns) of a one-row region in declared
-    coordinates; TTCompileError at ``loc`` unless it is one row of whole 32-value runs."""
+    """(first row of the tensor's row-major view, first column, rows, columns) of a region of consecutive
+    rows in declared coordinates (one index in each dimension before the last two); TTCompileError at
+    ``loc`` unless it is that, in whole 32-value runs."""
     shape = [int(s) for s in reg.buffer.shape]
-    if any(e != 1 for e in reg.extents[:-1]):
+    if any(e != 1 for e in reg.extents[:-2]):
         raise TTCompileError.at(
             loc,
-            f"{reg.name} is copied one row at a time elsewhere, so every copy of it must be one row (one "
-            f"index in each dimension but the last), got extents {tuple(reg.extents)}",
+            f"{reg.name} is stored a page per row (it is copied one row at a time), so every copy of it must "
+            f"be a run of consecutive rows (one index in each dimension but the last two), got extents "
+            f"{tuple(reg.extents)}",
         )
     if reg.extents[-1] % TILE or not is_zero_mod(reg.mins[-1], TILE):
         raise TTCompileError.at(
             loc,
-            f"this row of {reg.name} starts at column {reg.mins[-1]} and spans {reg.extents[-1]}; a row "
+            f"these rows of {reg.name} start at column {reg.mins[-1]} and span {reg.extents[-1]}; a row "
             f"copy moves whole runs of {TILE} values from a multiple of {TILE}",
         )
     row = reg.mins[0]
     for d in range(1, len(shape) - 1):
         row = row * shape[d] + reg.mins[d]
-    return simplify(row), reg.mins[-1], reg.extents[-1]
+    rows = reg.extents[-2] if len(shape) > 1 else 1
+    return simplify(row), reg.mins[-1], rows, reg.extents[-1]
 
 
 def row_major_region(reg: Region, loc: str) -> Region:
-    """A one-row region as a region of the tensor's row-major view [rows, last dimension]."""
-    row, col, cols = row_major_position(reg, loc)
+    """A region of consecutive rows as a region of the tensor's row-major view [rows, last dimension]."""
+    row, col, rows, cols = row_major_position(reg, loc)
     shape = [int(s) for s in reg.buffer.shape]
-    return Region(reg.buffer, [row, col], [1, cols], [math.prod(shape[:-1]), shape[-1]])
+    return Region(reg.buffer, [row, col], [rows, cols], [math.prod(shape[:-1]), shape[-1]])
 
 
 def lower_row_copy(call, entry: CircularBuffer, element_bytes: int, row_length: int | None) -> tirx.Stmt:
-    """``tt.read_row`` / ``tt.write_row(cb, tensor, row, col, cols)`` → the CB's pages claimed (a read
-    also zeroes them), one NOC transfer per 16-value run, the barrier, the pages handed on. With
-    ``row_length`` (the copy may reach past the row's end: the last block of a length that is not a whole
-    number of blocks) each 32-value run past it is skipped: left zero on a read, dropped on a write."""
+    """``tt.read_row`` / ``tt.write_row(cb, tensor, row, col, rows, cols)`` → the CB's pages claimed (a
+    read also zeroes them), one NOC transfer per 16-value run of each row, the barrier, the pages handed
+    on. With ``row_length`` (the copy may reach past the row's end: the last block of a length that is not
+    a whole number of blocks) each 32-value run past it is skipped: left zero on a read, dropped on a
+    write."""
     f = ops.fields(call)
     reading = ops.is_op(call, "tt.read_row")
-    cb, tiles = cb_var(entry), f.cols // TILE
+    tile_cols = f.cols // TILE
+    tiles = -(-f.rows // TILE) * tile_cols
+    cb = cb_var(entry)
     base = uint_var(f"l1_{'write' if reading else 'read'}_addr_{entry.name[3:]}")
 
-    def run(tile, half):
-        l1 = simplify(base + tile * entry.page_size + half * FACE * FACE * element_bytes)
+    def run(r, tile, half):
+        # row r of the copy: tile row r // 32, face row (r % 32) // 16, row r % 16 of that face
+        face = r % TILE // FACE * 2 + half
+        offset = ((r // TILE * tile_cols + tile) * entry.page_size) + (
+            face * FACE + r % FACE
+        ) * FACE * element_bytes
+        l1 = simplify(base + offset)
         column = f.col + tile * TILE + half * FACE
-        page = tirx.call_extern("int32", "get_noc_addr", f.row, f.tensor, simplify(column * element_bytes))
+        page = tirx.call_extern(
+            "int32", "get_noc_addr", simplify(f.row + r), f.tensor, simplify(column * element_bytes)
+        )
         source, destination = (page, l1) if reading else (l1, page)
         api = "noc_async_read" if reading else "noc_async_write"
         return extern(api, source, destination, FACE * element_bytes)
 
-    def runs(tile):
-        both = loop("half", 2, lambda h: run(tile, h))
+    def runs(r, tile):
+        both = loop("half", 2, lambda h: run(r, tile, h))
         if row_length is None:
             return both
         return tirx.IfThenElse(tirx.LT(simplify(f.col + tile * TILE), row_length), both, None)
 
+    what = "One row of the tensor: row 0 of each tile" if f.rows == 1 else f"{f.rows} rows of the tensor"
     claim = (
         [
             extern("cb_reserve_back", cb, tiles),
             tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb)),
-            comment("One row of the tensor: row 0 of each tile, the rest zeros"),
+            comment(f"{what}, the rest zeros"),
             zero_fill_l1(f"{entry.name[3:]}_words", base, tiles * entry.page_size),
         ]
         if reading
         else [
             extern("cb_wait_front", cb, tiles),
             tirx.Bind(base, tirx.call_extern("int32", "get_read_ptr", cb)),
-            comment("One row of the tensor: row 0 of each tile"),
+            comment(what),
         ]
+    )
+    moves = (
+        loop("tile", tile_cols, lambda t: runs(0, t))
+        if f.rows == 1
+        else loop("r", f.rows, lambda r: loop("tile", tile_cols, lambda t: runs(r, t)))
     )
     return seq(
         [
             dsl_comment(ops.loc_of(call)),
             *claim,
-            loop("tile", tiles, runs),
+            moves,
             extern("noc_async_read_barrier" if reading else "noc_async_write_barrier"),
             extern("cb_push_back" if reading else "cb_pop_front", cb, tiles),
         ]

@@ -9,14 +9,17 @@ workspaces (``stages.py``), compiled as one JITKernel per block and called as on
 A call binds its arguments as a JITKernel does (``arguments.py``), allocates each workspace zeroed, and runs
 the programs in launch order on one device through one host program (``SequenceHost``): every tensor's
 buffer lives for the whole call, so what one program writes (a workspace, an output sharded in L1) the next
-reads where it lies, without a round trip through the host. Programs that place a shared tensor
-differently (another page layout or shard grid: ``codegen.host.sequence_mismatch``) run instead one host
-program each, the tensor crossing the host between them (``kernel.sequence_host`` is then None and
-``kernel.why_separate`` says why). Profiling covers every program of the call.
+reads where it lies, without a round trip through the host. A tensor one program copies one row at a time
+(stored a page per row) is stored so in the others too (their tile copies of it move runs of rows).
+Programs that still place a shared tensor differently (another dimension order or shard grid:
+``codegen.host.sequence_mismatch``) run instead one host program each, the tensor crossing the host
+between them (``kernel.sequence_host`` is then None and ``kernel.why_separate`` says why). Profiling covers
+every program of the call.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -28,6 +31,7 @@ from tvm import tirx
 from .arguments import NUMPY_DTYPES, bind_arguments, caller_shape, output_indices
 from .codegen.formatting import format_sources
 from .codegen.host import render_sequence_host, sequence_mismatch
+from .errors import TTCompileError
 from .host_sizes import sequence_values
 from .jit import KERNEL_FILES, CompiledKernel, JITKernel, function_name, require_mock_device
 from .options import CompileOptions
@@ -101,10 +105,11 @@ class StagedKernel(CompiledKernel):
         start = time.perf_counter()
         program_options = dataclasses.replace(options, out_idx=())  # a program's call is given every tensor
         self.stages = stages
+        dump = [os.path.join(dump_ir, s.name) if dump_ir else None for s in stages]
         self.programs: list[JITKernel] = [
-            JITKernel(s.func, program_options, dump_ir=os.path.join(dump_ir, s.name) if dump_ir else None)
-            for s in stages
+            JITKernel(s.func, program_options, dump_ir=d) for s, d in zip(stages, dump, strict=True)
         ]
+        self._store_rows_alike(program_options, dump)
         self.compile_seconds = time.perf_counter() - start
         self.params, self.workspaces = self._tensors()
         self.out_idx = output_indices(self.params, options.out_idx, self.name)
@@ -114,6 +119,29 @@ class StagedKernel(CompiledKernel):
             device = [p for p in self.params if p["access"] != "unused"]
             device += [{**w, "access": "workspace"} for w in self.workspaces]
             self.sequence_host = SequenceHost(self.name, options, self.programs, device)
+
+    def _store_rows_alike(self, options: CompileOptions, dump: list[str | None]) -> None:
+        """A tensor one program stores a page per row (it copies it one row at a time) and another as
+        tiles: the other is compiled again with the tensor's rows as pages too (``tt.row_pages``, its tile
+        copies then move runs of rows), so that both share one buffer. Should that fail, the programs stay
+        as they are and run one host program each."""
+        row_paged = {
+            t["name"]
+            for p in self.programs
+            for t in p.plan["tensors"]
+            if t["page_layout"] == "row_major" and t["access"] != "unused"
+        }
+        for k, (stage, program) in enumerate(zip(self.stages, self.programs, strict=True)):
+            tiled = sorted(
+                t["name"]
+                for t in program.plan["tensors"]
+                if t["name"] in row_paged and t["page_layout"] == "tile" and t["access"] != "unused"
+            )
+            if tiled:
+                with contextlib.suppress(TTCompileError):
+                    self.programs[k] = JITKernel(
+                        stage.func.with_attr("tt.row_pages", tiled), options, dump[k]
+                    )
 
     def _tensors(self) -> tuple[list[dict], list[dict]]:
         """The function's tensor parameters, as a plan lists them (shape, dtype, access over all programs),

@@ -111,6 +111,7 @@ class TTTarget:
             dst_tiles_16bit_half_sync=self.dst_tiles(False),
             max_runtime_args=self.max_runtime_args,
             l1_alignment=self.l1_alignment,
+            dram_alignment=self.dram_alignment,
         )
 
 

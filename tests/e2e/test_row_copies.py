@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from tilelang_tt.errors import TTCompileError
 
 TARGETS = ["wormhole", "blackhole"]
 LOG2E = 1.44269504
@@ -232,3 +233,43 @@ def test_a_row_store_past_the_rows_end_drops_what_lies_beyond():
     x = np.random.default_rng(6).standard_normal((batch, heads, rows, cols)).astype(np.float32)
     error = np.abs(kernel(x) - x.astype(np.float64).sum(2)).max()
     assert error < 1e-3, f"column sums off by {error:.3g}"
+
+
+def row_plus_block(rows, cols, picked, dtype="float32"):
+    """O = G's 32-row block plus its row ``picked`` (of the block), broadcast down: G is copied one row at a
+    time and as a block of 32 rows, so it is stored a page per row and the block is read row by row."""
+
+    @T.prim_func
+    def main(G: T.Tensor((rows, cols), dtype), O: T.Tensor((rows, cols), "float32")):
+        with T.Kernel(rows // 32) as bx:
+            r = T.alloc_fragment((1, cols), "float32")
+            t = T.alloc_fragment((32, cols), "float32")
+            T.copy(G[bx * 32 + picked : bx * 32 + picked + 1, 0:cols], r)
+            T.copy(G[bx * 32 : bx * 32 + 32, 0:cols], t)
+            for i, j in T.Parallel(32, cols):
+                t[i, j] = t[i, j] + r[0, j]
+            T.copy(t, O[bx * 32 : bx * 32 + 32, 0:cols])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_tensor_copied_as_a_row_and_as_tiles_reads_its_block_row_by_row(target):
+    """Each of the block's 32 rows lands in its place in the tiles' faces (two 16-value runs per row per
+    tile): the sums are exact."""
+    kernel = tilelang.compile(row_plus_block(64, 96, 5), out_idx=[1], target=target)
+    g = np.random.default_rng(8).standard_normal((64, 96)).astype(np.float32)
+    blocks = g.reshape(2, 32, 96)
+    want = (blocks + blocks[:, 5:6, :]).reshape(64, 96)
+    np.testing.assert_array_equal(kernel(g), want)
+
+
+def test_a_16_bit_row_read_blackhole_cannot_align_is_a_located_error():
+    """A row of 16-bit values is read 32 bytes at a time; Blackhole reads DRAM from 64-byte boundaries."""
+    with pytest.raises(TTCompileError, match="reads DRAM from 64-byte boundaries only") as err:
+        tilelang.compile(row_plus_block(64, 96, 5, "float16"), out_idx=[1], target="blackhole")
+    assert "test_row_copies.py" in str(err.value), err.value
+    kernel = tilelang.compile(row_plus_block(64, 96, 5, "float16"), out_idx=[1], target="wormhole")
+    g = np.random.default_rng(9).standard_normal((64, 96)).astype(np.float16)
+    blocks = g.astype(np.float32).reshape(2, 32, 96)
+    np.testing.assert_array_equal(kernel(g), (blocks + blocks[:, 5:6, :]).reshape(64, 96))

@@ -8,6 +8,7 @@ from before_after import assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gemm_stages import AFTER_ACCESSORS, AFTER_PROPAGATE, launched
 from programs import attr, gemm, lower, page_table_gather
+from tilelang_tt import ops
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.ir_utils import collect_vars, find_ops, get_attr, is_global, region, simplify
 from tilelang_tt.passes import AttachTensorAccessorTT
@@ -210,20 +211,23 @@ def rows_and_tiles(G: T.Tensor((64, 64), "float32"), O: T.Tensor((64, 64), "floa
         T.copy(t, O[bx * 32 : bx * 32 + 32, 0:64])
 
 
-@pytest.mark.parametrize(
-    "program, message",
-    [
-        (rows_and_tiles, "G is copied one row at a time and also copied as tiles"),
-        (_row_statistics((2, 3, 40)), "S is copied one row at a time, but its rows hold 40 values"),
-    ],
-    ids=["rows_and_tiles", "ragged_rows"],
-)
-def test_row_copies_the_pages_cannot_hold_are_located_errors(program, message):
-    with pytest.raises(TTCompileError, match=message) as err:
-        lower(program, "AttachTensorAccessorTT")
+def test_a_tensor_copied_as_a_row_and_as_tiles_is_stored_a_page_per_row():
+    """G's tile copy becomes a copy of 32 of its rows (LowerTileProgramTT: tt.read_row of 32 rows)."""
+    g = attr(lower(rows_and_tiles, "AttachTensorAccessorTT"), "tt.tensor_accessors")[0]
+    assert (g.page_layout, list(g.view), g.pages) == ("row_major", [64, 64], 64)
+    mod = lower(rows_and_tiles, "LowerTileProgramTT")
+    copies = [ops.fields(s.call) for s in find_ops(mod["gemm"].body, ("tt.read_row",))]
+    assert sorted((int(f.rows), int(f.cols)) for f in copies) == [(1, 64), (32, 64)], copies
+
+
+def test_a_row_copy_the_pages_cannot_hold_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match="S is copied one row at a time, but its rows hold 40 values"
+    ) as err:
+        lower(_row_statistics((2, 3, 40)), "AttachTensorAccessorTT")
     assert "test_attach_tensor_accessor_tt.py" in str(err.value), err.value
 
 
 def test_a_row_copy_off_the_32_value_runs_is_a_located_error():
-    with pytest.raises(TTCompileError, match=r"this row of S starts at column bx \* 32 \+ 16 and spans 32"):
+    with pytest.raises(TTCompileError, match=r"these rows of S start at column bx \* 32 \+ 16 and span 32"):
         lower(_row_statistics((2, 3, 96), start=16), "LowerTileProgramTT")

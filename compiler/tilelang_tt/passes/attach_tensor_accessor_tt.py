@@ -15,7 +15,9 @@ Output guarantees
     (n, h, w) — view [rows, channels], no padding), since a gather reads runs of channels, not tiles; it
     may not also be copied as tiles (TTCompileError). So is a tensor copied one row at a time where the row
     does not start a tile row (``lse[b, h, s0:s0 + n]``: rows of other heads share its tiles), its last
-    dimension a multiple of 32. An index table (``tt.index_tables``) is one page of
+    dimension a multiple of 32, and a tensor named in the function attribute ``tt.row_pages`` (another
+    program of a staged kernel copies it one row at a time: StagedKernel asks for one layout); their
+    other copies are copies of runs of rows. An index table (``tt.index_tables``) is one page of
     32-bit words (page_layout "table", view [1, words]), read. Access is derived from the
     copies' directions. A sharded tensor's ``halo`` (LayoutDesc, elements) becomes tiles [rows, cols] here:
     whole tiles, along a split dimension, no wider than a shard, on a tensor only read or only written
@@ -163,8 +165,8 @@ def _single_row(reg) -> bool:
 
 
 def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
-    """tensor name → how the kernel touches it (read, write, gather: T.im2col, rows: single-row copies,
-    tiles: the other copies), and the location of its first use."""
+    """tensor name → how the kernel touches it (read, write, gather: T.im2col, rows: single-row copies or
+    ``tt.row_pages``, tiles: the other copies), and the location of its first use."""
     modes: dict[str, set] = {}
     first_loc: dict[str, str] = {}
     for site in find_ops(func.body, ("tl.im2col",)):
@@ -177,19 +179,20 @@ def _access_modes(func: tirx.PrimFunc) -> tuple[dict[str, set], dict[str, str]]:
             if is_global(reg.buffer):
                 modes.setdefault(reg.name, set()).update({mode, "rows" if _single_row(reg) else "tiles"})
                 first_loc.setdefault(reg.name, site.loc)
+    for name in get_attr(func, "tt.row_pages", []):
+        modes.setdefault(str(name), set()).add("rows")
     return modes, first_loc
 
 
 def _row_major_pages(name: str, shape: list[int], mode: set, loc: str) -> list[int]:
     """The view [rows, last dimension] of a tensor stored one page per row of its last dimension, after
-    checking that nothing reads it as tiles."""
-    if "tiles" in mode:
+    checking that a gathered one is not also copied as tiles (a copied one's tile copies become copies of
+    runs of rows, row_copies.py)."""
+    if "gather" in mode and "tiles" in mode:
         raise TTCompileError.at(
             loc,
-            f"{name} is "
-            + ("gathered by T.im2col" if "gather" in mode else "copied one row at a time")
-            + " and also copied as tiles; such a tensor is stored as rows of its last dimension, so "
-            "reading or writing it as tiles too is not supported on Tenstorrent yet",
+            f"{name} is gathered by T.im2col and also copied as tiles; such a tensor is stored as rows of "
+            f"its last dimension, so reading or writing it as tiles too is not supported on Tenstorrent yet",
         )
     if "rows" in mode and shape[-1] % TILE:
         raise TTCompileError.at(

@@ -75,7 +75,7 @@ from ..ir_utils import (
     zero_fill_l1,
 )
 from ..row_copies import lower_row_copy
-from ..target import TILE
+from ..target import FACE, TILE
 
 
 def _halo_page(acc, row, col):
@@ -145,6 +145,7 @@ class _Lowering:
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
         self.acc = {e.accessor: e for e in require_attr(func, "tt.accessor_args", "LowerCBIntrinsics")}
         self.prefetch = require_attr(func, "tt.options", "LowerCBIntrinsics").enable_prefetch
+        self.func = func
         grid = require_attr(func, "tt.grid", "LowerCBIntrinsics")
         self.grid_extents = [grid.x, grid.y, grid.z]
         self.analyzer = tvm.sym.Analyzer()  # ranges of the loop and launch-grid variables in scope
@@ -153,6 +154,19 @@ class _Lowering:
         in_lockstep = get_attr(func, "tt.kernel_role") == "reader" and _steps_alike(func.body)
         self.lockstep = lockstep if in_lockstep else None
         self.directions = {}  # multicast direction used → its multicast.Direction
+
+    def _check_run_alignment(self, tensor: str, element_bytes: int, loc: str) -> None:
+        """A row read moves runs of 16 values (a face row) from DRAM: TTCompileError at ``loc`` when such a
+        run does not start on the chip's DRAM read alignment."""
+        target = require_attr(self.func, "tt.target", "LowerCBIntrinsics")
+        run, alignment = FACE * element_bytes, target.dram_alignment
+        if run % alignment:
+            raise TTCompileError.at(
+                loc,
+                f"{tensor} is read row by row (stored a page per row), 16 values of {element_bytes} bytes "
+                f"per NOC read, but {target.name} reads DRAM from {alignment}-byte boundaries only; "
+                f"store {tensor} as float32, or read it as whole tiles",
+            )
 
     def _parts(self, call):
         f = ops.fields(call)
@@ -394,6 +408,8 @@ class _Lowering:
             f = ops.fields(stmt)
             entry = self.cbs[f.cb]
             element_bytes = entry.page_size // (TILE * TILE)
+            if ops.is_op(stmt, "tt.read_row") and self.acc[f.tensor.name].memory == "DRAM":
+                self._check_run_alignment(f.tensor.name, element_bytes, ops.loc_of(stmt.value))
             length = self.acc[f.tensor.name].page_size // element_bytes  # a page is one row
             past_end = self.analyzer.const_int_bound(f.col).max_value + f.cols > length
             return lower_row_copy(stmt.value, entry, element_bytes, length if past_end else None)

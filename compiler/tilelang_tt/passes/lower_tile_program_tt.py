@@ -25,8 +25,8 @@ Output guarantees
     Tile allocations removed; each statement became (role in brackets; positions in tiles):
       ``tt.read_to_cb(cb, param, row, col, rows, cols, loc)`` [reader], ``tt.gen_tile(cb, value, i, j, rows,
       cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] (of a
-      tensor stored a page per row: ``tt.read_row`` / ``tt.write_row(cb, param, row, col, cols, loc)``, one
-      row in elements of its row-major view, row_copies.py) and the
+      tensor stored a page per row: ``tt.read_row`` / ``tt.write_row(cb, param, row, col, rows, cols,
+      loc)``, consecutive rows in elements of its row-major view, row_copies.py) and the
       compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
       ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
@@ -474,14 +474,14 @@ class _Lowering:
 
     def _moved(self, op, cb, value, loc):
         """A whole-block read (``tt.read_to_cb``) or write (``tt.write_from_cb``) of the global region
-        ``value``; of a tensor stored a page per row, a read or write of one row (``tt.read_row`` /
-        ``tt.write_row``: the row's index and first column, in elements)."""
+        ``value``; of a tensor stored a page per row, a read or write of its rows (``tt.read_row`` /
+        ``tt.write_row``: the first row's index, the first column and the sizes, in elements)."""
         reg = region(value, loc)
         tensor = self.p.params[reg.name]
         if reg.name in self.p.row_tensors:
-            row, col, cols = row_major_position(region(value, loc, tile_view=False), loc)
+            row, col, rows, cols = row_major_position(region(value, loc, tile_view=False), loc)
             return self._tile_op(op.replace("_to_cb", "_row").replace("_from_cb", "_row"), loc, cb=cb["cb"],
-                                 tensor=tensor, row=row, col=col, cols=cols)  # fmt: skip
+                                 tensor=tensor, row=row, col=col, rows=rows, cols=cols)  # fmt: skip
         row, col, rows, cols = self._tile_pos(reg, loc)
         return self._tile_op(op, loc, cb=cb["cb"], tensor=tensor, row=row, col=col, rows=rows, cols=cols)
 
