@@ -56,6 +56,7 @@ SPECS: dict[str, OpSpec] = {
     "tl.loc": OpSpec(()),
     "tl.serial_loc": OpSpec(()),
     "tl.persistent": OpSpec(("workers", "worker", "dims")),
+    "tl.sync_grid": OpSpec(()),
     # GEMM-path intrinsics (positions and sizes in tiles; ``tensor`` a parameter index, later an accessor)
     "tt.read_to_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "reader", writes=("cb",)),
     "tt.write_from_cb": OpSpec(("cb", "tensor", "row", "col", "rows", "cols"), "writer", reads=("cb",)),

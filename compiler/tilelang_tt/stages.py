@@ -1,7 +1,8 @@
 """A function of several ``T.Kernel`` blocks, or with ``T.alloc_global`` workspaces, as one program per block.
 
 TileLang's split-KV programs (flash decoding, MLA decode) launch two kernels from one function, the second
-reading what the first wrote into global workspaces::
+reading what the first wrote into global workspaces (or one persistent kernel whose phases a grid barrier,
+``T.sync_grid()``, separates: each phase is a block of its own here)::
 
     glse = T.alloc_global([batch, heads, num_split, seqlen_q], dtype)
     with T.Kernel(...) as (bx, by, bz):      # split: partial outputs and their log-sum-exps
@@ -87,6 +88,13 @@ def check_one_kernel(func: tirx.PrimFunc, name: str) -> None:
             f"{name} launches {len(kernels)} kernels (T.Kernel blocks); the pipeline lowers one program: "
             f"compile the function with tilelang_tt.compile, which makes each block a program of its own",
         )
+    barriers = find_ops(func.body, ("tl.sync_grid",))
+    if barriers:
+        raise TTCompileError.at(
+            barriers[0].loc,
+            f"{name} has a grid barrier (T.sync_grid); the pipeline lowers one program: compile the function "
+            f"with tilelang_tt.compile, which makes the kernel's phases programs of their own",
+        )
     check_reads_precede_writes(func)
     if _workspace_buffers(func.body):
         raise TTCompileError.at(
@@ -145,12 +153,61 @@ def _stage_hints(attrs: dict, own: set[str], anyone: set[str]) -> dict:
     return out
 
 
+def _grid_phases(kernel) -> list:
+    """A ``T.Kernel`` block cut at its ``T.sync_grid()`` calls: one block per phase, each under the same
+    launch and with the allocations and top-level named values (index arithmetic) of the original that it
+    uses. A grid-wide barrier is a program boundary: the programs run one after another on the device, so
+    every block of the first has finished when the second starts. A ``T.sync_grid`` under a loop or
+    branch is a TTCompileError there (a program cannot end inside one)."""
+    wrappers, node = [], kernel
+    while isinstance(node, tirx.AttrStmt):
+        wrappers.append(node)
+        node = node.body
+    stmts = list(node.seq) if isinstance(node, tirx.SeqStmt) else [node]
+    top = [k for k, stmt in enumerate(stmts) if ops.is_op(stmt, "tl.sync_grid")]
+    nested = [
+        site
+        for stmt in stmts
+        if not ops.is_op(stmt, "tl.sync_grid")
+        for site in find_ops(stmt, ("tl.sync_grid",))
+    ]
+    if nested:
+        raise TTCompileError.at(
+            nested[0].loc,
+            "T.sync_grid is supported at the top level of a T.Kernel block only: on Tenstorrent the grid "
+            "barrier ends one program and starts the next, which cannot happen inside a loop or branch",
+        )
+    if not top:
+        return [kernel]
+    shared = [s for s in stmts if isinstance(s, tirx.AllocBuffer | tirx.Bind)]
+    cuts = [-1, *top, len(stmts)]
+    phases = []
+    for first, end in zip(cuts, cuts[1:], strict=False):
+        work = [s for s in stmts[first + 1 : end] if not isinstance(s, tirx.AllocBuffer | tirx.Bind)]
+        kept = [s for s in stmts[first + 1 : end] if isinstance(s, tirx.Bind)]  # its own named values
+        # the allocations and named values this phase uses, in their original order
+        used = set().union(*(_buffers_used(w) for w in work))
+        needed = []
+        for stmt in reversed(shared):
+            declared = stmt.buffer if isinstance(stmt, tirx.AllocBuffer) else stmt.var
+            if any(stmt.same_as(k) for k in kept) or any(declared.same_as(v) for v in used):
+                needed.append(stmt)
+                used |= _buffers_used(stmt.value) if isinstance(stmt, tirx.Bind) else set()
+        body = [s for s in stmts if any(s.same_as(n) for n in needed)]
+        body += work
+        phase = tirx.SeqStmt(body) if len(body) > 1 else body[0]
+        for wrapper in reversed(wrappers):
+            phase = tirx.AttrStmt(wrapper.node, wrapper.attr_key, wrapper.value, phase)
+        phases.append(phase)
+    return phases
+
+
 def split_kernels(func: tirx.PrimFunc, name: str) -> list[Stage] | None:
     """The programs of ``func``, one per ``T.Kernel`` block in launch order; None for a function of one
     block and no workspace (compiled as it is). A workspace may be allocated before the blocks or inside
     one. Statements between the blocks other than ``T.alloc_global`` workspaces are a located error."""
     stmts = _top_level(func)
-    kernels = [s for s in stmts if _is_kernel(s)]
+    kernels = [phase for s in stmts if _is_kernel(s) for phase in _grid_phases(s)]
     workspaces = _workspace_buffers(func.body)  # before the kernels, or inside one
     if len(kernels) < 2 and not workspaces:
         return None

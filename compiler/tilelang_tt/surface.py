@@ -57,6 +57,12 @@ _names(
 _names(LOWERED, "a TVMScript macro: its body is inlined where it is called", "macro")
 _names(
     LOWERED,
+    "a grid-wide barrier: the kernel is split there into programs that run one after another on one "
+    "device, sharing their tensors (stages.py)",
+    "sync_grid",
+)
+_names(
+    LOWERED,
     "a sequential loop on a Tenstorrent core (unrolling and vectorising are the kernel compiler's choice)",
     "unroll Unroll vectorized Vectorized",
 )
@@ -163,7 +169,7 @@ _names(
     """
     activemask all_sync any_sync ballot ballot_sync get_lane_idx get_warp_idx get_warp_idx_sync
     get_warp_group_idx match_all_sync match_any_sync shfl_down shfl_sync shfl_up shfl_xor shuffle_elect
-    sync_warp sync_global sync_grid syncthreads_and syncthreads_count syncthreads_or
+    sync_warp sync_global syncthreads_and syncthreads_count syncthreads_or
     warp_reduce_bitand warp_reduce_bitor warp_reduce_max warp_reduce_min warp_reduce_sum
     WarpSpecialize WarpSpecializeFrame ws ws_op WSID WSInstr WSOpRef WSPipeline WSRole WSSchedule WSScope
     WSSync WSSyncKind annotate_ws_schedule named_barrier_arrive

@@ -65,6 +65,7 @@ __all__ = [
     "finalize_reducer",
     "grid",
     "clear",
+    "sync_grid",
     "fill",
     "copy",
     "im2col",
@@ -525,6 +526,12 @@ def fill(buffer, value):
 
 def clear(buffer):
     return fill(buffer, 0)
+
+
+def sync_grid():
+    """A barrier across every block of the launch grid (a persistent kernel's phases): the kernel is split
+    there into programs that run one after another on the device (stages.py)."""
+    return _statement(ops.call("tl.sync_grid", _loc()))
 
 
 def copy(src, dst, coalesced_width=None, disable_tma: bool = False, eviction_policy=None, loop_layout=None):

@@ -9,6 +9,8 @@ import tilelang_tt.language as T
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.staged_kernel import StagedKernel
 
+TARGETS = ["wormhole", "blackhole"]
+
 
 def split_k_through_a_workspace(M, N, K, split, block_M=32, block_N=32, block_K=32):
     """Split-K GEMM in two kernels: partial products into a workspace, then their sum."""
@@ -187,3 +189,54 @@ def test_the_sequences_host_program_rejects_sizes_cut_short(cut):
     arrays = [np.zeros(t["shape"], np.uint16 if t["dtype"] == "float16" else np.float32) for t in host.params]
     with pytest.raises(ValueError, match="split_k_gemm takes sizes for 2 programs"):
         _device().HostProgram(so_path).run(directory, arrays, sizes=sizes)
+
+
+@T.prim_func
+def swap_blocks_after_a_barrier(
+    A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32"), W: T.Tensor((64, 64), "float32")
+):
+    """W = 2 A block by block; after the grid barrier each block reads the block diagonally opposite,
+    which another core wrote: C[block (y, x)] = W[block (1 - y, 1 - x)]."""
+    with T.Kernel(2, 2) as (bx, by):
+        a = T.alloc_fragment((32, 32), "float32")
+        T.copy(A[by * 32, bx * 32], a)
+        for i, j in T.Parallel(32, 32):
+            a[i, j] = a[i, j] * 2.0
+        T.copy(a, W[by * 32, bx * 32])
+        T.sync_grid()
+        T.copy(W[(1 - by) * 32, (1 - bx) * 32], a)
+        T.copy(a, C[by * 32, bx * 32])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_grid_barrier_splits_the_kernel_into_programs_run_in_order(target):
+    """T.sync_grid() ends one program and starts the next on the same device: every block of the first
+    phase has written W before any block of the second reads it."""
+    kernel = tilelang.compile(swap_blocks_after_a_barrier, out_idx=[1, 2], target=target)
+    assert [p.name for p in kernel.programs] == [
+        "swap_blocks_after_a_barrier_kernel1",
+        "swap_blocks_after_a_barrier_kernel2",
+    ]
+    assert kernel.sequence_host is not None, kernel.why_separate
+    a = np.random.default_rng(4).standard_normal((64, 64)).astype(np.float32)
+    c, w = kernel(a)
+    np.testing.assert_array_equal(w, 2 * a)
+    np.testing.assert_array_equal(c, (2 * a).reshape(2, 32, 2, 32)[::-1, :, ::-1, :].reshape(64, 64))
+
+
+@T.prim_func
+def barrier_in_a_loop(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32")):
+    with T.Kernel(2, 2) as (bx, by):
+        a = T.alloc_fragment((32, 32), "float32")
+        for _ in T.serial(2):
+            T.copy(A[by * 32, bx * 32], a)
+            T.sync_grid()
+        T.copy(a, C[by * 32, bx * 32])
+
+
+def test_a_grid_barrier_inside_a_loop_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match="T.sync_grid is supported at the top level of a T.Kernel"
+    ) as err:
+        tilelang.compile(barrier_in_a_loop, out_idx=[1])
+    assert "test_kernel_sequences.py" in str(err.value), err.value
