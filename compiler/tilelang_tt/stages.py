@@ -153,6 +153,32 @@ def _stage_hints(attrs: dict, own: set[str], anyone: set[str]) -> dict:
     return out
 
 
+def _without_unused_allocations(stmts: list) -> list:
+    """``stmts`` less the allocations none of the others uses (a buffer kept for a later phase)."""
+    kept = []
+    for stmt in stmts:
+        if isinstance(stmt, tirx.AllocBuffer):
+            others = set().union(*(_buffers_used(s) for s in stmts if not s.same_as(stmt)))
+            if not any(stmt.buffer.same_as(v) for v in others):
+                continue
+        kept.append(stmt)
+    return kept
+
+
+def _check_recomputable(bind, phase: list) -> None:
+    """A named value from before a grid barrier is computed again after it: TTCompileError (at the
+    phase's first tile operation) when it reads a buffer, whose contents do not outlive the program."""
+    loads = []
+    tvm_ffi.structural_walk(bind.value, (tvm.ir.TensorLoad, loads.append))
+    if loads:
+        raise TTCompileError.at(
+            next((site.loc for s in phase for site in find_ops(s, tuple(ops.SPECS)) if site.loc), ""),
+            f"{bind.var.name} is computed from {loads[0].source.name} before T.sync_grid and used after it; "
+            f"each side of the barrier is a program of its own, whose buffers start empty: compute it after "
+            f"the barrier, or store it to a global tensor before it",
+        )
+
+
 def _grid_phases(kernel) -> list:
     """A ``T.Kernel`` block cut at its ``T.sync_grid()`` calls: one block per phase, each under the same
     launch and with the allocations and top-level named values (index arithmetic) of the original that it
@@ -179,22 +205,23 @@ def _grid_phases(kernel) -> list:
         )
     if not top:
         return [kernel]
-    shared = [s for s in stmts if isinstance(s, tirx.AllocBuffer | tirx.Bind)]
     cuts = [-1, *top, len(stmts)]
     phases = []
     for first, end in zip(cuts, cuts[1:], strict=False):
-        work = [s for s in stmts[first + 1 : end] if not isinstance(s, tirx.AllocBuffer | tirx.Bind)]
-        kept = [s for s in stmts[first + 1 : end] if isinstance(s, tirx.Bind)]  # its own named values
-        # the allocations and named values this phase uses, in their original order
-        used = set().union(*(_buffers_used(w) for w in work))
+        own = _without_unused_allocations(stmts[first + 1 : end])
+        # what the phase takes from before it: the allocations and named values it uses (transitively)
+        used = set().union(*(_buffers_used(s) for s in own))
         needed = []
-        for stmt in reversed(shared):
+        for stmt in reversed(stmts[: first + 1]):
+            if not isinstance(stmt, tirx.AllocBuffer | tirx.Bind):
+                continue
             declared = stmt.buffer if isinstance(stmt, tirx.AllocBuffer) else stmt.var
-            if any(stmt.same_as(k) for k in kept) or any(declared.same_as(v) for v in used):
+            if any(declared.same_as(v) for v in used):
+                if isinstance(stmt, tirx.Bind):
+                    _check_recomputable(stmt, own)
+                    used |= _buffers_used(stmt.value)
                 needed.append(stmt)
-                used |= _buffers_used(stmt.value) if isinstance(stmt, tirx.Bind) else set()
-        body = [s for s in stmts if any(s.same_as(n) for n in needed)]
-        body += work
+        body = [s for s in stmts[: first + 1] if any(s.same_as(n) for n in needed)] + own
         phase = tirx.SeqStmt(body) if len(body) > 1 else body[0]
         for wrapper in reversed(wrappers):
             phase = tirx.AttrStmt(wrapper.node, wrapper.attr_key, wrapper.value, phase)

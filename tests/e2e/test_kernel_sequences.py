@@ -196,16 +196,20 @@ def swap_blocks_after_a_barrier(
     A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32"), W: T.Tensor((64, 64), "float32")
 ):
     """W = 2 A block by block; after the grid barrier each block reads the block diagonally opposite,
-    which another core wrote: C[block (y, x)] = W[block (1 - y, 1 - x)]."""
+    which another core wrote: C[block (y, x)] = W[block (1 - y, 1 - x)] + 2 y + x."""
     with T.Kernel(2, 2) as (bx, by):
         a = T.alloc_fragment((32, 32), "float32")
+        b = T.alloc_fragment((32, 32), "float32")  # used after the barrier only
+        block = T.Cast("float32", by * 2 + bx)  # a named value computed again after the barrier
         T.copy(A[by * 32, bx * 32], a)
         for i, j in T.Parallel(32, 32):
             a[i, j] = a[i, j] * 2.0
         T.copy(a, W[by * 32, bx * 32])
         T.sync_grid()
-        T.copy(W[(1 - by) * 32, (1 - bx) * 32], a)
-        T.copy(a, C[by * 32, bx * 32])
+        T.copy(W[(1 - by) * 32, (1 - bx) * 32], b)
+        for i, j in T.Parallel(32, 32):
+            b[i, j] = b[i, j] + block
+        T.copy(b, C[by * 32, bx * 32])
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -221,7 +225,9 @@ def test_a_grid_barrier_splits_the_kernel_into_programs_run_in_order(target):
     a = np.random.default_rng(4).standard_normal((64, 64)).astype(np.float32)
     c, w = kernel(a)
     np.testing.assert_array_equal(w, 2 * a)
-    np.testing.assert_array_equal(c, (2 * a).reshape(2, 32, 2, 32)[::-1, :, ::-1, :].reshape(64, 64))
+    swapped = (2 * a).reshape(2, 32, 2, 32)[::-1, :, ::-1, :]
+    block = (2 * np.arange(2)[:, None, None, None] + np.arange(2)[None, None, :, None]).astype(np.float32)
+    np.testing.assert_array_equal(c, (swapped + block).reshape(64, 64))
 
 
 @T.prim_func
@@ -232,6 +238,26 @@ def barrier_in_a_loop(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "f
             T.copy(A[by * 32, bx * 32], a)
             T.sync_grid()
         T.copy(a, C[by * 32, bx * 32])
+
+
+@T.prim_func
+def value_across_a_barrier(A: T.Tensor((64, 64), "float32"), C: T.Tensor((64, 64), "float32")):
+    with T.Kernel(2, 2) as (bx, by):
+        a = T.alloc_fragment((32, 32), "float32")
+        T.copy(A[by * 32, bx * 32], a)
+        first = a[0, 0]
+        T.sync_grid()
+        for i, j in T.Parallel(32, 32):
+            a[i, j] = first
+        T.copy(a, C[by * 32, bx * 32])
+
+
+def test_a_value_read_from_a_buffer_before_a_grid_barrier_and_used_after_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match="first is computed from a before T.sync_grid and used after"
+    ) as err:
+        tilelang.compile(value_across_a_barrier, out_idx=[1])
+    assert "test_kernel_sequences.py" in str(err.value), err.value
 
 
 def test_a_grid_barrier_inside_a_loop_is_a_located_error():
