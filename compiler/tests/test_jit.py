@@ -28,7 +28,7 @@ def test_write_artifacts(kernel, tmp_path):
 
 
 def test_per_pass_timings(kernel):
-    assert [n for n, _ in kernel.pass_timings][:2] == ["ResolveTensorViewsTT", "StageIndexTablesTT"]
+    assert [n for n, _ in kernel.pass_timings][:2] == ["InlineRegionIndicesTT", "ResolveTensorViewsTT"]
 
 
 def test_cache_key_depends_on_options(kernel):

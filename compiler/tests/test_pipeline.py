@@ -20,7 +20,8 @@ def _mod():
 
 def test_passes_in_design_order():
     assert pass_names() == [
-        "ResolveTensorViewsTT", "StageIndexTablesTT", "SerializeSplitKTT", "SelectElementBranchesTT",
+        "InlineRegionIndicesTT", "ResolveTensorViewsTT", "StageIndexTablesTT", "SerializeSplitKTT",
+        "SelectElementBranchesTT",
         "CoarsenSubTileRowsTT", "VectorizeThreadsTT", "VectorizeElementLoopsTT",
         "LegalizeVectorsTT", "StageElementGlobalsTT",
         "ApplyTTDefaults", "InferTTLayout", "PropagateTTLayout", "AttachTensorAccessorTT",
@@ -51,7 +52,7 @@ def test_run_pipeline_writes_the_plan_too(tmp_path):
 def test_dump_ir_after_every_pass(tmp_path):
     run_pipeline(_mod(), dump_ir=str(tmp_path))
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert len(names) == 28 and names[0] == "01_ResolveTensorViewsTT.py" and names[-1] == "28_VerifyTTIR.py"
+    assert len(names) == 29 and names[0] == "01_InlineRegionIndicesTT.py" and names[-1] == "29_VerifyTTIR.py"
 
 
 def test_timings_are_reported():

@@ -27,6 +27,7 @@ def tt_passes(
 ) -> list:
     """The passes in order (the body of build_tt_pipeline)."""
     return [
+        P.InlineRegionIndicesTT(),  # a named index in a tile region (row = by * bM) → what it names
         P.ResolveTensorViewsTT(),  # a parameter indexed through a reshaped view takes the view's shape
         P.StageIndexTablesTT(),  # integer/bool tensors read value by value → index tables in L1
         P.SerializeSplitKTT(),  # grid points that T.atomic_add into one output take turns on one core

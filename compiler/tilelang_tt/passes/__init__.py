@@ -9,6 +9,7 @@ from .configure_tensor_accessor_tt import ConfigureTensorAccessorTT
 from .finalize_persistent_signature_tt import FinalizePersistentSignatureTT
 from .grid_to_core_grid import GridToCoreGrid
 from .infer_tt_layout import InferTTLayout
+from .inline_region_indices_tt import InlineRegionIndicesTT
 from .insert_compute_init_tt import InsertComputeInitTT
 from .insert_dst_management_tt import InsertDSTManagementTT
 from .layout_aware_work_partition_tt import LayoutAwareWorkPartitionTT
@@ -30,6 +31,7 @@ from .vectorize_threads_tt import VectorizeThreadsTT
 from .verify_tt_ir import VerifyTTIR, verify_module
 
 __all__ = [
+    "InlineRegionIndicesTT",
     "ResolveTensorViewsTT",
     "StageIndexTablesTT",
     "SerializeSplitKTT",
