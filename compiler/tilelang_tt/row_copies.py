@@ -72,12 +72,16 @@ def row_major_region(reg: Region, loc: str) -> Region:
     return Region(reg.buffer, [row, col], [rows, cols], [math.prod(shape[:-1]), shape[-1]])
 
 
-def lower_row_copy(call, entry: CircularBuffer, element_bytes: int, row_length: int | None) -> tirx.Stmt:
+def lower_row_copy(
+    call, entry: CircularBuffer, element_bytes: int, row_length: int | None, staged: bool = False
+) -> tirx.Stmt:
     """``tt.read_row`` / ``tt.write_row(cb, tensor, row, col, rows, cols)`` → the CB's pages claimed (a
     read also zeroes them), one NOC transfer per 16-value run of each row, the barrier, the pages handed
     on. With ``row_length`` (the copy may reach past the row's end: the last block of a length that is not
     a whole number of blocks) each 32-value run past it is skipped: left zero on a read, dropped on a
-    write."""
+    write. A ``staged`` read (16-value runs too short for the chip's DRAM read alignment, at most 16 rows:
+    ``staged_read_fits``) reads each whole 32-value run into the lower half of its tile, free until then,
+    copies its two halves to their faces within L1, and zeroes the lower half again."""
     f = ops.fields(call)
     reading = ops.is_op(call, "tt.read_row")
     tile_cols = f.cols // TILE
@@ -85,26 +89,52 @@ def lower_row_copy(call, entry: CircularBuffer, element_bytes: int, row_length: 
     cb = cb_var(entry)
     base = uint_var(f"l1_{'write' if reading else 'read'}_addr_{entry.name[3:]}")
 
-    def run(r, tile, half):
-        # row r of the copy: tile row r // 32, face row (r % 32) // 16, row r % 16 of that face
+    def face_row(r, tile, half):
+        """L1 address of the 16 values of run ``half`` of row ``r`` in tile column ``tile``: tile row
+        r // 32, face row (r % 32) // 16, row r % 16 of that face."""
         face = r % TILE // FACE * 2 + half
-        offset = ((r // TILE * tile_cols + tile) * entry.page_size) + (
+        offset = (r // TILE * tile_cols + tile) * entry.page_size + (
             face * FACE + r % FACE
         ) * FACE * element_bytes
-        l1 = simplify(base + offset)
-        column = f.col + tile * TILE + half * FACE
-        page = tirx.call_extern(
+        return simplify(base + offset)
+
+    def page(r, column):
+        return tirx.call_extern(
             "int32", "get_noc_addr", simplify(f.row + r), f.tensor, simplify(column * element_bytes)
         )
-        source, destination = (page, l1) if reading else (l1, page)
+
+    def run(r, tile, half):
+        l1, dram = face_row(r, tile, half), page(r, f.col + tile * TILE + half * FACE)
+        source, destination = (dram, l1) if reading else (l1, dram)
         api = "noc_async_read" if reading else "noc_async_write"
         return extern(api, source, destination, FACE * element_bytes)
 
-    def runs(r, tile):
-        both = loop("half", 2, lambda h: run(r, tile, h))
+    # a staged read's landing place for row r's 32 values: the tile's lower half (faces 2 and 3)
+    def landing(r, tile):
+        return simplify(base + tile * entry.page_size + (2 * FACE + 2 * r) * FACE * element_bytes)
+
+    def whole_run(r, tile):
+        return extern("noc_async_read", page(r, f.col + tile * TILE), landing(r, tile), TILE * element_bytes)
+
+    def halves(r, tile):
+        local = lambda h: tirx.call_extern(  # noqa: E731
+            "int32", "get_noc_addr", simplify(landing(r, tile) + h * FACE * element_bytes)
+        )
+        return loop(
+            "half",
+            2,
+            lambda h: extern("noc_async_read", local(h), face_row(r, tile, h), FACE * element_bytes),
+        )
+
+    def inside(tile, stmt):
         if row_length is None:
-            return both
-        return tirx.IfThenElse(tirx.LT(simplify(f.col + tile * TILE), row_length), both, None)
+            return stmt
+        return tirx.IfThenElse(tirx.LT(simplify(f.col + tile * TILE), row_length), stmt, None)
+
+    def each_run(body):
+        if f.rows == 1:
+            return loop("tile", tile_cols, lambda t: inside(t, body(0, t)))
+        return loop("r", f.rows, lambda r: loop("tile", tile_cols, lambda t: inside(t, body(r, t))))
 
     what = "One row of the tensor: row 0 of each tile" if f.rows == 1 else f"{f.rows} rows of the tensor"
     claim = (
@@ -121,17 +151,39 @@ def lower_row_copy(call, entry: CircularBuffer, element_bytes: int, row_length: 
             comment(what),
         ]
     )
-    moves = (
-        loop("tile", tile_cols, lambda t: runs(0, t))
-        if f.rows == 1
-        else loop("r", f.rows, lambda r: loop("tile", tile_cols, lambda t: runs(r, t)))
-    )
+    barrier = extern("noc_async_read_barrier" if reading else "noc_async_write_barrier")
+    if staged:
+        lower_half = 2 * FACE * FACE * element_bytes
+        moves = [
+            comment(
+                "DRAM is read from aligned addresses only: each row's 32 values land in the tile's lower half"
+            ),
+            each_run(whole_run),
+            barrier,
+            comment("then go to their two faces within L1, and the lower half is zeroed again"),
+            each_run(halves),
+            barrier,
+            loop(
+                "tile",
+                tiles,
+                lambda t: zero_fill_l1(
+                    f"{entry.name[3:]}_landing", simplify(base + t * entry.page_size + lower_half), lower_half
+                ),
+            ),
+        ]
+    else:
+        moves = [each_run(lambda r, t: loop("half", 2, lambda h: run(r, t, h))), barrier]
     return seq(
         [
             dsl_comment(ops.loc_of(call)),
             *claim,
-            moves,
-            extern("noc_async_read_barrier" if reading else "noc_async_write_barrier"),
+            *moves,
             extern("cb_push_back" if reading else "cb_pop_front", cb, tiles),
         ]
     )
+
+
+def staged_read_fits(rows: int, element_bytes: int, dram_alignment: int) -> bool:
+    """Whether a read of ``rows`` rows whose 16-value runs miss the DRAM read alignment can be staged: its
+    rows fit the upper half of one tile row, and a 32-value run is a whole number of aligned units."""
+    return rows <= FACE and (TILE * element_bytes) % dram_alignment == 0

@@ -264,9 +264,43 @@ def test_a_tensor_copied_as_a_row_and_as_tiles_reads_its_block_row_by_row(target
     np.testing.assert_array_equal(kernel(g), want)
 
 
-def test_a_16_bit_row_read_blackhole_cannot_align_is_a_located_error():
-    """A row of 16-bit values is read 32 bytes at a time; Blackhole reads DRAM from 64-byte boundaries."""
-    with pytest.raises(TTCompileError, match="reads DRAM from 64-byte boundaries only") as err:
+def split_rows_plus_second(batch, heads, splits, cols, dtype):
+    """S[b, h] = the sum of X[b, h]'s ``splits`` rows plus its row 1: X is copied one row at a time (a row
+    inside other rows' tiles: stored a page per row) and as a block of rows (the shape of split-KV
+    decoding's log-sum-exp table)."""
+
+    @T.prim_func
+    def main(X: T.Tensor((batch, heads, splits, cols), dtype), S: T.Tensor((batch, heads, cols), "float32")):
+        with T.Kernel(heads, batch) as (by, bz):
+            x = T.alloc_fragment((splits, cols), "float32")
+            second = T.alloc_fragment((cols,), "float32")
+            s = T.alloc_fragment((cols,), "float32")
+            T.copy(X[bz, by, :, :], x)
+            T.copy(X[bz, by, 1, :], second)
+            T.reduce_sum(x, s, dim=0)
+            for j in T.Parallel(cols):
+                s[j] = s[j] + second[j]
+            T.copy(s, S[bz, by, :])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_16_bit_rows_are_read_whole_where_dram_reads_need_64_bytes(target):
+    """float16 rows: 16 values are 32 bytes, but Blackhole reads DRAM from 64-byte boundaries, so there each
+    row's 32 values land in the tile's free lower half and are copied to their faces within L1."""
+    kernel = tilelang.compile(split_rows_plus_second(2, 3, 4, 64, "float16"), out_idx=[1], target=target)
+    assert next(t for t in kernel.plan["tensors"] if t["name"] == "X")["page_layout"] == "row_major"
+    x = np.random.default_rng(9).standard_normal((2, 3, 4, 64)).astype(np.float16)
+    want = x.astype(np.float32).sum(2) + x[:, :, 1, :].astype(np.float32)
+    np.testing.assert_allclose(kernel(x), want, rtol=1e-6, atol=1e-6)
+
+
+def test_more_16_bit_rows_than_blackhole_can_stage_is_a_located_error():
+    """A block of 32 float16 rows cannot land in its tiles' free half on Blackhole; Wormhole reads them."""
+    with pytest.raises(
+        TTCompileError, match="reads DRAM from 64-byte boundaries only, and more than 16 rows"
+    ) as err:
         tilelang.compile(row_plus_block(64, 96, 5, "float16"), out_idx=[1], target="blackhole")
     assert "test_row_copies.py" in str(err.value), err.value
     kernel = tilelang.compile(row_plus_block(64, 96, 5, "float16"), out_idx=[1], target="wormhole")

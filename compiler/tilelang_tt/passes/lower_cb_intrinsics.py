@@ -74,7 +74,7 @@ from ..ir_utils import (
     with_loop_body,
     zero_fill_l1,
 )
-from ..row_copies import lower_row_copy
+from ..row_copies import lower_row_copy, staged_read_fits
 from ..target import FACE, TILE
 
 
@@ -155,18 +155,21 @@ class _Lowering:
         self.lockstep = lockstep if in_lockstep else None
         self.directions = {}  # multicast direction used → its multicast.Direction
 
-    def _check_run_alignment(self, tensor: str, element_bytes: int, loc: str) -> None:
-        """A row read moves runs of 16 values (a face row) from DRAM: TTCompileError at ``loc`` when such a
-        run does not start on the chip's DRAM read alignment."""
+    def _staged(self, tensor: str, rows: int, element_bytes: int, loc: str) -> bool:
+        """Whether a row read of ``tensor`` must be staged (its 16-value runs do not start on the chip's
+        DRAM read alignment, row_copies.lower_row_copy); TTCompileError at ``loc`` when it cannot be."""
         target = require_attr(self.func, "tt.target", "LowerCBIntrinsics")
-        run, alignment = FACE * element_bytes, target.dram_alignment
-        if run % alignment:
+        if FACE * element_bytes % target.dram_alignment == 0:
+            return False
+        if not staged_read_fits(rows, element_bytes, target.dram_alignment):
             raise TTCompileError.at(
                 loc,
-                f"{tensor} is read row by row (stored a page per row), 16 values of {element_bytes} bytes "
-                f"per NOC read, but {target.name} reads DRAM from {alignment}-byte boundaries only; "
-                f"store {tensor} as float32, or read it as whole tiles",
+                f"{tensor} is read {rows} rows at a time (stored a page per row), 16 values of "
+                f"{element_bytes} bytes per NOC read, but {target.name} reads DRAM from "
+                f"{target.dram_alignment}-byte boundaries only, and more than {FACE} rows cannot be staged "
+                f"in their tiles; read at most {FACE} rows at a time, or store {tensor} as float32",
             )
+        return True
 
     def _parts(self, call):
         f = ops.fields(call)
@@ -408,11 +411,14 @@ class _Lowering:
             f = ops.fields(stmt)
             entry = self.cbs[f.cb]
             element_bytes = entry.page_size // (TILE * TILE)
-            if ops.is_op(stmt, "tt.read_row") and self.acc[f.tensor.name].memory == "DRAM":
-                self._check_run_alignment(f.tensor.name, element_bytes, ops.loc_of(stmt.value))
+            staged = (
+                ops.is_op(stmt, "tt.read_row")
+                and self.acc[f.tensor.name].memory == "DRAM"
+                and self._staged(f.tensor.name, int(f.rows), element_bytes, ops.loc_of(stmt.value))
+            )
             length = self.acc[f.tensor.name].page_size // element_bytes  # a page is one row
             past_end = self.analyzer.const_int_bound(f.col).max_value + f.cols > length
-            return lower_row_copy(stmt.value, entry, element_bytes, length if past_end else None)
+            return lower_row_copy(stmt.value, entry, element_bytes, length if past_end else None, staged)
         if ops.is_op(stmt, "tt.gen_tile"):
             return lower_generated_tile(stmt.value, self.cbs[ops.fields(stmt).cb])
         return stmt
