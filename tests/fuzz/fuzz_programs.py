@@ -111,6 +111,7 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
     b_shape = "(N, K)" if c.trans_b else "(K, N)"
     bs_shape = "(block_N, block_K)" if c.trans_b else "(block_K, block_N)"
     slices = rng.random() < 0.5
+    named = False  # block offsets named before they are used (row = by * block_M)
     p = _Lines()
     p.add("import", "import tilelang_tt.language as T")
     p.add("import_tirx", "from tvm import tirx  # noqa: F401")
@@ -161,17 +162,22 @@ def _gemm_lines(rng: random.Random, c: GemmConfig) -> _Lines:
             if c.trans_b
             else "ko * block_K : (ko + 1) * block_K, bx * block_N : (bx + 1) * block_N"
         )
-    else:
-        p.add("copy_a", f"            T.copy(A[{at}by * block_M, ko * block_K], A_shared)")
-        b_index = "bx * block_N, ko * block_K" if c.trans_b else "ko * block_K, bx * block_N"
+    else:  # the block offsets written out, or named first (row = by * block_M), as TileLang's examples do
+        named = rng.random() < 0.3
+        row, col = ("row", "col") if named else ("by * block_M", "bx * block_N")
+        if named:
+            p.insert_after("clear", "offsets", "        row, col = by * block_M, bx * block_N")
+        p.add("copy_a", f"            T.copy(A[{at}{row}, ko * block_K], A_shared)")
+        b_index = f"{col}, ko * block_K" if c.trans_b else f"ko * block_K, {col}"
     p.add("copy_b", f"            T.copy(B[{at}{b_index}], B_shared)")
     trans = ", transpose_B=True" if c.trans_b else ""
     p.add("gemm", f"            T.gemm(A_shared, B_shared, C_local{trans})")
+    target = f"C[{at}row, col]" if named else f"C[{at}by * block_M, bx * block_N]"
     if c.c_shared:
         p.add("stage_c", "        T.copy(C_local, C_shared)")
-        p.add("store", f"        T.copy(C_shared, C[{at}by * block_M, bx * block_N])")
+        p.add("store", f"        T.copy(C_shared, {target})")
     else:
-        p.add("store", f"        T.copy(C_local, C[{at}by * block_M, bx * block_N])")
+        p.add("store", f"        T.copy(C_local, {target})")
     return p
 
 
@@ -320,6 +326,11 @@ def _m_wrong_transpose(rng, p, c):
     return "gemm"
 
 
+def _m_grid_barrier_in_the_k_loop(rng, p, c):
+    p.insert_after("copy_b", "barrier", "            T.sync_grid()")
+    return "barrier"
+
+
 def _m_l1_overflow(rng, p, c):
     p.replace("sizes", "M, N, K = 1024, 1024, 1024")
     p.replace("blocks", "block_M, block_N, block_K = 512, 512, 512")
@@ -388,6 +399,10 @@ EXPECTED = {
     ),
     "wrong_transpose": ("TTCompileError", r"shape mismatch in T\.gemm: A_shared"),
     "l1_overflow": ("TTResourceError", r"circular buffers need \d+ bytes of L1 per core but \w+ has \d+"),
+    "grid_barrier_in_the_k_loop": (
+        "TTCompileError",
+        r"T\.sync_grid is supported at the top level of a T\.Kernel",
+    ),
 }
 assert set(EXPECTED) == set(MUTATIONS), "every mutation names the error it must produce"
 
