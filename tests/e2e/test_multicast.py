@@ -71,3 +71,21 @@ def test_blocks_the_cores_do_not_divide_are_not_multicast():
     kernel = tilelang_tt.compile(gemm(M=320, N=96, K=64, bM=32, bN=32), out_idx=[-1], partition="block")
     assert kernel.plan["lockstep_grid"] is None and _reader(kernel)["multicast"] == []
     check(kernel)
+
+
+def test_auto_multicasts_on_the_core_rectangle_that_divides_an_uneven_block_grid():
+    """14 x 14 blocks of 128 x 128 on Blackhole's 13 x 10 cores: auto steps in lockstep on 7 x 7 cores
+    (each a 2 x 2 rectangle of blocks) and multicasts; the result is bit-identical to the unicast one."""
+    program = dict(M=1792, N=1792, K=64, bM=128, bN=128, bK=32)
+    kernel = tilelang_tt.compile(gemm(**program), out_idx=[-1], partition="auto", target="blackhole")
+    assert kernel.plan["lockstep_grid"] == {"cores_x": 7, "cores_y": 7}
+    assert _reader(kernel)["multicast"] == ["row", "col"]
+    unicast = tilelang_tt.compile(gemm(**program), out_idx=[-1], partition="row_major", target="blackhole")
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((1792, 64)).astype(BF16)
+    b = rng.standard_normal((64, 1792)).astype(BF16)
+    got = kernel(a, b)
+    assert np.array_equal(_bits(got), _bits(unicast(a, b))), "multicast changed the result bits"
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    rel = float(np.abs(got.astype(np.float32) - ref).max() / np.abs(ref).max())
+    assert rel < 1e-2, f"max rel err {rel:.3e}"

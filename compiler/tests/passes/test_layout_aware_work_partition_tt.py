@@ -244,6 +244,32 @@ def test_auto_keeps_every_core_busy_for_a_grid_one_block_column_wide():
     assert len(attr(mod, "tt.core_work")) == 64
 
 
+@pytest.mark.parametrize(
+    "target, M, block, expected",
+    [
+        ("blackhole", 4096, 256, (8, 8)),  # 16 x 16 blocks on 13 x 10 cores: 8 x 8 divide them
+        ("blackhole", 3072, 256, (12, 6)),  # 12 x 12 blocks: 12 columns and 6 rows of cores
+        ("blackhole", 2048, 256, (8, 8)),  # 8 x 8 blocks: the whole grid's rectangles already step alike
+        ("wormhole", 4352, 256, None),  # 17 x 17 blocks: only one core divides them: unicast, row_major
+    ],
+    ids=["bh_16x16", "bh_12x12", "bh_8x8", "wh_17x17"],
+)
+def test_auto_multicasts_on_the_largest_core_rectangle_that_divides_the_blocks(target, M, block, expected):
+    """Where the core grid does not divide the block grid, auto steps in lockstep on the largest rectangle
+    of cores that does, keeping a quarter of the cores busy at least (MIN_EVEN_RECTANGLE_SHARE)."""
+    mod = lower(
+        gemm(M=M, N=M, K=64, bM=block, bN=block),
+        "LayoutAwareWorkPartitionTT",
+        partition_strategy="auto",
+        target_device=target,
+    )
+    lockstep = attr(mod, "tt.lockstep_grid")
+    got = None if lockstep is None else (int(lockstep.cores_x), int(lockstep.cores_y))
+    assert got == expected, (got, attr(mod, "tt.work_partition").tile_order)
+    if expected is not None:
+        assert len(attr(mod, "tt.core_work")) == expected[0] * expected[1]
+
+
 @T.prim_func
 def causal_row_blocks(
     Q: T.Tensor((4096, 128), "bfloat16"),
