@@ -159,8 +159,9 @@ _FLOAT_TABLE_HELPERS = [
 ]
 _FLOAT_TABLE_VALUE = {"bfloat16": "bfloat16_value", "float16": "float16_value"}
 
-# A sharded tensor whose shards carry halos (sharding.py): the host writes each shard widened by copies of its
-# neighbours' tiles, the halo exchange ttnn runs on the device before a convolution.
+# A sharded tensor whose shards carry halos (sharding.py): the host writes an input's shards widened by copies
+# of their neighbours' tiles (the halo exchange ttnn runs on the device before a convolution; a program that
+# writes such a tensor makes the copies itself), and reads an output's own tiles back out of its shards.
 _HALO_HELPERS = [
     "// The tiles of a tile_rows x tile_cols tensor (row-major, `tiles` whole tiles) as its sharded buffer",
     "// holds them: each of its shards_down x shards_across shards widened by halo_rows tile rows and",

@@ -9,11 +9,14 @@ Output guarantees
       = row * tensor_tile_cols + col, row-major like the host's tilized layout; for a tensor whose shards
       carry halos, the page in the core's own window of tiles when the tile lies in it, else in its owner's
       shard) → noc_async_read_barrier →
-      cb_push_back. A one-row copy (``tt.read_row`` / ``tt.write_row``) moves row 0 of its tiles in runs
-      of 16 values (row_copies.py). With ``enable_prefetch`` the blocks read back to back (A and B of one
-      k step) share one barrier: all are reserved, all reads issued, one barrier, all pushed.
+      cb_push_back. A copy of rows (``tt.read_row`` / ``tt.write_row``) moves each row's runs of 16 values
+      to their places in its tiles (row_copies.py; staged through the tile's lower half where the chip's
+      DRAM read alignment is wider than a run: ``tt.target`` dram_alignment, else TTCompileError). With
+      ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one barrier: all are
+      reserved, all reads issued, one barrier, all pushed.
       writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
-      noc_async_write_tile per tile → noc_async_write_barrier → cb_pop_front.
+      noc_async_write_tile per tile (a tensor with halos: to its owner's shard and to each neighbouring
+      shard's halo that holds it) → noc_async_write_barrier → cb_pop_front.
     Edges (TileLang semantics): a tile whose tile row or column lies outside the tensor's tile grid (the
     padded 2-D view of AttachTensorAccessorTT) is not read but zero-filled in L1 through a
     ``volatile tt_l1_ptr uint32_t*``, and is not written (its CB page is still popped). Tiles inside the
