@@ -88,3 +88,34 @@ def test_atomic_adds_from_two_grid_axes_that_select_no_output(target):
     expected = np.einsum("bnk,bjk->nj", w, x)
     error = np.abs(y - expected).max() / np.abs(expected).max()
     assert error < 1e-2, f"max relative error {error:.3g}"
+
+
+@T.prim_func
+def scaled_and_column_sums(
+    A: T.Tensor((128, 64), "float32"), B: T.Tensor((128, 64), "float32"), S: T.Tensor((64,), "float32")
+):
+    """B = 2 A block by block, and every block adds its column sums into S (LayerNorm's backward does this
+    with dX and dGamma): bx selects B's block but not S's elements."""
+    with T.Kernel(4) as bx:
+        a = T.alloc_fragment((32, 64), "float32")
+        s = T.alloc_fragment((64,), "float32")
+        T.copy(A[bx * 32, 0], a)
+        T.reduce_sum(a, s, dim=0)
+        for j in T.Parallel(64):
+            T.atomic_add(S[j], s[j])
+        for i, j in T.Parallel(32, 64):
+            a[i, j] = a[i, j] * 2.0
+        T.copy(a, B[bx * 32, 0])
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_atomic_adds_along_an_axis_another_output_uses_take_turns(target):
+    """The four blocks' adds into S take turns on one core (the axis is serialised although B uses it):
+    every block's sums arrive. Before, each core read S, added its share and wrote it back at once, and
+    the sums of all but one were lost — a wrong answer, not an error."""
+    kernel = tilelang.compile(scaled_and_column_sums, out_idx=[1], target=target)
+    a = np.random.default_rng(10).standard_normal((128, 64)).astype(np.float32)
+    s = np.ones(64, np.float32)
+    b = kernel(a, s)
+    np.testing.assert_array_equal(b, 2 * a)
+    np.testing.assert_allclose(s, 1 + a.sum(0, dtype=np.float64), rtol=1e-5, atol=1e-5)
