@@ -134,6 +134,24 @@ def box_stencil(shape, reach):
     return box
 
 
+@T.prim_func
+def scaled_and_column_sums(
+    A: T.Tensor((128, 64), "float32"), B: T.Tensor((128, 64), "float32"), S: T.Tensor((64,), "float32")
+):
+    """B = 2 A block by block, and every block adds its column sums into S (LayerNorm's backward does this
+    with dX and dGamma): bx selects B's block but not S's elements."""
+    with T.Kernel(4) as bx:
+        a = T.alloc_fragment((32, 64), "float32")
+        s = T.alloc_fragment((64,), "float32")
+        T.copy(A[bx * 32, 0], a)
+        T.reduce_sum(a, s, dim=0)
+        for j in T.Parallel(64):
+            T.atomic_add(S[j], s[j])
+        for i, j in T.Parallel(32, 64):
+            a[i, j] = a[i, j] * 2.0
+        T.copy(a, B[bx * 32, 0])
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from programs import scaled_and_column_sums
 
 TARGETS = ["wormhole", "blackhole"]
 
@@ -88,24 +89,6 @@ def test_atomic_adds_from_two_grid_axes_that_select_no_output(target):
     expected = np.einsum("bnk,bjk->nj", w, x)
     error = np.abs(y - expected).max() / np.abs(expected).max()
     assert error < 1e-2, f"max relative error {error:.3g}"
-
-
-@T.prim_func
-def scaled_and_column_sums(
-    A: T.Tensor((128, 64), "float32"), B: T.Tensor((128, 64), "float32"), S: T.Tensor((64,), "float32")
-):
-    """B = 2 A block by block, and every block adds its column sums into S (LayerNorm's backward does this
-    with dX and dGamma): bx selects B's block but not S's elements."""
-    with T.Kernel(4) as bx:
-        a = T.alloc_fragment((32, 64), "float32")
-        s = T.alloc_fragment((64,), "float32")
-        T.copy(A[bx * 32, 0], a)
-        T.reduce_sum(a, s, dim=0)
-        for j in T.Parallel(64):
-            T.atomic_add(S[j], s[j])
-        for i, j in T.Parallel(32, 64):
-            a[i, j] = a[i, j] * 2.0
-        T.copy(a, B[bx * 32, 0])
 
 
 @pytest.mark.parametrize("target", ["wormhole", "blackhole"])

@@ -4,7 +4,7 @@ import pytest
 import tilelang_tt.language as TL
 import tvm_ffi
 from before_after import T, assert_pass
-from programs import lower
+from programs import lower, scaled_and_column_sums
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import SerializeSplitKTT
 from tvm import tirx
@@ -87,20 +87,6 @@ def add_into_shared_serialized(A: T.Buffer((32,), "float32"), C: T.Buffer((32,),
 
 def test_an_atomic_add_into_a_buffer_of_the_kernel_is_a_plain_add():
     assert_pass(SerializeSplitKTT(), add_into_shared, add_into_shared_serialized)
-
-
-@TL.prim_func
-def scaled_and_column_sums(
-    A: TL.Tensor((128, 64), "float32"), B: TL.Tensor((128, 64), "float32"), S: TL.Tensor((64,), "float32")
-):  # noqa: E501
-    with TL.Kernel(4) as bx:
-        a = TL.alloc_fragment((32, 64), "float32")
-        s = TL.alloc_fragment((64,), "float32")
-        TL.copy(A[bx * 32, 0], a)
-        TL.reduce_sum(a, s, dim=0)
-        for j in TL.Parallel(64):
-            TL.atomic_add(S[j], s[j])
-        TL.copy(a, B[bx * 32, 0])
 
 
 def test_an_axis_another_output_uses_is_serialised_when_the_atomic_adds_do_not_use_it():
