@@ -14,14 +14,13 @@ on core (j, i) — or (i, j) in ``col_major``, the SDK's transposed grid.
 
 A shard may carry a halo (``halo`` tiles [rows, cols]): its core's L1 then also holds a copy of the tiles
 within that many tiles of the shard on each side (zeros past the tensor's edge), written there by the host
-as ttnn's halo step does on the device. The buffer is the tensor with every shard widened by its halo
-(``stored_grid``); a tile is read from the reader's own window when it lies in it (``window``), else from
-its owner's shard (``stored_tile``).
+for an input, as ttnn's halo step does on the device, and by the writer of a program that writes the
+tensor. The buffer is the tensor with every shard widened by its halo (``stored_grid``); a tile is read
+from the reader's own window when it lies in it (``window``), else from its owner's shard
+(LowerCBIntrinsics).
 
-    >>> stored_grid([8, 2], [4, 1], [1, 0])
+    >>> stored_grid([8, 2], [4, 1], [1, 0])  # four shards of two tile rows, each widened to four
     [16, 2]
-    >>> stored_tile(2, 1, [8, 2], [4, 1], [1, 0])  # shard 1, its row 0 (after one halo row)
-    (5, 1)
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ __all__ = [
     "shard_cores",
     "fits",
     "stored_grid",
-    "stored_tile",
     "window",
 ]
 
@@ -89,15 +87,6 @@ def stored_grid(tiles, shard_grid, halo) -> list[int]:
     """The tile rows and columns of the buffer of a tensor of ``tiles`` [rows, cols] whose shards (over
     ``shard_grid``) each carry ``halo`` [rows, cols] tiles on both sides."""
     return [n + 2 * h * g for n, g, h in zip(tiles, shard_grid, halo, strict=True)]
-
-
-def stored_tile(row: int, col: int, tiles, shard_grid, halo) -> tuple[int, int]:
-    """Where tile (row, col) of the tensor lies in its owner's widened shard, in the buffer's tile grid."""
-    out = []
-    for index, n, g, h in zip((row, col), tiles, shard_grid, halo, strict=True):
-        size = n // g
-        out.append(index // size * (size + 2 * h) + h + index % size)
-    return out[0], out[1]
 
 
 def window(core, tiles, shard_grid, order: str, grid, halo) -> tuple[int, int, int]:
