@@ -41,6 +41,12 @@ def test_math_fidelity_is_recorded():
     assert attr(mod, "tt.options").math_fidelity == "LoFi"
 
 
+def test_packer_l1_acc_is_recorded():
+    """Off by default (as in the SDK); the option reaches InsertDSTManagementTT through tt.options."""
+    assert attr(lower(gemm(), "ApplyTTDefaults"), "tt.options").packer_l1_acc is False
+    assert attr(lower(gemm(), "ApplyTTDefaults", packer_l1_acc=True), "tt.options").packer_l1_acc is True
+
+
 def test_unknown_math_fidelity_is_rejected():
     with pytest.raises(TTCompileError, match="unknown math fidelity 'HiFi5'; choose one of LoFi"):
         ApplyTTDefaults(math_fidelity="HiFi5")

@@ -36,6 +36,7 @@ def test_tile_buffers_know_their_tensor():
             "the layout of B sets tile_id_order 'match_shard' but layout 'interleaved'",
         ),
         ({"A": {"layout": "cb"}}, "sets layout 'cb', which is not one: interleaved, sharded"),
+        ({"A": {"memory": "L1", "halo": [32, 0]}}, "the layout of A sets a halo but layout 'interleaved'"),
     ],
 )
 def test_a_layout_the_compiler_does_not_execute_is_a_located_error(hint, message):
