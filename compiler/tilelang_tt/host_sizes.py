@@ -45,9 +45,14 @@ class HostSizes:
 WINDOW_FIELDS = ("row0", "col0", "page0")
 
 
+def host_name(tensor: str) -> str:
+    """The host program's C++ name stem for ``tensor`` (its buffer, sizes and work-table fields)."""
+    return "".join(c if c.isalnum() else "_" for c in tensor).lower()
+
+
 def window_field(tensor: str, field: str) -> str:
     """The work table's name for ``field`` of the window of ``tensor`` (a tensor with halos)."""
-    return "".join(c if c.isalnum() else "_" for c in tensor).lower() + f"_halo_{field}"
+    return f"{host_name(tensor)}_halo_{field}"
 
 
 def _haloed(plan: dict) -> list[dict]:

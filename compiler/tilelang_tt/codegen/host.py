@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .. import multicast, sharding
-from ..host_sizes import HostSizes, core_fields, window_field
+from ..host_sizes import HostSizes, core_fields, host_name, window_field
 from ..target import TILE
 from .formatting import INDENT, annotated_list, assigned_call, packed_call, wrap_comment
 
@@ -45,10 +45,6 @@ _PAGE_OF = {"row_major": "one row of", "table": "all of (32-bit words)"}
 BUFFER_TYPE = {"DRAM": "BufferType::DRAM", "L1": "BufferType::L1"}
 
 
-def _ident(name: str) -> str:
-    return "".join(c if c.isalnum() else "_" for c in name).lower()
-
-
 def _elements(shape) -> int:
     n = 1
     for extent in shape:
@@ -76,7 +72,7 @@ def _slices(t: dict) -> tuple[int, int, int, int, int]:
 
 def _slice_sizes(t: dict, sizes: HostSizes) -> list[str]:
     """``_slices`` of the tensor as the names of host sizes."""
-    n = _ident(t["name"])
+    n = host_name(t["name"])
     what = (
         "slices",
         "rows of a slice",
@@ -267,7 +263,7 @@ _ORDER_HELPERS = [
 
 def _offsets(t: dict, sizes: HostSizes) -> str:
     """The declaration of the tensor's stored_offsets table (see ``_ORDER_HELPERS``)."""
-    n = _ident(t["name"])
+    n = host_name(t["name"])
     shape = ", ".join(
         sizes.size(f"{n}_dim{d}", extent, f"dimension {d} of {t['name']}")
         for d, extent in enumerate(t["shape"])
@@ -444,7 +440,7 @@ def _runtime_args(kernel: dict, tensors: dict, size_names: dict) -> list[str]:
         if a["kind"] == "shape":
             values.append(size_names[(role, a["name"])])
         elif a["kind"] == "addr":
-            values.append(f"{_ident(a['tensor'])}_addr")
+            values.append(f"{host_name(a['tensor'])}_addr")
         elif a["kind"] == "multicast":
             direction, field = a["name"].split("_", 1)
             values.append(f"{direction}_mcast.{field}")
@@ -510,7 +506,7 @@ def _run_function(name: str, tensors: list[dict], sizes: HostSizes, preamble: li
     """run_<name> (``preamble``: its sizes, then ``body``), the end of the file's namespace, and the entry
     points that call it."""
     return [
-        f"void run_{_ident(name)}(const std::string& kernel_dir, void* const* tensors, "
+        f"void run_{host_name(name)}(const std::string& kernel_dir, void* const* tensors, "
         "const uint32_t* sizes) {",
         *preamble,
         "",
@@ -602,7 +598,10 @@ def _entry_points(program: str, tensors: list[dict], sizes: HostSizes) -> list[s
     element_bytes = {t["name"]: ELEMENT_BYTES.get(ELEMENT_TYPE[t["dtype"]], 4) for t in tensors}
     index = {e["name"]: k for k, e in enumerate(sizes.entries)}
     bytes_of = [
-        (f"size_t{{sizes[{index[_ident(t['name']) + '_elements']}]}} * {element_bytes[t['name']]}", t["name"])
+        (
+            f"size_t{{sizes[{index[host_name(t['name']) + '_elements']}]}} * {element_bytes[t['name']]}",
+            t["name"],
+        )
         for t in tensors
     ]
     L = [
@@ -613,7 +612,7 @@ def _entry_points(program: str, tensors: list[dict], sizes: HostSizes) -> list[s
         f'throw std::invalid_argument("{program} takes {n_t} tensors, got " + std::to_string(num_tensors));',
         "}",
         "check_sizes(sizes, num_sizes);",
-        f"run_{_ident(program)}(kernel_dir, tensors, sizes);",
+        f"run_{host_name(program)}(kernel_dir, tensors, sizes);",
         "}",
         "",
         "// Standalone: main KERNEL_DIR SIZES FILE... with the sizes comma-separated and one raw row-major",
@@ -678,7 +677,7 @@ def _run_body(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes) -> lis
 def _open_device(tensors: list[dict], grid, sizes: HostSizes) -> list[str]:
     """Device 0, its command queue, and one buffer per tensor (its element count the first size of each)."""
     for t in tensors:  # every tensor's element count comes first: main() reads the tensor files by it
-        sizes.size(f"{_ident(t['name'])}_elements", _elements(t["shape"]), f"elements of {t['name']}")
+        sizes.size(f"{host_name(t['name'])}_elements", _elements(t["shape"]), f"elements of {t['name']}")
     L = [
         "auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);",
         "distributed::MeshCommandQueue& cq = mesh_device->mesh_command_queue();",
@@ -688,7 +687,7 @@ def _open_device(tensors: list[dict], grid, sizes: HostSizes) -> list[str]:
         "// tile (a row of a gathered tensor).",
     ]
     for t in tensors:
-        n = _ident(t["name"])
+        n = host_name(t["name"])
         page = (
             sizes.size(f"{n}_page_size", t["page_size"], f"bytes of {_PAGE_OF[t['page_layout']]} {t['name']}")
             if t["page_layout"] in _PAGE_OF
@@ -743,7 +742,7 @@ def _program_setup(plan: dict, kernels: dict, by_name: dict, sizes: HostSizes, k
         k = kernels[role]
         L.append(f"std::vector<uint32_t> {role}_compile_args;")
         for a in k["compile_time_args"]:
-            L.append(f"TensorAccessorArgs(*{_ident(a['tensor'])}_buffer).append_to({role}_compile_args);")
+            L.append(f"TensorAccessorArgs(*{host_name(a['tensor'])}_buffer).append_to({role}_compile_args);")
         L += [
             f"DataMovementConfig {role}_config;",
             f"{role}_config.processor = DataMovementProcessor::{k['processor']};",
@@ -791,7 +790,7 @@ def _input_writes(inputs: list[dict], index: dict, sizes: HostSizes) -> list[str
             "constexpr TensorLayoutType tiled = TensorLayoutType::TILED_NFACES;",
         ]
     for t in inputs:
-        n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
+        n, ty = host_name(t["name"]), ELEMENT_TYPE[t["dtype"]]
         elements = f"{n}_elements"
         host = f"static_cast<const {ty}*>(tensors[{index[t['name']]}])"
         if _is_permuted(t):
@@ -861,7 +860,7 @@ def _output_reads(outputs: list[dict], index: dict, sizes: HostSizes, written: s
     ``written`` as inputs have their dimension-order tables already."""
     L = ["// Outputs: device tiles → row-major host data, written in place."]
     for t in outputs:
-        n, ty = _ident(t["name"]), ELEMENT_TYPE[t["dtype"]]
+        n, ty = host_name(t["name"]), ELEMENT_TYPE[t["dtype"]]
         host = f"static_cast<{ty}*>(tensors[{index[t['name']]}])"
         if t["page_layout"] == "row_major":  # pages are the rows as they are
             L += [
@@ -948,7 +947,7 @@ def _size_declarations(sizes: HostSizes, body: str, words: str = "sizes") -> lis
 
 def _view_sizes(t: dict, sizes: HostSizes) -> tuple[str, str]:
     """The names of the rows and columns of the tensor's tile view."""
-    n = _ident(t["name"])
+    n = host_name(t["name"])
     return (
         sizes.size(f"{n}_view_rows", t["view"][0], f"rows of {t['name']}'s tile view"),
         sizes.size(f"{n}_view_cols", t["view"][1], f"columns of {t['name']}'s tile view"),
