@@ -27,13 +27,16 @@ tuning never returns a kernel slower than the untuned call would.
 Results are cached twice: per process, and on disk beside the kernel cache (``<cache>/programs/autotune/``,
 keyed as a kernel is, ``kernel_cache.entry_key``, plus the configs and the check, its reference program by
 name), so a later process compiles only the winner — from the kernel cache, without TVM, when it is
-there. ``TILELANG_TT_KERNEL_CACHE=0`` turns both caches off. Candidates compile one after another in this
-process (the compiler's passes are Python; on this project's two-core machines parallel compiles gain
-little): not yet in parallel processes, nor on a Ray cluster.
+there. ``TILELANG_TT_KERNEL_CACHE=0`` turns both caches off.
+
+Candidates compile and run in this process, in forked worker processes, or as tasks on a Ray cluster this
+process has connected (tuning_pool.py says how each is chosen: TileLang's
+``TILELANG_AUTO_TUNING_CPU_COUNTS`` and its siblings, or ``ray.init(...)`` before tuning). Each way gives
+the same result; ``result.trials`` lists every candidate's outcome and where it ran.
 
 Accepted for TileLang's signature, with no effect here: ``timeout``, ``supply_prog``,
 ``manual_check_prog``, ``cache_input_tensors``, ``do_not_specialize``, ``early_stop``,
-``early_stop_factor``, ``backend``, and ``run``'s parallelism knobs.
+``early_stop_factor``, ``backend``, and ``run``'s knobs of CUDA's compile and benchmark pipeline.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from .eager import EagerKernelFactory
 from .errors import TTCompileError, TTError
 from .factory import KernelFactory, freeze, source_def_loc
 from .tensor_supply import TensorSupplyType
+from .tuning_pool import Trial, run_trials, this_worker
 
 __all__ = [
     "AutoTuner",
@@ -87,13 +91,15 @@ def get_autotune_inputs() -> list | None:
 class AutotuneResult:
     """The fastest config: its modelled ``latency`` (ms), ``config``, the reference's host wall time
     ``ref_latency`` (None without ``ref_prog``), its ``kernel`` and ``libcode`` (the kernels' source);
-    ``func`` is the kernel's PrimFunc."""
+    ``func`` is the kernel's PrimFunc. ``trials``: every candidate's Trial in the configs' order (empty
+    when the choice came from the disk cache)."""
 
     latency: float
     config: dict
     ref_latency: float | None
     libcode: str
     kernel: object
+    trials: list[Trial] = dataclasses.field(default_factory=list)
 
     @property
     def func(self):
@@ -176,7 +182,7 @@ class AutoTuner:
         from .jit import compile as compile_prim_func
 
         factory = KernelFactory(self.fn, functools.partial(compile_prim_func, **self.compile_args))
-        return lambda config: factory.compile(**config)
+        return functools.partial(_compile_candidate, factory, (), {})
 
     def _configs(self, *args, **kwargs) -> list[dict]:
         configs = self.configs(*args, **kwargs) if callable(self.configs) else self.configs
@@ -185,30 +191,14 @@ class AutoTuner:
             raise TTCompileError(f"the autotuner of {getattr(self.fn, '__name__', self.fn)} has no configs")
         return configs
 
-    def _measure(self, kernel) -> tuple[float | None, str | None]:
-        """(modelled ms, None) for a kernel that passes the check, else (None, why it failed)."""
-        profiler, inputs = kernel.get_profiler(self.check.supply_type), get_autotune_inputs()
-        if self.check.ref_prog is not None and not self.check.skip_check:
-            try:
-                profiler.assert_allclose(
-                    self.check.ref_prog,
-                    input_tensors=inputs,
-                    atol=self.check.atol,
-                    rtol=self.check.rtol,
-                    max_mismatched_ratio=self.check.max_mismatched_ratio,
-                )
-            except AssertionError as err:
-                return None, f"wrong result: {err}"
-        return profiler.do_bench(input_tensors=inputs), None
-
-    def _result(self, kernel, latency: float, config: dict) -> AutotuneResult:
+    def _result(self, kernel, latency: float, config: dict, trials: list[Trial]) -> AutotuneResult:
         ref_prog = self.check.ref_prog
         profiler = kernel.get_profiler(self.check.supply_type)
         ref_latency = profiler.do_bench(ref_prog, input_tensors=get_autotune_inputs()) if ref_prog else None
         kernel.latency, kernel.config, kernel.ref_latency = latency, config, ref_latency
-        return AutotuneResult(latency, config, ref_latency, kernel.get_kernel_source(), kernel)
+        return AutotuneResult(latency, config, ref_latency, kernel.get_kernel_source(), kernel, trials)
 
-    def run(self, warmup: int = 25, rep: int = 100, timeout: int = 30, **parallelism) -> AutotuneResult:
+    def run(self, warmup: int = 25, rep: int = 100, timeout: int = 30, **pipeline_knobs) -> AutotuneResult:
         """The fastest passing config's AutotuneResult (see the module docstring)."""
         configs = self._configs()
         compile_config = self._compiler()
@@ -228,22 +218,16 @@ class AutoTuner:
                     kernel.get_kernel_source(),
                     kernel,
                 )
-        best, failures = None, []
-        for candidate in configs:
-            try:
-                kernel = compile_config(candidate)
-            except TTError as err:
-                failures.append(f"{candidate}: {type(err).__name__}: {str(err).splitlines()[0]}")
-                continue
-            latency, failure = self._measure(kernel)
-            if failure is not None:
-                failures.append(f"{candidate}: {failure.splitlines()[0]}")
-            elif best is None or latency < best[0]:
-                best = (latency, candidate, kernel)
-        if best is None:
+        trials = run_trials(_CandidateTrial(compile_config, self.check, get_autotune_inputs()), configs)
+        passing = [trial for trial in trials if trial.latency is not None]
+        if not passing:
             name = getattr(self.fn, "__name__", "the kernel")
+            failures = [f"{trial.config}: {trial.failure}" for trial in trials]
             raise TTCompileError(f"autotuning {name}: no config gives a kernel:\n  " + "\n  ".join(failures))
-        result = self._result(best[2], best[0], best[1])
+        best = min(passing, key=lambda trial: trial.latency)  # the first of equals, as one loop would keep
+        # A winner timed in another process is compiled again here: from the kernel cache when it is on.
+        kernel = best.kernel if best.kernel is not None else compile_config(best.config)
+        result = self._result(kernel, best.latency, best.config, trials)
         _store_choice(self._choice_key(configs), result)
         return result
 
@@ -256,6 +240,39 @@ class AutoTuner:
         ref = getattr(self.check.ref_prog, "__qualname__", repr(self.check.ref_prog))
         described = {"identity": self._cache_identity, "configs": configs, "check": check, "ref": ref}
         return kernel_cache.entry_key(self.fn, described, self.compile_args)
+
+
+def _compile_candidate(factory: KernelFactory, args: tuple, kwargs: dict, config: dict):
+    """``factory``'s kernel for a call with ``args`` and ``kwargs``, the candidate's ``config`` added."""
+    return factory.compile(*args, **{**kwargs, **config})
+
+
+@dataclasses.dataclass(frozen=True)
+class _CandidateTrial:
+    """Compiles, checks and times one candidate; picklable (for a Ray task) when its parts are."""
+
+    compile_config: Callable[[dict], object]
+    check: _Check
+    inputs: list | None  # the caller's set_autotune_inputs, carried to the process that runs the trial
+
+    def __call__(self, config: dict) -> Trial:
+        try:
+            kernel = self.compile_config(config)
+        except TTError as err:
+            return Trial(config, None, f"{type(err).__name__}: {str(err).splitlines()[0]}", this_worker())
+        profiler = kernel.get_profiler(self.check.supply_type)
+        if self.check.ref_prog is not None and not self.check.skip_check:
+            try:
+                profiler.assert_allclose(
+                    self.check.ref_prog,
+                    input_tensors=self.inputs,
+                    atol=self.check.atol,
+                    rtol=self.check.rtol,
+                    max_mismatched_ratio=self.check.max_mismatched_ratio,
+                )
+            except AssertionError as err:
+                return Trial(config, None, f"wrong result: {str(err).splitlines()[0]}", this_worker())
+        return Trial(config, profiler.do_bench(input_tensors=self.inputs), None, this_worker(), kernel)
 
 
 def _choice_path(key: str) -> Path:
@@ -305,7 +322,7 @@ class TunedFactory:
             tuner.configs = configs + self._defaults_unless_listed(configs)
             tuner.compile_args = dict(getattr(self.factory.compile_fn, "keywords", {}))
             tuner._cache_identity = tuple(named.items())
-            tuner._compile_config = lambda candidate: self.factory.compile(*args, **{**kwargs, **candidate})
+            tuner._compile_config = functools.partial(_compile_candidate, self.factory, args, kwargs)
             self._tuned[key] = tuner.run().kernel
         return self._tuned[key]
 

@@ -143,3 +143,11 @@ class KernelFactory:
 
     def __call__(self, *args, **kwargs):
         return self.compile(*args, **kwargs)
+
+    def __getstate__(self) -> dict:
+        """The factory without its compiled kernels and lock: what the autotuner ships to a Ray task, which
+        compiles (or loads from the kernel cache) what it needs."""
+        return {name: value for name, value in self.__dict__.items() if name not in ("_kernels", "_lock")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _kernels={}, _lock=threading.Lock())

@@ -2,8 +2,10 @@
 wrong answer left out (and named when none is left), a call that sets a tunable compiled as given."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from programs import gemm
 from tilelang_gemm_programs import matmul as eager_matmul  # TileLang's eager style: T.const sizes
 from tilelang_tt.autotuner import AutoTuner, autotune, set_autotune_inputs
 from tilelang_tt.errors import TTCompileError
+from tilelang_tt.tuning_pool import this_worker, worker_count
 
 matmul = tilelang.jit(out_idx=[-1])(gemm)  # gemm(M, N, K, bM, bN, bK, ...) builds the PrimFunc
 
@@ -186,3 +189,87 @@ def test_autotune_without_tilelang_jit_is_a_located_error():
 def test_an_unknown_autotune_argument_is_named():
     with pytest.raises(TypeError, match="autotune\\(\\): got an unexpected keyword argument 'rpe'"):
         autotune(configs=CONFIGS, rpe=10)
+
+
+# Where candidates run: one process, forked worker processes, a Ray cluster (tuning_pool.py). A config that
+# does not fit is among them, so failures travel back too.
+WHERE_CONFIGS = [*CONFIGS, TOO_BIG]
+
+
+def gemm_256(bM, bN, bK):  # noqa: N803 -- the configs' names
+    return gemm(256, 256, 256, bM, bN, bK)
+
+
+def tune_where(monkeypatch, tmp_path, where: str):
+    """The AutotuneResult of tuning gemm_256, with empty caches of its own."""
+    monkeypatch.setenv("TILELANG_TT_CACHE_DIR", str(tmp_path / where))
+    return (
+        AutoTuner.from_kernel(kernel=gemm_256, configs=WHERE_CONFIGS)
+        .set_compile_args(out_idx=[-1])
+        .set_profile_args(ref_prog=ref_program)
+        .run()
+    )
+
+
+def outcomes(result):
+    return [(trial.config, trial.latency, trial.failure) for trial in result.trials]
+
+
+def test_worker_processes_tune_as_one_process_does(monkeypatch, tmp_path):
+    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "1")
+    alone = tune_where(monkeypatch, tmp_path, "alone")
+    assert {trial.worker for trial in alone.trials} == {this_worker()}
+    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "2")
+    forked = tune_where(monkeypatch, tmp_path, "forked")
+    workers = {trial.worker for trial in forked.trials}
+    assert this_worker() not in workers and len(workers) == 2, f"candidates ran in {workers}"
+    assert outcomes(forked) == outcomes(alone)
+    assert (forked.config, forked.latency) == (alone.config, alone.latency)
+    assert "TTResourceError" in forked.trials[-1].failure, forked.trials[-1]
+    a, b = (np.random.default_rng(0).standard_normal((256, 256), np.float32) for _ in range(2))
+    np.testing.assert_allclose(
+        np.asarray(forked.kernel(a, b), np.float32), ref_program(a, b), rtol=2e-2, atol=0.5
+    )
+
+
+def test_a_ray_cluster_tunes_as_one_process_does(monkeypatch, tmp_path):
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "1")
+    alone = tune_where(monkeypatch, tmp_path, "alone")
+    monkeypatch.setenv("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")  # no accelerators here: quiet Ray's notice
+    # A short session folder: Ray's sockets live there, and a test's TMPDIR is too long for a socket path.
+    session = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _temp_dir=session,
+        runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}},
+    )
+    try:
+        on_ray = tune_where(monkeypatch, tmp_path, "ray")
+    finally:
+        ray.shutdown()
+        shutil.rmtree(session, ignore_errors=True)
+    assert all("on Ray node" in trial.worker for trial in on_ray.trials), [t.worker for t in on_ray.trials]
+    assert outcomes(on_ray) == outcomes(alone)
+    assert (on_ray.config, on_ray.latency) == (alone.config, alone.latency)
+
+
+@pytest.mark.parametrize(
+    "variables, workers",
+    [
+        ({}, 7),  # 0.9 of 8 CPUs, TileLang's default
+        ({"TILELANG_AUTO_TUNING_CPU_COUNTS": "3"}, 3),
+        ({"TILELANG_AUTO_TUNING_CPU_COUNTS": "16"}, 8),  # no more than the CPUs
+        ({"TILELANG_AUTO_TUNING_CPU_UTILITIES": "0.5"}, 4),
+        ({"TILELANG_AUTO_TUNING_MAX_CPU_COUNT": "2"}, 2),
+    ],
+)
+def test_the_worker_count_follows_tilelangs_variables(monkeypatch, variables, workers):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    for name in ("CPU_COUNTS", "CPU_UTILITIES", "MAX_CPU_COUNT"):
+        monkeypatch.delenv(f"TILELANG_AUTO_TUNING_{name}", raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert worker_count() == workers, f"{variables} on 8 CPUs"
