@@ -11,7 +11,7 @@ import tilelang_tt.language as T
 import tvm.script.tirx as tvmscript
 from test_language import COPY_PROGRAM
 from tilelang_tt import surface
-from tilelang_tt.errors import TTCompileError
+from tilelang_tt.errors import TTCompileError, TTUnsupportedNameError
 
 UPSTREAM = surface.upstream_names()
 
@@ -65,6 +65,21 @@ def test_rejected_names_are_located_errors(tmp_path):
             if err.message != expected or (err.filename, err.lineno) != (str(path), FIRST_STATEMENT_LINE):
                 wrong.append(f"T.{name}: {err.filename}:{err.lineno}: {err.message}")
     assert not wrong, f"{len(wrong)} of {len(rejected)} rejected names are not located rejections: {wrong}"
+
+
+def test_a_rejected_name_in_python_code_is_located_at_its_line(tmp_path):
+    name = next(n for n in UPSTREAM if surface.standing(n).status == surface.REJECTED)
+    path = tmp_path / "defaults.py"
+    path.write_text(f"import tilelang_tt.language as T\n\n\ndef kernel(dtype=T.{name}):\n    pass\n")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    with pytest.raises(TTUnsupportedNameError) as caught:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    assert (caught.value.filename, caught.value.lineno) == (str(path), 4), str(caught.value)
+    assert (
+        caught.value.message
+        == f"T.{name} is not supported on Tenstorrent yet: {surface.standing(name).reason}"
+    )
+    assert not hasattr(T, name), "a rejected name must stay a missing attribute (an AttributeError)"
 
 
 def test_ignored_hints_change_nothing(tmp_path):

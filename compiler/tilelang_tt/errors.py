@@ -3,8 +3,10 @@
     TTError
      ├── TTCompileError   a program the compiler cannot translate; carries filename/lineno/col and quotes
      │    │               the DSL line with a caret under the offending column
-     │    └── TTResourceError   a translation that does not fit the device (L1 bytes, CB count, DST tiles,
-     │                          runtime arguments per core)
+     │    ├── TTResourceError   a translation that does not fit the device (L1 bytes, CB count, DST tiles,
+     │    │                     runtime arguments per core)
+     │    └── TTUnsupportedNameError   ``T.<name>`` of a TileLang name that does not lower here; also an
+     │                          AttributeError
      ├── TTArgumentError  a kernel call's arguments do not fit the kernel (count, shape, dtype, an output
      │                    array that cannot receive the result); also a TypeError and a ValueError
      └── TTRuntimeError   the device failed while running the generated program (wraps
@@ -17,12 +19,15 @@ turns one into an error with the quoted line.
 from __future__ import annotations
 
 import linecache
+import os
 import re
+import sys
 
 __all__ = [
     "TTError",
     "TTCompileError",
     "TTResourceError",
+    "TTUnsupportedNameError",
     "TTArgumentError",
     "TTRuntimeError",
     "split_loc",
@@ -102,6 +107,27 @@ class TTCompileError(TTError):
 
 class TTResourceError(TTCompileError):
     """The program does not fit the device: names the resource, the amount asked for and the limit."""
+
+
+class TTUnsupportedNameError(TTCompileError, AttributeError):
+    """``T.<name>`` of a TileLang name that does not lower on Tenstorrent. Also an AttributeError, so
+    ``hasattr(T, name)`` is False and TVMScript's parser reports it at the DSL line that uses it; from the
+    user's own Python code (a dtype default such as ``T.float8_e4m3fn``) it is located at that line."""
+
+    @classmethod
+    def at_caller(cls, message: str, skip: tuple[str, ...]) -> TTUnsupportedNameError:
+        """The error, located at the nearest calling frame whose file is under none of the ``skip``
+        directories and not the import machinery, unless that frame is TVMScript's parser evaluating the
+        DSL (code compiled from ``<ast>``, or the parser's own), which locates the error itself."""
+        frame = sys._getframe(1)
+        while frame is not None and (
+            frame.f_code.co_filename.startswith(skip) or frame.f_code.co_filename.startswith("<frozen")
+        ):
+            frame = frame.f_back
+        filename = frame.f_code.co_filename if frame is not None else "<none>"
+        if filename.startswith("<") or f"{os.sep}tvm{os.sep}script{os.sep}" in filename:
+            return cls(message)
+        return cls(message, filename, frame.f_lineno, 0)
 
 
 class TTArgumentError(TTError, TypeError, ValueError):

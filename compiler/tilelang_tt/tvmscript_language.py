@@ -26,7 +26,7 @@ from tvm.script.parser.core import utils as _parser_utils
 
 from . import dtypes, ops, surface
 from .eager_trace import const, dynamic, empty
-from .errors import TTCompileError
+from .errors import TTCompileError, TTUnsupportedNameError
 from .factory import source_def_loc
 from .ir_utils import (
     STORAGE_DTYPES_ATTR,
@@ -111,10 +111,10 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__))
 def __getattr__(name: str):
     """Everything else comes from TVMScript's tirx namespace (``T.float32``, ``T.grid``, ``T.int32``...),
     except TileLang names that do not lower on Tenstorrent (``surface.py``): those are an AttributeError
-    that says why, which the TVMScript parser reports at the user's line."""
+    that says why (TTUnsupportedNameError), at the user's line."""
     rejected = surface.rejection(name)
     if rejected is not None:
-        raise AttributeError(rejected)
+        raise TTUnsupportedNameError.at_caller(rejected, skip=(_THIS_DIR + os.sep,))
     if name.startswith("__"):
         raise AttributeError(name)
     if name in dtypes.OBJECTS:
