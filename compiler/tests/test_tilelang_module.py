@@ -130,8 +130,20 @@ def test_carver_driver_answers_for_the_default_target():
         driver.get_shared_memory_per_block(format="KiB")
 
 
-def test_carver_gpu_models_are_an_import_error_that_says_why():
+def test_carver_gpu_names_import_and_using_one_is_a_located_error():
+    from tilelang_tt.carver.arch import CUDA
+    from tilelang_tt.carver.roller.rasterization import NoRasterization
+    from tilelang_tt.carver.template import MatmulTemplate
+
+    assert NoRasterization is not None, "TileLang's autotuned GEMM compares hints' plans with it"
+    with open(__file__) as source:
+        line = next(i for i, text in enumerate(source, 1) if text.strip() == 'CUDA("cuda")')
     with pytest.raises(
-        ImportError, match=r"tilelang.carver.arch.CUDA models a GPU and is not available on Tenstorrent"
-    ):
-        from tilelang_tt.carver.arch import CUDA  # noqa: F401
+        tilelang.TTCompileError, match=r"tilelang.carver.arch.CUDA schedules for GPUs"
+    ) as caught:
+        CUDA("cuda")
+    assert (caught.value.filename, caught.value.lineno) == (__file__, line), str(caught.value)
+    with pytest.raises(tilelang.TTCompileError, match=r"carver.template.MatmulTemplate .*tilelang.autotune"):
+        MatmulTemplate(M=256, N=256, K=256)
+    with pytest.raises(ImportError, match="cannot import name 'Volta'"):
+        from tilelang_tt.carver.arch import Volta  # noqa: F401

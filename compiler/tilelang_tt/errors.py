@@ -30,6 +30,7 @@ __all__ = [
     "TTUnsupportedNameError",
     "TTArgumentError",
     "TTRuntimeError",
+    "caller_location",
     "split_loc",
     "dsl_line",
 ]
@@ -116,18 +117,23 @@ class TTUnsupportedNameError(TTCompileError, AttributeError):
 
     @classmethod
     def at_caller(cls, message: str, skip: tuple[str, ...]) -> TTUnsupportedNameError:
-        """The error, located at the nearest calling frame whose file is under none of the ``skip``
-        directories and not the import machinery, unless that frame is TVMScript's parser evaluating the
-        DSL (code compiled from ``<ast>``, or the parser's own), which locates the error itself."""
-        frame = sys._getframe(1)
-        while frame is not None and (
-            frame.f_code.co_filename.startswith(skip) or frame.f_code.co_filename.startswith("<frozen")
-        ):
-            frame = frame.f_back
-        filename = frame.f_code.co_filename if frame is not None else "<none>"
-        if filename.startswith("<") or f"{os.sep}tvm{os.sep}script{os.sep}" in filename:
-            return cls(message)
-        return cls(message, filename, frame.f_lineno, 0)
+        """The error, located where ``caller_location(skip)`` says."""
+        return cls(message, *caller_location(skip))
+
+
+def caller_location(skip: tuple[str, ...]) -> tuple[str | None, int | None]:
+    """(file, line) of the nearest calling frame whose file is under none of the ``skip`` directories and
+    not the import machinery; (None, None) when that frame is TVMScript's parser evaluating the DSL (code
+    compiled from ``<ast>``, or the parser's own), which locates its errors itself."""
+    frame = sys._getframe(1)
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(skip) or frame.f_code.co_filename.startswith("<frozen")
+    ):
+        frame = frame.f_back
+    filename = frame.f_code.co_filename if frame is not None else "<none>"
+    if filename.startswith("<") or f"{os.sep}tvm{os.sep}script{os.sep}" in filename:
+        return None, None
+    return filename, frame.f_lineno
 
 
 class TTArgumentError(TTError, TypeError, ValueError):

@@ -1,18 +1,15 @@
 """``tilelang.carver.arch``: the device queries of ``driver`` (``driver.get_num_sms()`` sizes persistent
-kernels). Upstream's GPU architecture models (``CUDA``, ``CDNA``, ...) describe GPUs, and the carver's
-templates and rasterizations schedule for them; importing them is an ImportError that says so."""
+kernels). Upstream's GPU architecture models (``CUDA``, ``CDNA``, ...) describe GPUs: they import, and
+constructing one is a TTCompileError that says so (``carver/gpu_only.py``)."""
 
 from __future__ import annotations
 
+from ..gpu_only import module_getattr
 from . import driver
 
 __all__ = ["driver"]
 
-
-def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise ImportError(
-        f"tilelang.carver.arch.{name} models a GPU and is not available on Tenstorrent; only "
-        f"tilelang.carver.arch.driver's device queries are (driver.get_num_sms() gives the Tensix core count)"
-    )
+__getattr__ = module_getattr(
+    "arch",
+    frozenset({"TileDevice", "CUDA", "CDNA", "RDNA", "CPU", "METAL", "get_arch", "auto_infer_current_arch"}),
+)
