@@ -278,6 +278,31 @@ def test_copy_from_global_to_global_with_slices(target):
     assert np.array_equal(kernel(a), a), "the blocks copied between global tensors differ from the input"
 
 
+def copy_converting(dtype_in, dtype_out):
+    """TileLang's flash-attention backward post-processing: an fp32 dQ block copied into an fp16 tensor."""
+
+    @T.prim_func
+    def post(dQ: T.Tensor((2, 4, 128, 64), dtype_in), dQ_out: T.Tensor((2, 4, 128, 64), dtype_out)):  # noqa: N803
+        with T.Kernel(T.ceildiv(128, 64), 4, 2, threads=128) as (bx, by, bz):
+            T.copy(dQ[bz, by, bx * 64 : (bx + 1) * 64, :], dQ_out[bz, by, bx * 64 : (bx + 1) * 64, :])
+
+    return post
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("dtype_in, dtype_out", [("float32", "float16"), ("bfloat16", "float32")])
+def test_copy_between_global_tensors_converts_the_dtype(target, dtype_in, dtype_out):
+    kernel = tilelang.compile(copy_converting(dtype_in, dtype_out), out_idx=[1], target=target)
+    q = np.random.default_rng(11).standard_normal((2, 4, 128, 64)).astype(np.float32)
+    q = q.astype(ml_dtypes.bfloat16) if dtype_in == "bfloat16" else q
+    out = kernel(q)
+    expected = q.astype(np.float32).astype(np.float16) if dtype_out == "float16" else q.astype(np.float32)
+    assert out.dtype == np.dtype(dtype_out), out.dtype
+    assert np.array_equal(np.asarray(out, np.float32), np.asarray(expected, np.float32)), (
+        f"{dtype_in} → {dtype_out}: the copy differs from numpy's conversion"
+    )
+
+
 def cumsum_test(M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, scope="smem"):
     """TileLang's testing/python/language/test_tilelang_language_scan.py cumsum_smem_test and
     cumsum_fragment_test (``scope``), imports changed."""

@@ -509,14 +509,19 @@ class _Lowering:
                 f"shape mismatch in T.copy: {src.name}{tuple(src.extents)} → {dst.name}{tuple(dst.extents)}",
             )
         if is_global(src.buffer) and is_global(dst.buffer):
-            stored = storage_dtype(self.p.func, src.buffer)
+            stored, wanted = (storage_dtype(self.p.func, r.buffer) for r in (src, dst))
             cb = self.p.new_cb(f"{src.name}_to_{dst.name}", stored, "input", *src.extents, 2, loc)
-            if stored != storage_dtype(self.p.func, dst.buffer):
-                raise TTCompileError.at(
-                    loc, "T.copy between global tensors of different dtypes is not supported yet"
-                )
-            cb["subblock"] = cb["tile_shape"]  # the writer drains the whole block at once
-            return self._read(cb, src_value, loc) + self._write(cb, dst_value, loc)
+            if stored == wanted:  # the reader's tiles go straight to the writer
+                cb["subblock"] = cb["tile_shape"]  # the writer drains the whole block at once
+                return self._read(cb, src_value, loc) + self._write(cb, dst_value, loc)
+            # A conversion (an fp32 dQ stored as fp16): the compute core unpacks and packs each tile.
+            out = self.p.new_cb(f"{src.name}_to_{dst.name}_out", wanted, "output", *src.extents, 2, loc)
+            return (
+                self._read(cb, src_value, loc)
+                + self._tile_op("tt.tile.wait_input", loc, cb=cb["cb"])
+                + self._tile_op("tt.tile.copy", loc, src=cb["cb"], dst=out["cb"])
+                + self._write(out, dst_value, loc)
+            )
         if is_global(src.buffer):
             b = self._whole(dst, loc, "T.copy")
             if b.staging_cb is None:
