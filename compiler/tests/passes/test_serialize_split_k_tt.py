@@ -54,10 +54,24 @@ def atomic_outside_parallel(A: TL.Tensor((32, 32), "float32"), C: TL.Tensor((32,
         TL.atomic_add(C[0, 0], A[bz, 0])
 
 
+@TL.prim_func
+def atomic_moving_with_the_loop(A: TL.Tensor((64, 32), "float32"), C: TL.Tensor((64, 32), "float32")):
+    with TL.Kernel(1, 2) as (bx, by):
+        A_s = TL.alloc_fragment((32, 32), "float32")
+        for k in TL.serial(2):
+            TL.copy(A[k * 32, 0], A_s)
+            for i, j in TL.Parallel(32, 32):
+                TL.atomic_add(C[k * 32 + i, j], A_s[i, j])
+
+
 @pytest.mark.parametrize(
     "program, message",
     [
         (atomic_outside_parallel, "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet"),
+        (
+            atomic_moving_with_the_loop,
+            "T.atomic_add into C at a position that moves with the loop over k is not supported",
+        ),
     ],
 )
 def test_atomic_adds_it_cannot_serialize_are_located_errors(program, message):

@@ -27,7 +27,8 @@ Output guarantees
     shape, cleared before the loops);
     after the loop the output block is copied into ``<C>_block``, the partials are added in a
     ``T.Parallel`` nest, and the block is copied back (an element statement may not read and write one
-    global tensor). Atomic adds outside ``T.Parallel`` are TTCompileErrors at the atomic add.
+    global tensor). Atomic adds outside ``T.Parallel``, and those whose position moves with a loop around
+    them, are TTCompileErrors at the atomic add.
 Example
     before: with T.Kernel(gx, gy, S) as (bx, by, bz): ...; for i, j in T.Parallel(bM, bN):
                 T.atomic_add(C[by * bM + i, bx * bN + j], C_local[i, j])
@@ -58,6 +59,32 @@ def _atomic_sites(stmt) -> list[tuple]:
         (site.call, [lp for lp in site.loops if parallel_loc(lp) is not None])
         for site in find_ops(stmt, ("tl.atomic_add",))
     ]
+
+
+def _check_fixed_targets(stmt) -> None:
+    """TTCompileError at an atomic add into a global tensor whose position moves with a loop around it
+    (attention backward's ``dQ[k * block_N + i, j]`` in the key loop): its adds would go to one block
+    per iteration, which the one accumulator per output this pass keeps cannot hold."""
+    for site in find_ops(stmt, ("tl.atomic_add",)):
+        dst = ops.fields(site.call).dst
+        if not is_global(dst.source):
+            continue
+        used = set()
+        for index in dst.indices:
+            used.update(collect_vars(index))
+        moving = [
+            lp.loop_var.name
+            for lp in site.loops
+            if parallel_loc(lp) is None and any(lp.loop_var.same_as(v) for v in used)
+        ]
+        if moving:
+            raise TTCompileError.at(
+                ops.loc_of(site.call),
+                f"T.atomic_add into {dst.source.name} at a position that moves with the loop over "
+                f"{', '.join(moving)} is not supported on Tenstorrent yet: the adds of each grid point must "
+                f"go to one block (take the loop's blocks out as a grid axis, or add into a fragment and "
+                f"add it once after the loop)",
+            )
 
 
 def _add_to_output(dst, loops, acc, loc: str) -> list:
@@ -133,6 +160,7 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
         sites = _atomic_sites(func.body)
         if not sites:
             return func
+        _check_fixed_targets(func.body)
         launches, node = [], func.body
         while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
             launches.append(node)
