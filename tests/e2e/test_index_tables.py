@@ -104,7 +104,9 @@ def test_blocksparse_gemm_skips_the_blocks_its_mask_clears(target):
 # decorates it with @tilelang.jit(out_idx=[4], pass_configs=...); here the test compiles it per target). It
 # copies its row of the bool block mask into a fragment, ``T.copy(BlockSparseMask[bz, by, bx, :],
 # block_mask)``, and tests ``block_mask[k]`` per key block: read from the index table in place.
-def blocksparse_flashattn(batch, heads, seq_len, dim, downsample_len, is_causal):
+# SeerAttention's copy of it (examples/seer_attention/block_sparse_attn_tilelang.py) differs only in an
+# int8 mask.
+def blocksparse_flashattn(batch, heads, seq_len, dim, downsample_len, is_causal, block_mask_dtype=T.bool):
     block_M = 64
     block_N = 64
     num_stages = 1
@@ -115,7 +117,6 @@ def blocksparse_flashattn(batch, heads, seq_len, dim, downsample_len, is_causal)
 
     dtype = T.float16
     accum_dtype = T.float32
-    block_mask_dtype = T.bool
 
     def kernel_func(block_M, block_N, num_stages, threads):
         @T.prim_func
@@ -209,18 +210,26 @@ def blocksparse_attention_reference(q, k, v, block_mask, block, is_causal):
     return weights @ v / weights.sum(-1, keepdims=True)
 
 
-@pytest.mark.parametrize("target, is_causal", [("wormhole", True), ("blackhole", False)])
-def test_blocksparse_attention_reads_its_copied_mask_row_in_place(target, is_causal):
+@pytest.mark.parametrize(
+    "target, is_causal, mask_dtype",
+    [
+        ("wormhole", True, "bool"),
+        ("blackhole", False, "bool"),
+        ("wormhole", False, "int8"),
+        ("blackhole", True, "int8"),
+    ],
+)
+def test_blocksparse_attention_reads_its_copied_mask_row_in_place(target, is_causal, mask_dtype):
     batch, heads, seq_len, dim, block = 1, 2, 256, 64, 64
     blocks = seq_len // block
     rng = np.random.default_rng(3)
     mask = rng.random((batch, heads, blocks, blocks)) < 0.5
     mask[..., np.arange(blocks), np.arange(blocks)] = True  # every query block sees its own keys
-    func = blocksparse_flashattn(batch, heads, seq_len, dim, blocks, is_causal)
+    func = blocksparse_flashattn(batch, heads, seq_len, dim, blocks, is_causal, mask_dtype)
     kernel = tilelang.compile(func, out_idx=[4], target=target)
     q, k, v = (rng.standard_normal((batch, heads, seq_len, dim)).astype(np.float16) for _ in range(3))
     want = blocksparse_attention_reference(q, k, v, mask, block, is_causal)
-    error = np.abs(kernel(q, k, v, mask).astype(np.float64) - want).max()
+    error = np.abs(kernel(q, k, v, mask.astype(mask_dtype)).astype(np.float64) - want).max()
     assert error < 1e-2, f"max error {error:.3g}"
 
 

@@ -164,3 +164,23 @@ def test_a_guard_bounds_the_regions_of_its_branches():
     )
     with pytest.raises(TTCompileError, match=r"reads A\[:, 128:192\] when bx = 2, which starts past the end"):
         lower(loosely_guarded_blocks, "CheckTileBoundsTT")
+
+
+@T.prim_func
+def blocks_under_an_int8_mask(
+    A: T.Tensor((64, 128), "bfloat16"), Mask: T.Tensor((2,), "int8"), C: T.Tensor((64, 128), "bfloat16")
+):
+    # A block-sparse kernel's guard (TileLang's block-sparse attention: ``if block_mask[k] != 0``): TVM's
+    # simplifier cannot take an int8 comparison, so the blocks under it are checked without its help.
+    with T.Kernel(2, 1) as (bx, by):
+        A_s = T.alloc_shared((64, 64), "bfloat16")
+        if Mask[bx] != 0:
+            T.copy(A[0, bx * 64], A_s)
+            T.copy(A_s, C[0, bx * 64])
+
+
+def test_a_guard_on_a_narrow_integer_tensor_is_checked_without_it():
+    tvm.ir.assert_structural_equal(
+        lower(blocks_under_an_int8_mask, "AttachTensorAccessorTT"),
+        lower(blocks_under_an_int8_mask, "CheckTileBoundsTT"),
+    )

@@ -135,6 +135,24 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
         raise TTCompileError.at(loc, f"{what}, {problem}")
 
 
+def _canonical_guard(analyzer, condition):
+    """``condition`` in the canonical form the prover takes, or None when TVM's simplifier cannot take
+    it: comparisons of 8- and 16-bit integers (a block mask's ``mask[k] != 0`` of an int8 tensor) trip a
+    type check inside it. Without the guard the regions under it are checked without its help."""
+    narrow = []
+    tvm_ffi.structural_walk(
+        condition,
+        (tvm.ir.Expr, lambda e: narrow.append(e) if _narrow_int(e) else None),
+    )
+    return None if narrow else analyzer.simplify(condition)
+
+
+def _narrow_int(expr) -> bool:
+    """An expression of an integer type narrower than 32 bits."""
+    dtype = str(getattr(expr.ty, "dtype", ""))  # strings and other non-scalar types have none
+    return dtype.lstrip("u").startswith("int") and tvm.DataType(dtype).bits < 32
+
+
 def _nested_tile_ops(node) -> list[str]:
     """Locations of the tile operations anywhere under ``node``."""
     found = []
@@ -176,11 +194,18 @@ def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
                 # A guard bounds what its branches reach (``if by * block_N < N:`` around a persistent
                 # kernel's tile): the prover works under it, simplified to the canonical form the
                 # regions' starts take.
-                with analyzer.constraint_scope(analyzer.simplify(node.condition)):
-                    visit(node.then_case)
-                if node.else_case is not None:
-                    with analyzer.constraint_scope(analyzer.simplify(tirx.Not(node.condition))):
-                        visit(node.else_case)
+                for case, condition in (
+                    (node.then_case, node.condition),
+                    (node.else_case, tirx.Not(node.condition)),
+                ):
+                    if case is None:
+                        continue
+                    guard = _canonical_guard(analyzer, condition)
+                    if guard is None:
+                        visit(case)
+                        continue
+                    with analyzer.constraint_scope(guard):
+                        visit(case)
             elif isinstance(node, tirx.Evaluate) and isinstance(node.value, tvm.ir.Call):
                 call = node.value
                 name = op_name(call) if isinstance(call.op, tvm.ir.Op) else ""
