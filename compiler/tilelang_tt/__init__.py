@@ -17,7 +17,7 @@ from . import language, math, profiler, tvm_without_torch
 from .autotuner import autotune
 from .config import disable_cache, enable_cache, is_cache_enabled
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
-from .jit import JITKernel, compile, jit
+from .jit import JITKernel, compile, jit, par_compile
 from .math import cdiv, next_power_of_2
 from .options import CompileOptions
 from .pass_config import PassConfigKey
@@ -33,6 +33,7 @@ __all__ = [
     "__version__",
     "language",
     "compile",
+    "par_compile",
     "jit",
     "autotune",
     "JITKernel",

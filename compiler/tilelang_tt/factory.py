@@ -144,6 +144,37 @@ class KernelFactory:
     def __call__(self, *args, **kwargs):
         return self.compile(*args, **kwargs)
 
+    def get_kernel_source(self, *args, **kwargs) -> str:
+        """The generated kernels' source of the kernel for these arguments (TileLang's spelling)."""
+        return self.compile(*args, **kwargs).get_kernel_source()
+
+    def par_compile(self, configs, num_workers: int | None = None, ignore_error: bool = False) -> list:
+        """TileLang's ``par_compile``: the kernel for each config (keyword arguments as a dict, or
+        positional ones as a tuple), compiled in worker processes (parallel_compile.py); with
+        ``ignore_error``, None for a config that does not compile. Later calls with a config's arguments
+        reuse its kernel."""
+        from .parallel_compile import compile_all
+
+        calls = []
+        for config in configs:
+            if not isinstance(config, dict | tuple):
+                raise TypeError(
+                    f"{self.func.__name__}.par_compile: a config is a dict or a tuple, not {config!r}"
+                )
+            calls.append(((), dict(config)) if isinstance(config, dict) else (tuple(config), {}))
+        kernels = compile_all(
+            lambda call: self.compile(*call[0], **call[1]),
+            lambda call: self.get_tir(*call[0], **call[1]),
+            calls,
+            num_workers,
+            ignore_error,
+        )
+        with self._lock:
+            for (args, kwargs), kernel in zip(calls, kernels, strict=True):
+                if kernel is not None:
+                    self._kernels.setdefault(self.cache_key(args, kwargs), kernel)
+        return kernels
+
     def __getstate__(self) -> dict:
         """The factory without its compiled kernels and lock: what the autotuner ships to a Ray task, which
         compiles (or loads from the kernel cache) what it needs."""

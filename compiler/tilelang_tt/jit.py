@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import tvm
     from tvm import tirx
 
-__all__ = ["CompiledKernel", "JITKernel", "compile", "function_name", "jit"]
+__all__ = ["CompiledKernel", "JITKernel", "compile", "function_name", "jit", "par_compile"]
 
 MOCK_ARCHS = ("wormhole", "blackhole")
 KERNEL_FILES = ("reader.cpp", "compute.cpp", "writer.cpp")
@@ -514,6 +514,36 @@ def compile(
 
         return StagedKernel(func, stages, options, dump_ir=dump_ir)
     return JITKernel(func, options, dump_ir=dump_ir)
+
+
+def par_compile(
+    funcs,
+    out_idx=None,
+    execution_backend: str | None = None,
+    target=None,
+    target_host=None,
+    verbose: bool | None = None,
+    pass_configs: dict | None = None,
+    compile_flags=None,
+    num_workers: int | None = None,
+    ignore_error: bool = False,
+) -> list:
+    """TileLang's ``tilelang.par_compile``: ``compile(func, ...)`` of each PrimFunc, in worker processes
+    (parallel_compile.py); with ``ignore_error``, None for a function that does not compile."""
+    from .parallel_compile import compile_all
+
+    settings = dict(
+        out_idx=out_idx,
+        execution_backend=execution_backend,
+        target=target,
+        target_host=target_host,
+        verbose=verbose,
+        pass_configs=pass_configs,
+        compile_flags=compile_flags,
+    )
+    return compile_all(
+        lambda func: compile(func, **settings), lambda func: func, list(funcs), num_workers, ignore_error
+    )
 
 
 def jit(

@@ -183,7 +183,34 @@ def write_entry(path: Path, entry: dict) -> None:
 def load(key: str | None, rebuild: Callable):
     """The JITKernel stored under ``key``; None when there is none or the entry does not fit.
     ``rebuild`` gives the kernel's PrimFunc if it is asked for (``JITKernel.func``)."""
-    entry = None if key is None else read_entry(_path(key))
+    return None if key is None else from_portable(read_entry(_path(key)), rebuild)
+
+
+def store(key: str | None, kernel) -> None:
+    """Stores ``kernel`` (a JITKernel; a StagedKernel is compiled each time) under ``key``."""
+    entry = portable(kernel)
+    if key is not None and entry is not None:
+        write_entry(_path(key), entry)
+
+
+def portable(kernel) -> dict | None:
+    """A JITKernel as plain data (its name, options and artifacts): what the kernel cache stores and a
+    worker process sends back (parallel_compile.py); None for any other kernel (a StagedKernel)."""
+    from .jit import JITKernel
+
+    if type(kernel) is not JITKernel:
+        return None
+    return {
+        "format": _FORMAT,
+        "name": kernel.name,
+        "options": dataclasses.asdict(kernel.options),
+        "artifacts": kernel.artifacts,
+    }
+
+
+def from_portable(entry: dict | None, rebuild: Callable):
+    """The JITKernel ``portable`` described, without compiling it again; None when ``entry`` is None or
+    does not fit this compiler. ``rebuild`` gives its PrimFunc if asked for."""
     if entry is None or entry.get("format") != _FORMAT:
         return None
     from .jit import JITKernel
@@ -194,18 +221,3 @@ def load(key: str | None, rebuild: Callable):
         return JITKernel.from_artifacts(entry["name"], options, entry["artifacts"], rebuild)
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def store(key: str | None, kernel) -> None:
-    """Stores ``kernel`` (a JITKernel; a StagedKernel is compiled each time) under ``key``."""
-    from .jit import JITKernel
-
-    if key is None or type(kernel) is not JITKernel:
-        return
-    entry = {
-        "format": _FORMAT,
-        "name": kernel.name,
-        "options": dataclasses.asdict(kernel.options),
-        "artifacts": kernel.artifacts,
-    }
-    write_entry(_path(key), entry)

@@ -58,7 +58,7 @@ def run_trials(trial: Callable[[dict], Trial], configs: list[dict]) -> list[Tria
     workers = min(worker_count(), len(configs))
     if workers <= 1:
         return [trial(config) for config in configs]
-    return _in_forked_processes(trial, configs, workers)
+    return forked_map(lambda config: trial(config).detached(), configs, workers)
 
 
 def worker_count() -> int:
@@ -73,23 +73,25 @@ def worker_count() -> int:
     return min(workers, cap) if cap > 0 else workers
 
 
-# The trial a forked worker runs: set before the pool forks, so each worker inherits it instead of
+# The function forked workers run: set before the pool forks, so each worker inherits it instead of
 # unpickling it (a factory's closures and compiled kernels need not be picklable).
-_FORKED_TRIAL: Callable[[dict], Trial] | None = None
+_FORKED_FUNCTION: Callable | None = None
 
 
-def _run_forked(config: dict) -> Trial:
-    return _FORKED_TRIAL(config).detached()
+def _run_forked(item):
+    return _FORKED_FUNCTION(item)
 
 
-def _in_forked_processes(trial, configs: list[dict], workers: int) -> list[Trial]:
-    global _FORKED_TRIAL
-    _FORKED_TRIAL = trial
+def forked_map(function: Callable, items: list, workers: int) -> list:
+    """``[function(item) for item in items]``, computed by ``workers`` processes forked from this one,
+    which inherit ``function`` and everything it refers to; only the items and results are pickled."""
+    global _FORKED_FUNCTION
+    _FORKED_FUNCTION = function
     pool = multiprocessing.get_context("fork").Pool(workers)
     try:
-        return pool.map(_run_forked, configs, chunksize=1)
+        return pool.map(_run_forked, items, chunksize=1)
     finally:
-        _FORKED_TRIAL = None
+        _FORKED_FUNCTION = None
         pool.close()  # workers leave on their own: a SIGTERM would wake whatever handler they inherited
         pool.join()
 
