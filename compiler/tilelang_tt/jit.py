@@ -516,33 +516,14 @@ def compile(
     return JITKernel(func, options, dump_ir=dump_ir)
 
 
-def par_compile(
-    funcs,
-    out_idx=None,
-    execution_backend: str | None = None,
-    target=None,
-    target_host=None,
-    verbose: bool | None = None,
-    pass_configs: dict | None = None,
-    compile_flags=None,
-    num_workers: int | None = None,
-    ignore_error: bool = False,
-) -> list:
-    """TileLang's ``tilelang.par_compile``: ``compile(func, ...)`` of each PrimFunc, in worker processes
-    (parallel_compile.py); with ``ignore_error``, None for a function that does not compile."""
+def par_compile(funcs, num_workers: int | None = None, ignore_error: bool = False, **compile_args) -> list:
+    """TileLang's ``tilelang.par_compile``: ``compile(func, **compile_args)`` of each PrimFunc (``out_idx``,
+    ``target``, ``pass_configs`` ... as ``compile`` takes them), in worker processes (parallel_compile.py);
+    with ``ignore_error``, None for a function that does not compile."""
     from .parallel_compile import compile_all
 
-    settings = dict(
-        out_idx=out_idx,
-        execution_backend=execution_backend,
-        target=target,
-        target_host=target_host,
-        verbose=verbose,
-        pass_configs=pass_configs,
-        compile_flags=compile_flags,
-    )
     return compile_all(
-        lambda func: compile(func, **settings), lambda func: func, list(funcs), num_workers, ignore_error
+        lambda func: compile(func, **compile_args), lambda func: func, list(funcs), num_workers, ignore_error
     )
 
 
