@@ -5,6 +5,7 @@ and ``lse``), the backward's preprocess (``Delta``, the row sums of O * dO) and 
 these tensors are stored a page per row and each core moves only its own row (row_copies.py); run on both
 simulated architectures against numpy."""
 
+import ml_dtypes
 import numpy as np
 import pytest
 import tilelang_tt as tilelang
@@ -307,3 +308,49 @@ def test_more_16_bit_rows_than_blackhole_can_stage_is_a_located_error():
     g = np.random.default_rng(9).standard_normal((64, 96)).astype(np.float16)
     blocks = g.astype(np.float32).reshape(2, 32, 96)
     np.testing.assert_array_equal(kernel(g), (blocks + blocks[:, 5:6, :]).reshape(64, 96))
+
+
+def rows_scaled_and_summed(rows, cols, block_rows=32):
+    """Y[r, :] = X[r, :] * G and S = sum over r of X[r, :] * G, one row at a time as TileLang's LayerNorm
+    backward (examples/norm/layernorm.py) walks its block: each (1, cols) statement stores Y's row and
+    adds into the (cols,) accumulator, which the T.Parallel(1, cols) variable i does not index."""
+
+    @T.prim_func
+    def main(
+        X: T.Tensor((rows, cols), "bfloat16"),
+        G: T.Tensor((cols,), "bfloat16"),
+        Y: T.Tensor((rows, cols), "bfloat16"),
+        S: T.Tensor((cols,), "float32"),
+    ):
+        with T.Kernel(T.ceildiv(rows, block_rows)) as bx:
+            x_s = T.alloc_shared((1, cols), "bfloat16")
+            y_s = T.alloc_shared((1, cols), "bfloat16")
+            g_s = T.alloc_shared((cols,), "bfloat16")
+            acc = T.alloc_fragment((cols,), "float32")
+            T.copy(G, g_s)
+            T.clear(acc)
+            for k in T.serial(block_rows):
+                row = bx * block_rows + k
+                T.copy(X[row, 0], x_s)
+                for i, j in T.Parallel(1, cols):
+                    y_s[i, j] = x_s[i, j] * g_s[j]
+                    acc[j] += T.Cast("float32", x_s[i, j]) * T.Cast("float32", g_s[j])
+                T.copy(y_s, Y[row, 0])
+            for j in T.Parallel(cols):
+                T.atomic_add(S[j], acc[j])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_row_statement_adds_into_an_accumulator_its_row_variable_does_not_index(target):
+    rows, cols = 64, 128
+    kernel = tilelang.compile(rows_scaled_and_summed(rows, cols), out_idx=[2], target=target)
+    rng = np.random.default_rng(8)
+    x, g = (rng.standard_normal(shape).astype(ml_dtypes.bfloat16) for shape in ((rows, cols), (cols,)))
+    s = np.zeros(cols, np.float32)
+    y = kernel(x, g, s)
+    product = x.astype(np.float32) * g.astype(np.float32)
+    assert np.array_equal(np.asarray(y, np.float32), product.astype(ml_dtypes.bfloat16).astype(np.float32))
+    error = np.abs(s - product.astype(np.float64).sum(0)).max()
+    assert error < 1e-3, f"the accumulated column sums are off by {error:.3g}"

@@ -841,8 +841,11 @@ class _ElementStatement:
         return axes
 
     def _out_axes(self, dst_axes):
+        # Every variable is stored along once; one of extent 1 may be left out (a (1, D) nest's
+        # ``dgamma[j] += ...``, as in TileLang's LayerNorm backward: its only value is 0).
         used = [a for a in dst_axes if a is not None]
-        if sorted(used) != list(range(len(self.vars))):
+        needed = {k for k, extent in enumerate(self.extents) if extent > 1}
+        if len(set(used)) != len(used) or not needed <= set(used):
             raise TTCompileError.at(
                 self.loc, "an element-wise statement must store every element of its T.Parallel range once"
             )
