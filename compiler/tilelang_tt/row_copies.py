@@ -13,6 +13,9 @@ multiple of 32 bytes for 16-bit data, 64 for float32: aligned for the NOC). A re
 first, so the rest of a tile holds zeros rather than stale data. A block that can reach past the row's
 end (the last block of a length that is not a whole number of blocks) moves only the 32-value runs inside
 it: the rest of a read stays zero, the rest of a write is dropped, never spilling into the next row's page.
+A tensor whose rows are shorter than a run (a (N, 1) column of per-row statistics, ``m_v = Mean[row]``) is
+read a whole row at a time: one transfer from the start of the row's page (which the allocator aligns)
+into the start of its face row; such rows are only read.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ def row_major_position(reg: Region, loc: str) -> tuple:
             f"be a run of consecutive rows (one index in each dimension but the last two), got extents "
             f"{tuple(reg.extents)}",
         )
-    if reg.extents[-1] % TILE or not is_zero_mod(reg.mins[-1], TILE):
+    whole_narrow_row = shape[-1] < TILE and reg.extents[-1] == shape[-1]  # (its min is then 0)
+    if not whole_narrow_row and (reg.extents[-1] % TILE or not is_zero_mod(reg.mins[-1], TILE)):
         raise TTCompileError.at(
             loc,
             f"these rows of {reg.name} start at column {reg.mins[-1]} and span {reg.extents[-1]}; a row "
@@ -84,7 +88,8 @@ def lower_row_copy(
     copies its two halves to their faces within L1, and zeroes the lower half again."""
     f = ops.fields(call)
     reading = ops.is_op(call, "tt.read_row")
-    tile_cols = f.cols // TILE
+    narrow = f.cols < TILE  # a whole row shorter than a run: one transfer from the page's aligned start
+    tile_cols = max(f.cols // TILE, 1)
     tiles = -(-f.rows // TILE) * tile_cols
     cb = cb_var(entry)
     base = uint_var(f"l1_{'write' if reading else 'read'}_addr_{entry.name[3:]}")
@@ -170,6 +175,15 @@ def lower_row_copy(
                     f"{entry.name[3:]}_landing", simplify(base + t * entry.page_size + lower_half), lower_half
                 ),
             ),
+        ]
+    elif narrow and reading:  # (AttachTensorAccessorTT lets only reads be narrow)
+        moves = [
+            loop(
+                "r",
+                f.rows,
+                lambda r: extern("noc_async_read", page(r, 0), face_row(r, 0, 0), f.cols * element_bytes),
+            ),
+            barrier,
         ]
     else:
         moves = [each_run(lambda r, t: loop("half", 2, lambda h: run(r, t, h))), barrier]

@@ -354,3 +354,146 @@ def test_a_row_statement_adds_into_an_accumulator_its_row_variable_does_not_inde
     assert np.array_equal(np.asarray(y, np.float32), product.astype(ml_dtypes.bfloat16).astype(np.float32))
     error = np.abs(s - product.astype(np.float64).sum(0)).max()
     assert error < 1e-3, f"the accumulated column sums are off by {error:.3g}"
+
+
+# TileLang's examples/norm/layernorm.py backward kernel, imports changed only: one row per iteration of a
+# T.serial loop over the block's rows, its mean and rstd read as named values (``m_v = Mean[row]``: each a
+# row of the column vector Mean, copied alone), dX stored row by row, dGamma and dBeta accumulated in a
+# (D,) fragment the (1, D) statement does not index by its row variable, then atomically added.
+@tilelang.jit(out_idx=[-3])
+def _layernorm_bwd(N, D, blk_m=32, threads=256, in_dtype="bfloat16"):
+    assert N % blk_m == 0, f"N={N} must be a multiple of blk_m={blk_m}"
+    accum_dtype = "float"
+
+    @T.prim_func
+    def main(
+        DY: T.Tensor((N, D), in_dtype),
+        X: T.Tensor((N, D), in_dtype),
+        gamma: T.Tensor((D,), in_dtype),
+        Mean: T.Tensor((N,), accum_dtype),
+        Rstd: T.Tensor((N,), accum_dtype),
+        DX: T.Tensor((N, D), in_dtype),
+        DGamma: T.Tensor((D,), accum_dtype),
+        DBeta: T.Tensor((D,), accum_dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, blk_m), threads=threads) as bx:
+            DY_smem = T.alloc_shared((1, D), in_dtype)
+            X_smem = T.alloc_shared((1, D), in_dtype)
+            G_smem = T.alloc_shared((D,), in_dtype)
+            DX_smem = T.alloc_shared((1, D), in_dtype)
+
+            x_hat = T.alloc_fragment((1, D), accum_dtype)
+            dx_hat = T.alloc_fragment((1, D), accum_dtype)
+            dx_hat_x_hat = T.alloc_fragment((1, D), accum_dtype)
+            sum_dx_hat = T.alloc_fragment((1,), accum_dtype)
+            sum_dx_hat_x_hat = T.alloc_fragment((1,), accum_dtype)
+            dgamma_acc = T.alloc_fragment((D,), accum_dtype)
+            dbeta_acc = T.alloc_fragment((D,), accum_dtype)
+
+            T.copy(gamma, G_smem)
+            T.clear(dgamma_acc)
+            T.clear(dbeta_acc)
+
+            inv_D = T.float32(1.0) / T.Cast(accum_dtype, D)
+
+            for k in T.serial(blk_m):
+                row = bx * blk_m + k
+                T.copy(DY[row, 0], DY_smem)
+                T.copy(X[row, 0], X_smem)
+                m_v = Mean[row]
+                r_v = Rstd[row]
+
+                for i, j in T.Parallel(1, D):
+                    xv = T.Cast(accum_dtype, X_smem[i, j])
+                    dy_v = T.Cast(accum_dtype, DY_smem[i, j])
+                    g_v = T.Cast(accum_dtype, G_smem[j])
+                    x_hat[i, j] = (xv - m_v) * r_v
+                    dx_hat[i, j] = dy_v * g_v
+                    dx_hat_x_hat[i, j] = dx_hat[i, j] * x_hat[i, j]
+
+                T.reduce_sum(dx_hat, sum_dx_hat, dim=1)
+                T.reduce_sum(dx_hat_x_hat, sum_dx_hat_x_hat, dim=1)
+
+                for i, j in T.Parallel(1, D):
+                    c1 = sum_dx_hat_x_hat[0] * inv_D
+                    c2 = sum_dx_hat[0] * inv_D
+                    dx_v = r_v * (dx_hat[i, j] - c2 - x_hat[i, j] * c1)
+                    DX_smem[i, j] = T.Cast(in_dtype, dx_v)
+                    dy_v = T.Cast(accum_dtype, DY_smem[i, j])
+                    dgamma_acc[j] += dy_v * x_hat[i, j]
+                    dbeta_acc[j] += dy_v
+
+                T.copy(DX_smem, DX[row, 0])
+
+            for j in T.Parallel(D):
+                T.atomic_add(DGamma[j], dgamma_acc[j], memory_order="relaxed")
+                T.atomic_add(DBeta[j], dbeta_acc[j], memory_order="relaxed")
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_layernorm_backward_reads_each_rows_statistics_as_named_values(target):
+    n, d = 64, 256
+    kernel = tilelang.compile(_layernorm_bwd.get_tir(n, d), out_idx=[-3], target=target)
+    rng = np.random.default_rng(9)
+    x, dy = (rng.standard_normal((n, d)).astype(ml_dtypes.bfloat16) for _ in range(2))
+    gamma = rng.standard_normal(d).astype(ml_dtypes.bfloat16)
+    xf, dyf, gf = (a.astype(np.float64) for a in (x, dy, gamma))
+    mean, rstd = xf.mean(1), 1 / np.sqrt(xf.var(1) + 1e-5)
+    dgamma, dbeta = np.zeros(d, np.float32), np.zeros(d, np.float32)
+    dx = kernel(dy, x, gamma, mean.astype(np.float32), rstd.astype(np.float32), dgamma, dbeta)
+    x_hat = (xf - mean[:, None]) * rstd[:, None]
+    dx_hat = dyf * gf
+    want_dx = rstd[:, None] * (
+        dx_hat - dx_hat.mean(1, keepdims=True) - x_hat * (dx_hat * x_hat).mean(1, keepdims=True)
+    )
+    error = np.abs(np.asarray(dx, np.float64) - want_dx).max() / np.abs(want_dx).max()
+    assert error < 1e-2, f"dX relative error {error:.3g}"
+    assert np.abs(dgamma - (dyf * x_hat).sum(0)).max() < 1e-3 * np.abs((dyf * x_hat).sum(0)).max()
+    assert np.abs(dbeta - dyf.sum(0)).max() < 1e-4, "dBeta: column sums of dY"
+
+
+def rows_minus_named_value(rows, cols, dtype, also_as_tiles=False):
+    """Y[r, :] = X[r, :] - M[r], a row per iteration with ``m_v = M[r]`` read as a named value; with
+    ``also_as_tiles`` M is copied as a block of tiles too."""
+
+    @T.prim_func
+    def main(
+        X: T.Tensor((rows, cols), "float32"),
+        M: T.Tensor((rows,), dtype),
+        Y: T.Tensor((rows, cols), "float32"),
+    ):
+        with T.Kernel(T.ceildiv(rows, 32)) as bx:
+            x_s = T.alloc_shared((1, cols), "float32")
+            m_block = T.alloc_fragment((32,), dtype)
+            if also_as_tiles:
+                T.copy(M[bx * 32 : bx * 32 + 32], m_block)
+            for k in T.serial(32):
+                row = bx * 32 + k
+                T.copy(X[row, 0], x_s)
+                m_v = M[row]
+                for i, j in T.Parallel(1, cols):
+                    x_s[i, j] = x_s[i, j] - T.Cast("float32", m_v)
+                T.copy(x_s, Y[row, 0])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_a_value_per_row_of_a_vector_is_read_alone(target, dtype):
+    """Each m_v is one value of M, stored as a column a page per row: one transfer from the page's aligned
+    start, whatever the arch's DRAM alignment and however few bytes the value holds."""
+    kernel = tilelang.compile(rows_minus_named_value(64, 96, dtype), out_idx=[2], target=target)
+    rng = np.random.default_rng(10)
+    x, m = rng.standard_normal((64, 96)).astype(np.float32), rng.standard_normal(64).astype(dtype)
+    np.testing.assert_array_equal(kernel(x, m), x - m.astype(np.float32)[:, None])
+
+
+def test_a_vector_read_per_row_and_as_tiles_is_a_located_error():
+    with pytest.raises(
+        TTCompileError, match="M is copied one row at a time, but its rows hold 1 values"
+    ) as err:
+        tilelang.compile(rows_minus_named_value(64, 96, "float32", also_as_tiles=True), out_idx=[2])
+    assert "test_row_copies.py" in str(err.value), err.value

@@ -90,3 +90,32 @@ def test_a_statement_wanting_the_other_orientation_uses_a_transposed_copy():
     """m[j] in the T.Parallel makes m a row; the reduction over dim 1 makes a column, so it writes a
     column copy (a clearing reduction does not read it) that is transposed into m after it."""
     assert_pass(LegalizeVectorsTT(), row_max_read_as_a_row, row_max_read_as_a_row_legalized)
+
+
+@T.prim_func(private=True)
+def shift_by_named_mean(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64,), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    x = T.alloc_buffer((1, 64), scope="local.fragment")
+    for k in range(32):
+        m_v: T.let[T.float32] = Mean[bx * 32 + k]
+        for i in T.serial(1, annotations={"tl.loc": "p.py:7:20"}):
+            for j in T.serial(64, annotations={"tl.loc": "p.py:7:20"}):
+                x[i, j] = x[i, j] - m_v
+
+
+@T.prim_func(private=True)
+def shift_by_named_mean_legalized(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64, 1), "float32")):
+    T.func_attr({"tt.declared_shapes": {"Mean": [64]}})
+    bx = T.launch_thread("blockIdx.x", 2)
+    x = T.alloc_buffer((1, 64), scope="local.fragment")
+    for k in range(32):
+        m_v: T.let[T.float32] = Mean[bx * 32 + k, 0]
+        for i in T.serial(1, annotations={"tl.loc": "p.py:7:20"}):
+            for j in T.serial(64, annotations={"tl.loc": "p.py:7:20"}):
+                x[i, j] = x[i, j] - m_v
+
+
+def test_a_vector_read_into_named_values_is_a_column():
+    """TileLang's LayerNorm backward reads each row's mean as ``m_v = Mean[row]``: as a column each value
+    is a row of Mean's tiles, which a copy reads alone (row_copies.py)."""
+    assert_pass(LegalizeVectorsTT(), shift_by_named_mean, shift_by_named_mean_legalized)

@@ -135,3 +135,32 @@ def test_an_nd_read_is_staged_in_a_2d_tile_of_the_dimensions_it_spans():
     """Q[0, bx * 32 + i, 1, j] of a (B, S, H, D) tensor (retention's BSHD query) spans S and D: its staging
     tile is (32, 32), not (1, 32, 1, 32), so the tile is a plain 2-D tile buffer."""
     assert_pass(StageElementGlobalsTT(), scale_bshd, scale_bshd_staged)
+
+
+@T.prim_func(private=True)
+def shift_rows(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64, 1), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    x = T.alloc_buffer((1, 64), scope="local.fragment")
+    for k in range(32):
+        m_v: T.let[T.float32] = Mean[bx * 32 + k, 0]
+        for i in T.serial(1, annotations={"tl.loc": "p.py:7:20"}):
+            for j in T.serial(64, annotations={"tl.loc": "p.py:7:20"}):
+                x[i, j] = x[i, j] - m_v
+
+
+@T.prim_func(private=True)
+def shift_rows_staged(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64, 1), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    x = T.alloc_buffer((1, 64), scope="local.fragment")
+    for k in range(32):
+        # the named value is one more global read of the nest that uses it: one value, staged alone
+        Mean_tile = T.alloc_buffer((1, 1), scope="local.fragment")
+        T.tl.copy(Mean[bx * 32 + k : bx * 32 + k + 1, 0:1], Mean_tile[0:1, 0:1], "p.py:7:20")
+        for i in T.serial(1, annotations={"tl.loc": "p.py:7:20"}):
+            for j in T.serial(64, annotations={"tl.loc": "p.py:7:20"}):
+                x[i, j] = x[i, j] - Mean_tile[0, 0]
+
+
+def test_a_value_named_from_a_global_tensor_is_staged_where_it_is_used():
+    """TileLang's LayerNorm backward names each row's mean (``m_v = Mean[row]``) and uses it element-wise."""
+    assert_pass(StageElementGlobalsTT(), shift_rows, shift_rows_staged)

@@ -194,11 +194,15 @@ def _row_major_pages(name: str, shape: list[int], mode: set, loc: str) -> list[i
             f"{name} is gathered by T.im2col and also copied as tiles; such a tensor is stored as rows of "
             f"its last dimension, so reading or writing it as tiles too is not supported on Tenstorrent yet",
         )
-    if "rows" in mode and shape[-1] % TILE:
+    narrow = (
+        shape[-1] < TILE and "write" not in mode and "tiles" not in mode
+    )  # a row read whole: row_copies.py
+    if "rows" in mode and shape[-1] % TILE and not narrow:
         raise TTCompileError.at(
             loc,
             f"{name} is copied one row at a time, but its rows hold {shape[-1]} values; row copies move "
-            f"whole runs of {TILE} (pad the last dimension to a multiple of {TILE})",
+            f"whole runs of {TILE}, or read a whole row shorter than that (pad the last dimension to a "
+            f"multiple of {TILE})",
         )
     return [math.prod(shape[:-1]), shape[-1]]
 

@@ -15,6 +15,8 @@ Output guarantees
       * in a 2-D ``T.Parallel(i, j)`` body, ``v[i]`` → column, ``v[j]`` → row;
       * a 1-D ``T.Parallel`` body, a ``T.copy`` or ``T.fill`` ties the vectors it touches together; a copy
         from a 2-D region one row (column) wide makes a row (column);
+      * a vector read one element at a time into a named value (``m_v = Mean[row]``), where nothing
+        else decides → column (each value a row of its tiles, which a copy can read alone);
       * nothing decides → row.
     A statement that uses a vector the other way than its class (the first statement to fix a class decides)
     reads and writes a copy of it in that orientation instead, made by ``tl.transpose`` before the statement
@@ -157,6 +159,13 @@ def _constrain(func, vectors) -> _Orientations:
         return WalkResult.ADVANCE
 
     tvm_ffi.structural_walk(func.body, (tirx.For, visit), order="pre")
+    named_reads = []  # vectors read one element at a time into a named value: ``m_v = Mean[row]``
+
+    def named_read(b):
+        if isinstance(b.value, tvm.ir.TensorLoad) and str(b.value.source.name) in vectors:
+            named_reads.append(str(b.value.source.name))
+
+    tvm_ffi.structural_walk(func.body, (tirx.Bind, named_read))
     for call_node in _tile_calls(func.body):
         loc = ops.loc_of(call_node)
         regions = [a for a in call_node.args if isinstance(a, tvm.ir.TensorRegion)]
@@ -176,6 +185,9 @@ def _constrain(func, vectors) -> _Orientations:
                     uf.fix(str(vec[0].source.name), COLUMN, loc, call_node)
                 elif len(extents) >= 2 and extents[-2] == 1:
                     uf.fix(str(vec[0].source.name), ROW, loc, call_node)
+    for name in named_reads:  # where nothing else decides: a column, so that each value is a row of its
+        if uf.root(name) not in uf.fixed:  # tiles, which a copy can read alone (row_copies.py)
+            uf.fix(name, COLUMN, "")
     return uf
 
 

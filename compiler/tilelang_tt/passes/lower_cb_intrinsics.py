@@ -417,6 +417,7 @@ class _Lowering:
             staged = (
                 ops.is_op(stmt, "tt.read_row")
                 and self.acc[f.tensor.name].memory == "DRAM"
+                and int(f.cols) >= TILE  # a narrow row's one transfer starts on its page's aligned start
                 and self._staged(f.tensor.name, int(f.rows), element_bytes, ops.loc_of(stmt.value))
             )
             length = self.acc[f.tensor.name].page_size // element_bytes  # a page is one row

@@ -12,9 +12,12 @@ Input expectations
     order (``A[b0 + i, b1 + j]``, ``Mean[b0 + i, 0]``).
 Output guarantees
     No ``T.Parallel`` body touches a global buffer. Per nest and per global tensor it reads, a fragment
-    ``<tensor>_tile`` (the accessed extent, the tensor's dtype) is allocated and filled by a ``tl.copy`` just
-    before the nest; per tensor it stores, one is allocated before and copied out just after. A global index
-    of any other form is a TTCompileError at the ``T.Parallel`` line.
+    ``<tensor>_tile`` (the accessed extent, the tensor's dtype; ``_tile1``... when other nests stage the
+    tensor too) is allocated and filled by a ``tl.copy`` just before the nest; per tensor it stores, one is
+    allocated before and copied out just after. A global index of any other form is a TTCompileError at
+    the ``T.Parallel`` line. A value named from a global tensor the kernel does not write (``m_v =
+    Mean[row]``), used only by the ``T.Parallel`` statements after it, is put into them first: one more
+    global read, staged as a one-value tile.
 Example
     before: for i in T.Parallel(32): Mean[bx * 32 + i, 0] = mean[i, 0]
     after:  Mean_tile = T.alloc_fragment((32, 1), "float32")
@@ -32,7 +35,15 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import is_global, parallel_loc, provably_equal, simplify, with_loop_body
+from ..ir_utils import (
+    collect_vars,
+    find_ops,
+    is_global,
+    parallel_loc,
+    provably_equal,
+    simplify,
+    with_loop_body,
+)
 
 
 def _divides(index) -> bool:
@@ -67,9 +78,41 @@ def _tile_dimensions(extents) -> list[int]:
     return sorted(spanned)
 
 
+def _inline_global_values(stmts: list, written: set[str]) -> list:
+    """``stmts`` with each named value read from a global tensor the kernel does not write (``m_v =
+    Mean[row]``, TileLang's LayerNorm backward, one row per loop iteration) put into the T.Parallel
+    statements after it that use it, when only such statements do: there it is one more global read,
+    staged like the others (a copy of one value, a row of the tensor, row_copies.py)."""
+    out = []
+    for k, stmt in enumerate(stmts):
+        value = stmt.value if isinstance(stmt, tirx.Bind) else None
+        if (
+            isinstance(value, tvm.ir.TensorLoad)
+            and is_global(value.source)
+            and str(value.source.name) not in written
+            and _used_only_in_nests(stmt.var, stmts[k + 1 :])
+        ):
+            stmts[k + 1 :] = [_substitute(x, stmt.var, value) for x in stmts[k + 1 :]]
+            continue
+        out.append(stmt)
+    return out
+
+
+def _substitute(stmt, var, value):
+    return tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: value if v.same_as(var) else v))
+
+
+def _used_only_in_nests(var, stmts: list) -> bool:
+    """Whether ``var`` appears in ``stmts``, and only inside T.Parallel nests."""
+    inside = [x for x in stmts if parallel_loc(x) and any(v.same_as(var) for v in collect_vars(x))]
+    outside = [x for x in stmts if not parallel_loc(x) and any(v.same_as(var) for v in collect_vars(x))]
+    return bool(inside) and not outside
+
+
 class _Stager:
-    def __init__(self, nest: tirx.For):
+    def __init__(self, nest: tirx.For, taken: set[str]):
         self.nest, self.loc = nest, parallel_loc(nest)
+        self.taken = taken  # staging buffer names given so far in the function: each nest has its own
         self.vars, self.extents = _nest(nest)
         self.tiles: dict[str, tuple] = {}  # tensor → (tile buffer, region mins, extents)
         self.loaded: list[str] = []
@@ -112,8 +155,12 @@ class _Stager:
                 )
         else:
             kept = _tile_dimensions(extents)
+            tile_name = f"{name}_tile"
+            while tile_name in self.taken:  # another nest stages the same tensor
+                tile_name = f"{name}_tile{sum(1 for t in self.taken if t.startswith(f'{name}_tile'))}"
+            self.taken.add(tile_name)
             tile = tirx.decl_buffer(
-                [extents[d] for d in kept], buf.ty.dtype, f"{name}_tile", scope="local.fragment"
+                [extents[d] for d in kept], buf.ty.dtype, tile_name, scope="local.fragment"
             )
             self.tiles[name] = (tile, mins, extents)
         return self.tiles[name][0], [tile_indices[d] for d in _tile_dimensions(extents)]
@@ -190,15 +237,19 @@ class _Stager:
 def StageElementGlobalsTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         globals_by_name = {str(p.name): p for p in func.params if hasattr(p.ty, "shape")}
+        taken: set[str] = set()
 
         def staged(stmt) -> list:
-            return _Stager(stmt).staged(globals_by_name) if parallel_loc(stmt) else [stmt]
+            return _Stager(stmt, taken).staged(globals_by_name) if parallel_loc(stmt) else [stmt]
 
         def as_stmt(stmts: list):
             return tirx.SeqStmt(stmts) if len(stmts) > 1 else stmts[0]
 
+        written = {str(ops.fields(site.call).dst.source.name) for site in find_ops(func.body, ("tl.copy",))}
+        tvm_ffi.structural_walk(func.body, (tirx.BufferStore, lambda st: written.add(str(st.buffer.name))))
+
         def block(s: tirx.SeqStmt):
-            return as_stmt([x for stmt in s.seq for x in staged(stmt)])
+            return as_stmt([x for stmt in _inline_global_values(list(s.seq), written) for x in staged(stmt)])
 
         # A nest that is the whole body of a loop, a launch or a branch is in no sequence: stage it there.
         def loop(f: tirx.For):
