@@ -225,8 +225,13 @@ class AutoTuner:
             failures = [f"{trial.config}: {trial.failure}" for trial in trials]
             raise TTCompileError(f"autotuning {name}: no config gives a kernel:\n  " + "\n  ".join(failures))
         best = min(passing, key=lambda trial: trial.latency)  # the first of equals, as one loop would keep
-        # A winner timed in another process is compiled again here: from the kernel cache when it is on.
-        kernel = best.kernel if best.kernel is not None else compile_config(best.config)
+        # A winner timed in another process came back as data: rebuilt here, compiled again only when it
+        # could not travel (a StagedKernel).
+        kernel = best.kernel
+        if kernel is None:
+            kernel = kernel_cache.from_portable(best.portable, lambda: compile_config(best.config).func)
+        if kernel is None:
+            kernel = compile_config(best.config)
         result = self._result(kernel, best.latency, best.config, trials)
         _store_choice(self._choice_key(configs), result)
         return result

@@ -26,23 +26,26 @@ import os
 import sys
 from collections.abc import Callable
 
+from . import kernel_cache
+
 
 @dataclasses.dataclass
 class Trial:
     """One candidate's outcome: its modelled ``latency`` (ms) when it compiled and passed the check, else
     None and the ``failure``; ``worker`` names where it ran. ``kernel`` is the compiled kernel when it ran in
-    this process (None from another process: the caller compiles the winner again, from the kernel
-    cache)."""
+    this process; from another process, ``portable`` is that kernel as plain data (``kernel_cache.portable``,
+    None for a StagedKernel), which the caller rebuilds without compiling it again."""
 
     config: dict
     latency: float | None
     failure: str | None
     worker: str
     kernel: object = dataclasses.field(default=None, repr=False, compare=False)
+    portable: dict | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def detached(self) -> Trial:
-        """This Trial without its kernel, to send to another process."""
-        return dataclasses.replace(self, kernel=None)
+        """This Trial to send to another process: its kernel as plain data."""
+        return dataclasses.replace(self, kernel=None, portable=kernel_cache.portable(self.kernel))
 
 
 def this_worker() -> str:

@@ -226,6 +226,7 @@ def test_worker_processes_tune_as_one_process_does(monkeypatch, tmp_path):
     assert outcomes(forked) == outcomes(alone)
     assert (forked.config, forked.latency) == (alone.config, alone.latency)
     assert "TTResourceError" in forked.trials[-1].failure, forked.trials[-1]
+    assert forked.kernel.from_cache, "the winner should come back from its worker as data, not compile again"
     a, b = (np.random.default_rng(0).standard_normal((256, 256), np.float32) for _ in range(2))
     np.testing.assert_allclose(
         np.asarray(forked.kernel(a, b), np.float32), ref_program(a, b), rtol=2e-2, atol=0.5
