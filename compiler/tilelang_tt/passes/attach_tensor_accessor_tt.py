@@ -194,9 +194,8 @@ def _row_major_pages(name: str, shape: list[int], mode: set, loc: str) -> list[i
             f"{name} is gathered by T.im2col and also copied as tiles; such a tensor is stored as rows of "
             f"its last dimension, so reading or writing it as tiles too is not supported on Tenstorrent yet",
         )
-    narrow = (
-        shape[-1] < TILE and "write" not in mode and "tiles" not in mode
-    )  # a row read whole: row_copies.py
+    # rows shorter than a run, only ever read a whole row at a time (row_copies.py)
+    narrow = shape[-1] < TILE and "write" not in mode and "tiles" not in mode
     if "rows" in mode and shape[-1] % TILE and not narrow:
         raise TTCompileError.at(
             loc,

@@ -83,18 +83,19 @@ def _inline_global_values(stmts: list, written: set[str]) -> list:
     Mean[row]``, TileLang's LayerNorm backward, one row per loop iteration) put into the T.Parallel
     statements after it that use it, when only such statements do: there it is one more global read,
     staged like the others (a copy of one value, a row of the tensor, row_copies.py)."""
-    out = []
-    for k, stmt in enumerate(stmts):
+    out, rest = [], list(stmts)
+    while rest:
+        stmt = rest.pop(0)
         value = stmt.value if isinstance(stmt, tirx.Bind) else None
         if (
             isinstance(value, tvm.ir.TensorLoad)
             and is_global(value.source)
             and str(value.source.name) not in written
-            and _used_only_in_nests(stmt.var, stmts[k + 1 :])
+            and _used_only_in_nests(stmt.var, rest)
         ):
-            stmts[k + 1 :] = [_substitute(x, stmt.var, value) for x in stmts[k + 1 :]]
-            continue
-        out.append(stmt)
+            rest = [_substitute(x, stmt.var, value) for x in rest]
+        else:
+            out.append(stmt)
     return out
 
 
