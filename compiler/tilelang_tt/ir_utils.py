@@ -494,3 +494,17 @@ def cpp_identifier(name: str) -> str:
 def named(name: str) -> tirx.Var:
     """A free variable the kernel header declares (argument, accessor, tile size); rendered by name."""
     return tirx.Var(name, "int32")
+
+
+def has_narrow_int(expr) -> bool:
+    """Whether ``expr`` has a sub-expression of an integer type narrower than 32 bits (an int8 mask's
+    ``mask[k] != 0``), which TVM's simplifier cannot take: its rewrites trip a type check."""
+    found = []
+
+    def visit(e):
+        dtype = str(getattr(e.ty, "dtype", ""))  # strings and other non-scalar types have none
+        if dtype.lstrip("u").startswith("int") and tvm.DataType(dtype).bits < 32:
+            found.append(e)
+
+    tvm_ffi.structural_walk(expr, (tvm.ir.Expr, visit))
+    return bool(found)

@@ -109,6 +109,8 @@ SPECS: dict[str, OpSpec] = {
     "tt.tile.eltwise": OpSpec(("dst", "expr"), "compute", writes=("dst",)),
     "tt.tile.operand": OpSpec(("cb", "broadcast")),
     "tt.tile.matmul": OpSpec(("a", "b", "c", "trans_b"), "compute", reads=("a", "b", "c"), writes=("c",)),
+    # a matmul into an accumulator the statement before it cleared: C = A·B, C not read
+    "tt.tile.matmul_cleared": OpSpec(("a", "b", "c", "trans_b"), "compute", reads=("a", "b"), writes=("c",)),
     "tt.tile.reduce": OpSpec(
         ("src", "dst", "kind", "dim", "clear", "scaler", "scratch", "mask", "identity"),
         "compute",

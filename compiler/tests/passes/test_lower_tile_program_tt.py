@@ -239,3 +239,38 @@ def test_a_row_selected_element_wise_is_a_sum_keeping_that_row():
     assert (fields.kind, int(fields.dim), fields.mask) == ("sum", 0, gen.cb), func.script()
     assert "i == 2" in str(gen.value), gen.value
     assert not find_ops(func.body, ("tt.tile.eltwise",)), "the selection should not be an element-wise op"
+
+
+@TL.prim_func
+def scores_of_key_blocks(
+    Q: TL.Tensor((64, 64), "bfloat16"), K: TL.Tensor((128, 64), "bfloat16"), S: TL.Tensor((64, 64), "float32")
+):
+    # flash attention's first product: acc_s set by its padding mask (k * 64 + j >= 128 never holds here:
+    # 2 key blocks of 64 cover the 128 keys), then accumulated into by the GEMM
+    with TL.Kernel(1, 1) as (bx, by):
+        Q_s = TL.alloc_shared((64, 64), "bfloat16")
+        K_s = TL.alloc_shared((64, 64), "bfloat16")
+        acc_s = TL.alloc_fragment((64, 64), "float32")
+        total = TL.alloc_fragment((64, 64), "float32")
+        TL.copy(Q[0, 0], Q_s)
+        TL.clear(total)
+        for k in TL.serial(2):
+            TL.copy(K[k * 64, 0], K_s)
+            for i, j in TL.Parallel(64, 64):
+                acc_s[i, j] = TL.if_then_else(k * 64 + j >= 128, -TL.infinity("float32"), 0)
+            TL.gemm(Q_s, K_s, acc_s, transpose_B=True)
+            for i, j in TL.Parallel(64, 64):
+                total[i, j] += acc_s[i, j]
+        TL.copy(total, S[0, 0])
+
+
+def test_a_gemm_into_a_block_the_statement_before_zeroes_starts_from_zero():
+    """The mask is 0 wherever it is used (over k's range and the nest's), so it generates no tile and sets
+    nothing: the GEMM writes acc_s = Q·K^T (tt.tile.matmul_cleared, acc_s not read). The clear of total,
+    which no GEMM follows, stays."""
+    lowered = lower(scores_of_key_blocks, "LowerTileProgramTT")["gemm"].body
+    assert not find_ops(lowered, ("tt.gen_tile",)), "the mask should fold to its one value, 0"
+    assert [s.call.op.name for s in find_ops(lowered, ("tt.tile.matmul", "tt.tile.matmul_cleared"))] == [
+        "tt.tile.matmul_cleared"
+    ]
+    assert len(find_ops(lowered, ("tt.tile.fill",))) == 1, "only total's clear should remain"

@@ -39,7 +39,7 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, op_name, padded_to_tile, region, storage_order
+from ..ir_utils import collect_vars, has_narrow_int, op_name, padded_to_tile, region, storage_order
 
 # What each tile operator does to its regions, in argument order (for the message).
 _VERBS = {
@@ -136,21 +136,10 @@ def _check_region(reg, verb: str, loc: str, ranges: dict, analyzer) -> None:
 
 
 def _canonical_guard(analyzer, condition):
-    """``condition`` in the canonical form the prover takes, or None when TVM's simplifier cannot take
-    it: comparisons of 8- and 16-bit integers (a block mask's ``mask[k] != 0`` of an int8 tensor) trip a
-    type check inside it. Without the guard the regions under it are checked without its help."""
-    narrow = []
-    tvm_ffi.structural_walk(
-        condition,
-        (tvm.ir.Expr, lambda e: narrow.append(e) if _narrow_int(e) else None),
-    )
-    return None if narrow else analyzer.simplify(condition)
-
-
-def _narrow_int(expr) -> bool:
-    """An expression of an integer type narrower than 32 bits."""
-    dtype = str(getattr(expr.ty, "dtype", ""))  # strings and other non-scalar types have none
-    return dtype.lstrip("u").startswith("int") and tvm.DataType(dtype).bits < 32
+    """``condition`` in the canonical form the prover takes, or None when TVM's simplifier cannot take it
+    (``has_narrow_int``: a block mask's ``mask[k] != 0`` of an int8 tensor). Without the guard the regions
+    under it are checked without its help."""
+    return None if has_narrow_int(condition) else analyzer.simplify(condition)
 
 
 def _nested_tile_ops(node) -> list[str]:

@@ -70,6 +70,7 @@ from ..ir_utils import (
     find_ops,
     gemm_operands,
     get_attr,
+    has_narrow_int,
     is_global,
     is_zero_mod,
     parallel_loc,
@@ -425,6 +426,8 @@ class _Lowering:
         self.p = planner
         self.scalars: dict = {}  # named values of the kernel body (``inv_D = 1.0 / D``), for element bodies
         self.loop_locs: list[str] = [planner.def_loc]  # DSL lines of the T.serial loops being rewritten
+        self.loop_ranges: list[tuple] = []  # (variable, min, extent) of the loops being rewritten
+        self.cleared_for_gemm = False  # the statement just skipped zeroed the next GEMM's accumulator
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _whole(self, reg, loc, what):
@@ -564,7 +567,43 @@ class _Lowering:
             scratch = self.p.new_cb(f"{a.name}_T", str(ab.buffer.ty.dtype), "intermediate", m, k, 2, loc)
             prologue = self._tile_op("tt.tile.transpose", loc, src=ids[0], dst=scratch["cb"])
             ids[0] = scratch["cb"]
-        return prologue + self._tile_op("tt.tile.matmul", loc, a=ids[0], b=ids[1], c=ids[2], trans_b=tb)
+        op = "tt.tile.matmul_cleared" if self.cleared_for_gemm else "tt.tile.matmul"
+        self.cleared_for_gemm = False
+        return prologue + self._tile_op(op, loc, a=ids[0], b=ids[1], c=ids[2], trans_b=tb)
+
+    def _clears_for_gemm(self, stmt, following) -> bool:
+        """Whether ``stmt`` sets every element of a tile buffer to zero (``T.clear``, or a ``T.Parallel``
+        store of a value that is 0 wherever it is used: flash attention's padding mask when the blocks divide
+        the sequence) that ``following``, a ``T.gemm``, then accumulates into without reading it otherwise:
+        the GEMM can start from zero instead (C = A·B), saving the fill and the copy of C into DST."""
+        call = following.value if isinstance(following, tirx.Evaluate) else None
+        if not (isinstance(call, tvm.ir.Call) and ops.is_op(call, "tl.gemm")):
+            return False
+        a, b, c, *_ = gemm_operands(call, ops.loc_of(call))
+        target = c.name
+        if target in (a.name, b.name) or target not in self.p.bufs:
+            return False
+        whole = [int(x) for x in self.p.bufs[target].buffer.ty.shape]
+        if isinstance(stmt, tirx.Evaluate) and ops.is_op(stmt.value, "tl.fill"):
+            dst = region(ops.fields(stmt.value).dst, ops.loc_of(stmt.value))
+            value = _fold_constant(ops.fields(stmt.value).value)
+            return dst.name == target and dst.extents == whole and value == 0.0
+        if not (isinstance(stmt, tirx.For) and parallel_loc(stmt)):
+            return False
+        try:
+            element = _ElementStatement(self, stmt)
+        except TTCompileError:
+            return False  # lowered on its own, it reports what is wrong with it
+        store = element.body
+        if not isinstance(store, tirx.BufferStore) or str(store.buffer.name) != target:
+            return False
+        indices = [simplify(i) for i in store.indices]
+        if element.extents != whole or len(indices) != len(element.vars):
+            return False
+        if not all(i.same_as(v) for i, v in zip(indices, element.vars, strict=True)):
+            return False
+        value = store.value.value if isinstance(store.value, tirx.Cast) else store.value
+        return not element._has_load(value) and element._over_the_loops(value) == 0.0
 
     def reduce(self, c, loc):
         src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
@@ -750,7 +789,13 @@ class _Lowering:
 
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
-            return seq([self.rewrite(s) for s in stmt.seq])
+            out, stmts = [], list(stmt.seq)
+            for k, s in enumerate(stmts):
+                if k + 1 < len(stmts) and self._clears_for_gemm(s, stmts[k + 1]):
+                    self.cleared_for_gemm = True  # the GEMM after it starts from zero instead
+                    continue
+                out.append(self.rewrite(s))
+            return seq(out)
         if isinstance(stmt, tirx.AllocBuffer) and buffer_scope(stmt.buffer) in TILE_SCOPES:
             return None
         if isinstance(stmt, tirx.For):
@@ -758,7 +803,9 @@ class _Lowering:
                 return seq(self.parallel(stmt))
             line = (stmt.annotations or {}).get("tl.serial_loc")
             self.loop_locs.append(self.loop_locs[-1] if line is None else str(getattr(line, "value", line)))
+            self.loop_ranges.append((stmt.loop_var, stmt.min, stmt.extent))
             body = self.rewrite(stmt.body)
+            self.loop_ranges.pop()
             self.loop_locs.pop()
             return with_loop_body(stmt, body)
         if isinstance(stmt, tirx.IfThenElse):
@@ -897,6 +944,9 @@ class _ElementStatement:
             # The reader evaluates arithmetic only; exp2, log2... of such a value run on the SFPU below.
             if not _calls_math(value):
                 if self._uses_position(value):
+                    bounded = self._over_the_loops(value)
+                    if bounded is not None:  # a mask that holds everywhere it is used: no tile to generate
+                        return tirx.const(bounded, "float32")
                     return self._generated(value, dst_axes, dst_shape)
                 return self._runtime_scalar(value)
         if isinstance(value, tirx.Cast):
@@ -921,6 +971,22 @@ class _ElementStatement:
             self.loc,
             f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet",
         )
+
+    def _over_the_loops(self, value) -> float | None:
+        """The one value a position-only expression takes over the statement's elements and the loops
+        around it (flash attention's padding mask ``k * block_N + j >= seq_kv`` when the blocks divide the
+        sequence), else None."""
+        if has_narrow_int(value):
+            return None
+        analyzer = tvm.sym.Analyzer()
+        for var, named in self.low.scalars.items():  # ``loop_range = T.ceildiv(seq_kv, block_N)``
+            if isinstance(named, tirx.IntImm):
+                analyzer.bind(var, named)
+        for var, start, extent in self.low.loop_ranges:
+            analyzer.bind(var, tvm.ir.Range.from_min_extent(start, extent))
+        for var, extent in zip(self.vars, self.extents, strict=True):
+            analyzer.bind(var, tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), extent))
+        return _fold_constant(analyzer.simplify(value))
 
     def _generated(self, value, dst_axes, dst_shape):
         """A position-only sub-expression (a mask): the reader writes its values into a tile."""

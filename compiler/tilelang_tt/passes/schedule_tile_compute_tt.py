@@ -509,7 +509,7 @@ class _Scheduler:
         mt, kt = self.cbs[a].tile_shape
         nt = self.cbs[cc].tile_shape[1]
         ca, cb, ccv = self.cb_var(a), self.cb_var(b), self.cb_var(cc)
-        accumulate = cc in self.live
+        accumulate = cc in self.live and not ops.is_op(c, "tt.tile.matmul_cleared")
 
         def per_tile(t, s):
             m, n = simplify(tirx.floordiv(t, nt)), simplify(tirx.floormod(t, nt))
@@ -694,6 +694,7 @@ _HANDLERS = {
     "tt.tile.tilize": _Scheduler.tilize,
     "tt.tile.eltwise": _Scheduler.eltwise,
     "tt.tile.matmul": _Scheduler.matmul,
+    "tt.tile.matmul_cleared": _Scheduler.matmul,
     "tt.tile.reduce": _Scheduler.reduce,
     "tt.tile.transpose": _Scheduler.transpose,
 }
