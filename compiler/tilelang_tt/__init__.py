@@ -76,7 +76,7 @@ _LAZY = {
 
 
 # Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``).
-_LAZY_SUBMODULES = ("layout", "carver")
+_LAZY_SUBMODULES = ("layout", "carver", "transform")
 
 
 def __getattr__(name: str):

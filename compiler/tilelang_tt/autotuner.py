@@ -248,7 +248,16 @@ class AutoTuner:
 
 
 def _compile_candidate(factory: KernelFactory, args: tuple, kwargs: dict, config: dict):
-    """``factory``'s kernel for a call with ``args`` and ``kwargs``, the candidate's ``config`` added."""
+    """``factory``'s kernel for a call with ``args`` and ``kwargs``, the candidate's ``config`` added. As
+    upstream, a config's ``pass_configs`` (a reserved key) is not an argument: it is merged into the
+    factory's own for this candidate (``{"tl.tt.math_fidelity": "LoFi"}`` tunes the fidelity)."""
+    config = dict(config)
+    pass_configs = config.pop("pass_configs", None)
+    if pass_configs is not None:
+        settings = dict(getattr(factory.compile_fn, "keywords", {}))
+        settings["pass_configs"] = {**(settings.get("pass_configs") or {}), **pass_configs}
+        compile_fn = functools.partial(getattr(factory.compile_fn, "func", factory.compile_fn), **settings)
+        factory = type(factory)(factory.func, compile_fn)
     return factory.compile(*args, **{**kwargs, **config})
 
 

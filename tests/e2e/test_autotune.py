@@ -274,3 +274,21 @@ def test_the_worker_count_follows_tilelangs_variables(monkeypatch, variables, wo
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert worker_count() == workers, f"{variables} on 8 CPUs"
+
+
+def test_a_configs_pass_configs_apply_to_its_candidate_alone():
+    """Upstream's reserved ``pass_configs`` key (examples/gemm/example_gemm_autotune_pass_configs.py): merged
+    into that candidate's compile, not passed to the factory. Here it tunes the math fidelity."""
+    from tilelang_tt.transform import PassConfigKey
+
+    fidelity = [
+        {
+            **CONFIGS[1],
+            "pass_configs": {"tl.tt.math_fidelity": name, PassConfigKey.TL_DISABLE_TMA_LOWER: True},
+        }
+        for name in ("HiFi4", "LoFi")
+    ]
+    result = AutoTuner.from_kernel(kernel=gemm_256, configs=fidelity).set_compile_args(out_idx=[-1]).run()
+    hifi4, lofi = (trial.latency for trial in result.trials)
+    assert lofi < hifi4, f"LoFi ({lofi} ms) should model faster than HiFi4 ({hifi4} ms)"
+    assert result.config == fidelity[1] and result.kernel.options.math_fidelity == "LoFi"
