@@ -32,11 +32,11 @@ Output guarantees
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
       into a scratch CB first; ``tt.tile.matmul_cleared`` when the statement before it only zeroes c — a
       ``T.clear``, or a mask that is 0 over its loops — which is then dropped: c = a·b, c not read),
-      ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch, mask, identity)`` (scratch: the CB of |x| or -x for abs/min reductions, or of the source with its padding
-      masked, -1 otherwise; mask: over a dimension of fewer than 32 entries, a reader-generated tile, 1.0
-      inside the extent and 0.0 beyond, where the reduction takes its identity instead, -1 otherwise),
-      ``tt.tile.transpose(src, dst)`` — each with the DSL location last; their fields and the CBs each
-      reads and writes are ``ops.SPECS`` rows.
+      ``tt.tile.reduce(src, dst, kind, dim, clear, scaler, scratch, mask, identity)`` (scratch: the CB of |x|
+      or -x for abs/min reductions, or of the source with its padding masked, -1 otherwise; mask: over a
+      dimension of fewer than 32 entries, a reader-generated tile, 1.0 inside the extent and 0.0 beyond, where
+      the reduction takes its identity instead, -1 otherwise), ``tt.tile.transpose(src, dst)`` — each with the
+      DSL location last; their fields and the CBs each reads and writes are ``ops.SPECS`` rows.
       ``tt.cb_table``: ``CircularBuffer``s (named after their buffers: cb_acc_o, cb_Q_shared…);
       ``tt.tile_dfg`` as BuildTileDFGTT gives it; ``tt.accumulators`` [].
     Unsupported forms are TTCompileErrors at the DSL line naming the construct.
