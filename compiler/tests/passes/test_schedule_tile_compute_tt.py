@@ -6,7 +6,7 @@ import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from programs import lower
-from softmax_tiles import CB_TABLE
+from softmax_tiles import CB_TABLE, cb_entry
 from tilelang_tt.passes import ScheduleTileComputeTT
 from tilelang_tt.records import ComputeConfig
 
@@ -222,3 +222,103 @@ def test_tiles_loaded_in_one_branch_are_released_at_its_end():
     last = [(str(c.args[0].value), str(c.args[1].name)) for c in calls[-2:]]
     assert last == [("cb_pop_front", "cb_A_s"), ("cb_pop_front", "cb_B_s")], last
     assert branch.else_case is None
+
+
+# A 32x32 product into S, first accumulating, then as the cleared form LowerTileProgramTT gives a T.gemm whose
+# accumulator the statement before it zeroed (tt.tile.matmul_cleared)
+GEMM_CBS = [
+    cb_entry(0, "A_s", "input", "p.py:6:8", [1, 1], 2, dtype="bfloat16"),
+    cb_entry(1, "B_s", "input", "p.py:7:8", [1, 1], 2, dtype="bfloat16"),
+    cb_entry(24, "S", "intermediate", "p.py:8:8", [1, 1], 2),
+    cb_entry(16, "S_out", "output", "p.py:11:8", [1, 1], 2),
+]
+GEMM_KERNEL = {**COMPUTE_KERNEL, "tt.cb_table": GEMM_CBS}
+GEMM_SCHEDULED = {**GEMM_KERNEL, "tt.compute_config": SCHEDULED["tt.compute_config"]}
+
+
+@T.prim_func(private=True)
+def accumulating_and_cleared_products():
+    T.func_attr(GEMM_KERNEL)
+    for block in range(T.tt.work_count()):
+        T.tt.tile.wait_input(0, "p.py:6:8")
+        T.tt.tile.wait_input(1, "p.py:7:8")
+        T.tt.tile.fill(24, T.float32(1.0), "p.py:8:8")
+        T.tt.tile.matmul(0, 1, 24, 0, "p.py:9:8")
+        T.tt.tile.matmul_cleared(0, 1, 24, 0, "p.py:10:8")
+        T.tt.tile.copy(24, 16, "p.py:11:8")
+
+
+@T.prim_func(private=True, check_well_formed=False)  # cb_* are free: constants the kernel header declares
+def accumulating_and_cleared_products_scheduled():
+    T.func_attr(GEMM_SCHEDULED)
+    cb_A_s = T.int32()
+    cb_B_s = T.int32()
+    cb_S = T.int32()
+    cb_S_out = T.int32()
+    T.tt.comment("Configure the unpacker, math engines and packer")
+    T.call_extern("void", "compute_kernel_hw_startup", cb_A_s, cb_B_s, cb_S_out)
+    for block in range(T.tt.work_count()):
+        T.call_extern("void", "cb_wait_front", cb_A_s, 1)
+        T.call_extern("void", "cb_wait_front", cb_B_s, 1)
+        T.tt.comment("p.py:8: ")
+        T.call_extern("void", "cb_reserve_back", cb_S, 1)
+        T.call_extern("void", "tile_regs_acquire")
+        T.call_extern("void", "fill_tile_init")
+        T.call_extern("void", "fill_tile", 0, T.float32(1.0))
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        T.call_extern("void", "pack_tile", 0, cb_S)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_S, 1)
+        T.call_extern("void", "cb_wait_front", cb_S, 1)
+        # S += A_s·B_s: S's tile is copied into DST, the product accumulates onto it
+        T.tt.comment("p.py:9: ")
+        T.call_extern("void", "cb_reserve_back", cb_S, 1)
+        T.call_extern("void", "tile_regs_acquire")
+        T.call_extern("void", "copy_init", cb_S)
+        T.call_extern("void", "copy_tile", cb_S, 0, 0)
+        T.call_extern("void", "matmul_init", cb_A_s, cb_B_s, 0)
+        for kt in range(1):
+            T.call_extern("void", "matmul_tiles", cb_A_s, cb_B_s, kt, kt, 0)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        T.call_extern("void", "pack_tile", 0, cb_S)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_pop_front", cb_S, 1)
+        T.call_extern("void", "cb_push_back", cb_S, 1)
+        T.call_extern("void", "cb_wait_front", cb_S, 1)
+        # S = A_s·B_s: nothing copied in; S's old value is still popped behind the new one
+        T.tt.comment("p.py:10: ")
+        T.call_extern("void", "cb_reserve_back", cb_S, 1)
+        T.call_extern("void", "tile_regs_acquire")
+        T.call_extern("void", "matmul_init", cb_A_s, cb_B_s, 0)
+        for kt in range(1):
+            T.call_extern("void", "matmul_tiles", cb_A_s, cb_B_s, kt, kt, 0)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        T.call_extern("void", "pack_tile", 0, cb_S)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_pop_front", cb_S, 1)
+        T.call_extern("void", "cb_push_back", cb_S, 1)
+        T.call_extern("void", "cb_wait_front", cb_S, 1)
+        T.tt.comment("p.py:11: ")
+        T.call_extern("void", "cb_reserve_back", cb_S_out, 1)
+        T.call_extern("void", "tile_regs_acquire")
+        T.call_extern("void", "copy_init", cb_S)
+        T.call_extern("void", "copy_tile", cb_S, 0, 0)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        T.call_extern("void", "pack_tile", 0, cb_S_out)
+        T.call_extern("void", "tile_regs_release")
+        T.call_extern("void", "cb_push_back", cb_S_out, 1)
+        T.call_extern("void", "cb_pop_front", cb_A_s, 1)
+        T.call_extern("void", "cb_pop_front", cb_B_s, 1)
+        T.call_extern("void", "cb_pop_front", cb_S, 1)
+
+
+def test_a_cleared_product_does_not_copy_its_accumulator_in():
+    assert_pass(
+        ScheduleTileComputeTT(),
+        accumulating_and_cleared_products,
+        accumulating_and_cleared_products_scheduled,
+    )
