@@ -116,18 +116,21 @@ class TTUnsupportedNameError(TTCompileError, AttributeError):
     user's own Python code (a dtype default such as ``T.float8_e4m3fn``) it is located at that line."""
 
     @classmethod
-    def at_caller(cls, message: str, skip: tuple[str, ...]) -> TTUnsupportedNameError:
-        """The error, located where ``caller_location(skip)`` says."""
-        return cls(message, *caller_location(skip))
+    def at_caller(cls, message: str) -> TTUnsupportedNameError:
+        """The error, located where ``caller_location()`` says."""
+        return cls(message, *caller_location())
 
 
-def caller_location(skip: tuple[str, ...]) -> tuple[str | None, int | None]:
-    """(file, line) of the nearest calling frame whose file is under none of the ``skip`` directories and
-    not the import machinery; (None, None) when that frame is TVMScript's parser evaluating the DSL (code
-    compiled from ``<ast>``, or the parser's own), which locates its errors itself."""
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_location() -> tuple[str | None, int | None]:
+    """(file, line) of the nearest calling frame outside this package and the import machinery: the user's
+    line; (None, None) when that frame is TVMScript's parser evaluating the DSL (code compiled from
+    ``<ast>``, or the parser's own), which locates its errors itself."""
     frame = sys._getframe(1)
     while frame is not None and (
-        frame.f_code.co_filename.startswith(skip) or frame.f_code.co_filename.startswith("<frozen")
+        frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code.co_filename.startswith("<frozen")
     ):
         frame = frame.f_back
     filename = frame.f_code.co_filename if frame is not None else "<none>"

@@ -114,7 +114,7 @@ def __getattr__(name: str):
     that says why (TTUnsupportedNameError), at the user's line."""
     rejected = surface.rejection(name)
     if rejected is not None:
-        raise TTUnsupportedNameError.at_caller(rejected, skip=(_THIS_DIR + os.sep,))
+        raise TTUnsupportedNameError.at_caller(rejected)
     if name.startswith("__"):
         raise AttributeError(name)
     if name in dtypes.OBJECTS:

@@ -3,11 +3,7 @@ imports them at the top runs its other paths, and using one is a TTCompileError 
 
 from __future__ import annotations
 
-import os
-
 from ..errors import TTCompileError, caller_location
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 class GpuOnly:
@@ -24,7 +20,7 @@ class GpuOnly:
             f"rasterization) and is not available on Tenstorrent yet; tune block sizes with "
             f"tilelang.autotune or AutoTuner over the device timing model, and size persistent grids with "
             f"tilelang.carver.arch.driver",
-            *caller_location((_PACKAGE_DIR,)),
+            *caller_location(),
         )
 
     def __repr__(self) -> str:
