@@ -1,4 +1,5 @@
-"""RMSNorm in TileLang style (examples/norm/rms_norm.py, imports changed): each block of rows squares,
+"""RMSNorm in TileLang style (examples/norm/rms_norm.py; imports changed, and the tensors' dtype a parameter
+that defaults to upstream's float32, the fragments staying float32): each block of rows squares,
 sums over the row, takes ``rsqrt(mean + eps)`` and scales the row by it.
 
     ./bazelw run //tools:compile -- examples/rms_norm.py --run
@@ -14,17 +15,17 @@ import tilelang_tt.language as T
 
 
 @tilelang.jit(pass_configs={"tl.disable_tma_lower": True})
-def rms_norm(A, blk_m):
+def rms_norm(A, blk_m, dtype: T.dtype = T.float):
     M, N = T.const("M, N")
-    dtype = T.float
+    accum_dtype = T.float
 
     A: T.Tensor((M, N), dtype)
     B = T.empty((M, N), dtype)
 
     with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
-        A_local = T.alloc_fragment((blk_m, N), dtype)
-        A_pow_local = T.alloc_fragment((blk_m, N), dtype)
-        A_powsum = T.alloc_fragment((blk_m,), dtype)
+        A_local = T.alloc_fragment((blk_m, N), accum_dtype)
+        A_pow_local = T.alloc_fragment((blk_m, N), accum_dtype)
+        A_powsum = T.alloc_fragment((blk_m,), accum_dtype)
 
         T.copy(A[bx * blk_m : (bx + 1) * blk_m, :], A_local)
         for i, j in T.Parallel(blk_m, N):

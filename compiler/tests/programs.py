@@ -152,6 +152,53 @@ def scaled_and_column_sums(
         T.copy(a, B[bx * 32, 0])
 
 
+@T.prim_func
+def affine_blocks(
+    X: T.Tensor((576, 256), "bfloat16"),
+    gamma: T.Tensor((32,), "bfloat16"),
+    shift: T.Tensor((256,), "float32"),
+    Y: T.Tensor((576, 256), "float32"),
+):
+    # 144 blocks, more than either chip has cores: gamma is the same for every block (read once per core),
+    # shift's part follows the block's columns
+    with T.Kernel(8, 18) as (bx, by):
+        X_s = T.alloc_shared((32, 32), "bfloat16")
+        G_s = T.alloc_shared((32,), "bfloat16")
+        S_s = T.alloc_shared((32,), "float32")
+        Y_f = T.alloc_fragment((32, 32), "float32")
+        T.copy(X[by * 32, bx * 32], X_s)
+        T.copy(gamma, G_s)
+        T.copy(shift[bx * 32], S_s)
+        for i, j in T.Parallel(32, 32):
+            Y_f[i, j] = X_s[i, j] * G_s[j] + S_s[j]
+        T.copy(Y_f, Y[by * 32, bx * 32])
+
+
+@T.prim_func
+def centred_rows(X: T.Tensor((96, 512), "bfloat16"), Y: T.Tensor((96, 512), "float32")):
+    # two passes over each row's blocks, as a two-pass LayerNorm reads them: the row sums, then each
+    # element's squared deviation from the row mean, x*x - (2x - mean) * mean (x*x on the FPU)
+    with T.Kernel(3) as bx:
+        x = T.alloc_shared((32, 128), "bfloat16")
+        total = T.alloc_fragment((32,), "float32")
+        part = T.alloc_fragment((32,), "float32")
+        sq = T.alloc_fragment((32, 128), "float32")
+        dev = T.alloc_fragment((32, 128), "float32")
+        T.fill(total, 0)
+        for k in T.serial(4):
+            T.copy(X[bx * 32, k * 128], x)
+            T.reduce_sum(x, part, dim=1)
+            for i in T.Parallel(32):
+                total[i] += part[i]
+        for k in T.serial(4):
+            T.copy(X[bx * 32, k * 128], x)
+            for i, j in T.Parallel(32, 128):
+                sq[i, j] = x[i, j] * x[i, j]
+            for i, j in T.Parallel(32, 128):
+                dev[i, j] = sq[i, j] - (2 * x[i, j] - total[i] / 512) * (total[i] / 512)
+            T.copy(dev, Y[bx * 32, k * 128])
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

@@ -103,6 +103,12 @@ SPECS: dict[str, OpSpec] = {
     "tt.tile.wait_table": OpSpec(("cb",), "compute", reads=("cb",)),
     "tt.tile.release_table": OpSpec(("cb",), "compute"),
     "tt.tile.wait_input": OpSpec(("cb",), "compute", reads=("cb",)),
+    # a buffer kept from one loop for a later one of the same trip count: step ``step`` of the first loop
+    # waits for its block (earlier blocks stay), the later loop's step reads the block kept for it, and
+    # after that loop all ``steps`` blocks are released
+    "tt.tile.wait_kept": OpSpec(("cb", "step"), "compute", reads=("cb",)),
+    "tt.tile.use_kept": OpSpec(("cb", "step"), "compute"),
+    "tt.tile.release_kept": OpSpec(("cb", "steps"), "compute"),
     "tt.tile.tilize": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
     "tt.tile.fill": OpSpec(("cb", "value"), "compute", writes=("cb",)),
     "tt.tile.copy": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),

@@ -255,6 +255,9 @@ class CircularBuffer(dc.Object):
     subblock: list[int] | None = None  # DST subblock (rows, cols) in tiles, for packed outputs
     source: str | None = None  # a transposed copy: the operand buffer whose tiles it holds
     packs: str | None = None  # an output CB a fragment is packed into straight from DST
+    # A row vector only ever read as a row (or scalar) broadcast, which takes each tile's first row: the
+    # reader fetches that row alone (two 16-value runs per tile), not the 31 rows of padding under it.
+    first_row_only: bool = False
 
 
 @_record("tt.Accumulator")

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from programs import affine_blocks, centred_rows
 
 M, N = 64, 96
 RNG = np.random.default_rng(0)
@@ -168,6 +169,31 @@ def test_row_and_column_vectors_broadcast_over_tiles(target):
     x = RNG.standard_normal((M, N)).astype(np.float32)
     w, v = RNG.standard_normal(N).astype(np.float32), RNG.standard_normal(M).astype(np.float32)
     np.testing.assert_allclose(kernel(x, w, v), x * w[None, :] - v[:, None], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_row_vectors_are_read_one_row_per_tile_and_kept_across_blocks(target, monkeypatch):
+    """Only each tile's first row of gamma and shift is read (the rest of their pages hold NaN under the
+    poison fill), gamma once per core for all its blocks: the broadcasts still match numpy."""
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "poison")
+    kernel = tilelang.compile(affine_blocks, out_idx=[-1], target=target)
+    bf16 = ml_dtypes.bfloat16
+    x = RNG.standard_normal((576, 256)).astype(bf16)
+    g, b = RNG.standard_normal(32).astype(bf16), RNG.standard_normal(256).astype(np.float32)
+    expected = x.astype(np.float32) * np.tile(g.astype(np.float32), 8)[None, :] + b[None, :]
+    np.testing.assert_allclose(kernel(x, g, b), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_blocks_a_second_pass_reads_again_are_kept_from_the_first(target, monkeypatch):
+    """The second loop's blocks of X are the first loop's, kept in L1 (read once from DRAM): every engine
+    that reads them (the reduction, the FPU product, the SFPU expression) reads its step's block."""
+    monkeypatch.setenv("RUNTIME_MOCK_L1_FILL", "poison")
+    kernel = tilelang.compile(centred_rows, out_idx=[-1], target=target)
+    x = RNG.standard_normal((96, 512)).astype(ml_dtypes.bfloat16)
+    x32 = x.astype(np.float32)
+    expected = (x32 - x32.mean(axis=1, keepdims=True)) ** 2
+    np.testing.assert_allclose(kernel(x), expected, rtol=1e-4, atol=1e-4)
 
 
 def _reduce_program(dim, clear):

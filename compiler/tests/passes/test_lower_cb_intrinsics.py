@@ -14,7 +14,7 @@ from gemm_kernels import (
     write_by_accessor,
     writer_block,
 )
-from programs import extern_calls, gemm, lower, page_table_gather
+from programs import extern_calls, gemm, lower, page_table_gather, affine_blocks
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics
@@ -238,6 +238,25 @@ def test_the_reader_copies_an_index_table_to_l1_once_and_reads_it_there():
     loads = []
     tvm_ffi.structural_walk(reader.body, (tvm.ir.TensorLoad, lambda t: loads.append(str(t.source.name))))
     assert loads and set(loads) == {"Pages_words"}, loads
+
+
+def test_a_row_vector_read_as_a_broadcast_is_fetched_one_row_per_tile():
+    """gamma (bf16) and shift (fp32), row vectors only broadcast down rows: each tile's first row alone,
+    its 16 values in each upper face (bf16: 32 bytes at bytes 0 and 512 of the page; fp32: 64 bytes at 0
+    and 1024); X's tiles whole. gamma, the same for every block, is read before the work loop."""
+    reader = lower(affine_blocks, "LowerCBIntrinsics")["gemm_reader"]
+    runs = []
+
+    def note(e):
+        if ops.is_extern(e) and e.value.args[0].value == "noc_async_read":
+            _, source, destination, size = e.value.args
+            runs.append((str(source.args[2].name), int(source.args[3]), int(size)))
+
+    tvm_ffi.structural_walk(reader.body, (tirx.Evaluate, note))
+    assert runs == [("gamma", 0, 32), ("gamma", 512, 32), ("shift", 0, 64), ("shift", 1024, 64)], runs
+    externs = extern_calls(reader)
+    assert externs.count("noc_async_read_tile") == 1, externs  # X's
+    assert externs.index("noc_async_read") < externs.index("noc_async_read_tile"), externs
 
 
 @T.macro

@@ -5,7 +5,7 @@ from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from gather_tiles import TILE_DFG as GATHER_TILE_DFG
-from programs import attr, gemm, lower, page_table_gather
+from programs import attr, centred_rows, gemm, lower, page_table_gather, affine_blocks
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
@@ -274,3 +274,89 @@ def test_a_gemm_into_a_block_the_statement_before_zeroes_starts_from_zero():
         "tt.tile.matmul_cleared"
     ]
     assert len(find_ops(lowered, ("tt.tile.fill",))) == 1, "only total's clear should remain"
+
+
+def _cbs_of(mod) -> dict:
+    return {e.buffer: e for e in attr(mod, "tt.cb_table")}
+
+
+def test_a_load_every_block_repeats_is_read_once_before_the_work_loop():
+    """gamma's tile is the same in every block: read once per core, before the work loop, into a CB
+    of one block that the compute kernel keeps; X and shift, read where the block is, stay in the loop and
+    double-buffered."""
+    mod = lower(affine_blocks, "LowerTileProgramTT")
+    body, cbs = mod["gemm"].body, _cbs_of(mod)
+    first, work_loop = body.seq[0], body.seq[-1]
+    assert ops.is_op(first, "tt.read_to_cb") and int(ops.fields(first).cb) == cbs["G_s"].cb, body
+    assert ops.is_op(body.seq[1], "tt.tile.wait_input"), body
+    reads = [int(s.call.args[0]) for s in find_ops(work_loop, ("tt.read_to_cb",))]
+    assert reads == [cbs["X_s"].cb, cbs["S_s"].cb], f"only X and shift should be read per block: {reads}"
+    assert cbs["G_s"].depth == cbs["G_s"].tiles == 1, cbs["G_s"]
+    assert cbs["X_s"].depth == 2 * cbs["X_s"].tiles, cbs["X_s"]
+
+
+def test_a_row_vector_read_as_a_row_broadcast_is_read_one_row_per_tile():
+    """gamma and shift are only ever broadcast down the rows, which takes each tile's first row: their
+    CBs are marked first_row_only; X's is not."""
+    cbs = _cbs_of(lower(affine_blocks, "LowerTileProgramTT"))
+    assert [b for b, e in cbs.items() if e.first_row_only] == ["G_s", "S_s"], cbs
+
+
+@TL.prim_func
+def added_vectors(
+    a: TL.Tensor((64,), "float32"), b: TL.Tensor((64,), "float32"), c: TL.Tensor((64,), "float32")
+):
+    with TL.Kernel(1) as bx:
+        a_s = TL.alloc_shared((64,), "float32")
+        b_s = TL.alloc_shared((64,), "float32")
+        c_s = TL.alloc_shared((64,), "float32")
+        TL.copy(a, a_s)
+        TL.copy(b, b_s)
+        for j in TL.Parallel(64):
+            c_s[j] = a_s[j] + b_s[j]
+        TL.copy(c_s, c)
+
+
+def test_a_row_vector_added_tile_to_tile_is_read_whole():
+    """a_s + b_s adds whole tiles (no broadcast): both are read as whole tiles."""
+    cbs = _cbs_of(lower(added_vectors, "LowerTileProgramTT"))
+    assert not [b for b, e in cbs.items() if e.first_row_only], cbs
+
+
+def test_blocks_a_later_loop_loads_again_are_kept_from_the_first():
+    """x's blocks, loaded at the top of both loops over k, are read once: the first loop reads each and
+    waits for it (tt.tile.wait_kept, earlier blocks stay), the second reads none and uses the kept block
+    of its step, and all four are released after it. The CB holds two rows of them (8 blocks of 4 tiles),
+    so the reader can fetch the next row's while the second loop runs."""
+    mod = lower(centred_rows, "LowerTileProgramTT")
+    body, cbs = mod["gemm"].body, _cbs_of(mod)
+    first, second = [s.loops[-1] for s in find_ops(body, ("tt.tile.wait_kept", "tt.tile.use_kept"))]
+    assert not first.same_as(second), "wait_kept should be in the first loop, use_kept in the second"
+    assert len(find_ops(first, ("tt.read_to_cb",))) == 1 and not find_ops(second, ("tt.read_to_cb",)), body
+    (release,) = find_ops(body, ("tt.tile.release_kept",))
+    assert not any(lp.same_as(second) for lp in release.loops) and int(ops.fields(release.call).steps) == 4
+    assert cbs["x"].depth == 2 * 4 * cbs["x"].tiles == 32, cbs["x"]
+
+
+def test_blocks_are_not_kept_when_the_later_loop_loads_other_ones():
+    """With the second loop reading the next row block, nothing is kept: both loops read and wait."""
+
+    @TL.prim_func
+    def shifted(X: TL.Tensor((96, 256), "bfloat16"), Y: TL.Tensor((64, 64), "float32")):
+        with TL.Kernel(2) as bx:
+            x = TL.alloc_shared((32, 64), "bfloat16")
+            y = TL.alloc_fragment((32, 64), "float32")
+            TL.clear(y)
+            for k in TL.serial(4):
+                TL.copy(X[bx * 32, k * 64], x)
+                for i, j in TL.Parallel(32, 64):
+                    y[i, j] += x[i, j]
+            for k in TL.serial(4):
+                TL.copy(X[bx * 32 + 32, k * 64], x)
+                for i, j in TL.Parallel(32, 64):
+                    y[i, j] += x[i, j]
+            TL.copy(y, Y[bx * 32, 0])
+
+    body = lower(shifted, "LowerTileProgramTT")["gemm"].body
+    assert not find_ops(body, ("tt.tile.wait_kept", "tt.tile.use_kept", "tt.tile.release_kept")), body
+    assert len(find_ops(body, ("tt.tile.wait_input",))) == 2, body

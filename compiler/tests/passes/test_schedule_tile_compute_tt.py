@@ -5,10 +5,12 @@ import tvm
 import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
-from programs import lower
+from programs import centred_rows, lower
 from softmax_tiles import CB_TABLE, cb_entry
+from tilelang_tt import ops
 from tilelang_tt.passes import ScheduleTileComputeTT
 from tilelang_tt.records import ComputeConfig
+from tvm import tirx
 
 COMPUTE_KERNEL = {
     "tt.kernel_role": "compute",
@@ -322,3 +324,36 @@ def test_a_cleared_product_does_not_copy_its_accumulator_in():
         accumulating_and_cleared_products,
         accumulating_and_cleared_products_scheduled,
     )
+
+
+_READS = ("reduce_tile", "mul_tiles", "copy_tile")
+
+
+def _calls_on(func, cb: str) -> list[tuple[str, list[str]]]:
+    """(name, arguments as text) of each API call in ``func`` that names circular buffer ``cb``."""
+    calls = []
+
+    def note(e):
+        if ops.is_extern(e):
+            args = list(e.value.args[1:])
+            if any(isinstance(a, tirx.Var) and a.name == cb for a in args):
+                calls.append((e.value.args[0].value, [str(a) for a in args]))
+
+    tvm_ffi.structural_walk(func.body, (tirx.Evaluate, note))
+    return calls
+
+
+def test_a_kept_buffer_is_read_at_the_block_of_each_step_and_released_after_the_later_loop():
+    """x (4 tiles a block) is kept from the first loop over k for the second: step k waits for 4k + 4
+    tiles and reads tiles 4k to 4k + 3, in both loops, on every engine that reads it (the reduction's
+    unpacker, the FPU's product, the SFPU's copy), and all 16 are popped once, after the second loop."""
+    compute = lower(centred_rows, "ScheduleTileComputeTT")["gemm_compute"]
+    calls = _calls_on(compute, "cb_x")
+    protocol = [(name, args[1]) for name, args in calls if name.startswith("cb_")]
+    assert protocol == [("cb_wait_front", "k * 4 + 4"), ("cb_pop_front", "16")], protocol
+    reads = [(name.split("<")[0], args) for name, args in calls if name.split("<")[0] in _READS]
+    assert reads == [
+        ("reduce_tile", ["cb_x", "cb_reduce_scaler", "k * 4 + ct", "0", "0"]),
+        ("mul_tiles", ["cb_x", "cb_x", "k * 4 + tile", "k * 4 + tile", "tile"]),
+        ("copy_tile", ["cb_x", "k * 4 + chunk * 2 + tile", "tile * 2"]),
+    ], reads

@@ -9,11 +9,13 @@ Output guarantees
       = row * tensor_tile_cols + col, row-major like the host's tilized layout; for a tensor whose shards
       carry halos, the page in the core's own window of tiles when the tile lies in it, else in its owner's
       shard) → noc_async_read_barrier →
-      cb_push_back. A copy of rows (``tt.read_row`` / ``tt.write_row``) moves each row's runs of 16 values
-      to their places in its tiles (row_copies.py; staged through the tile's lower half where the chip's
-      DRAM read alignment is wider than a run: ``tt.target`` dram_alignment, else TTCompileError). With
-      ``enable_prefetch`` the blocks read back to back (A and B of one k step) share one barrier: all are
-      reserved, all reads issued, one barrier, all pushed.
+      cb_push_back. Into a ``first_row_only`` CB (a row vector read as a broadcast) each tile's first row
+      alone: ``noc_async_read(get_noc_addr(tile, accessor, offset), ...)`` of its 16 values in each upper
+      face; the rest of the page is never read. A copy of rows (``tt.read_row`` / ``tt.write_row``) moves
+      each row's runs of 16 values to their places in its tiles (row_copies.py; staged through the tile's
+      lower half where the chip's DRAM read alignment is wider than a run: ``tt.target`` dram_alignment,
+      else TTCompileError). With ``enable_prefetch`` the blocks read back to back (A and B of one k step)
+      share one barrier: all are reserved, all reads issued, one barrier, all pushed.
       writer, per DST subblock [h, w] in the order compute packs them: cb_wait_front → get_read_ptr →
       noc_async_write_tile per tile (a tensor with halos: to its owner's shard and to each neighbouring
       shard's halo that holds it) → noc_async_write_barrier → cb_pop_front.
@@ -143,6 +145,21 @@ def _halo_writes(acc, acc_var, row, col, addr):
     return seq([writes[0], note, *writes[1:]])
 
 
+def _first_row(entry, acc_var, tile, addr) -> list:
+    """The reads of page ``tile``'s first row only (a row vector read as a broadcast): its 16 values in
+    each of the tile's two upper faces."""
+    run = FACE * (entry.page_size // (TILE * TILE))  # bytes of one face row
+    return [
+        extern(
+            "noc_async_read",
+            tirx.call_extern("int32", "get_noc_addr", tile, acc_var, half * FACE * run),
+            simplify(addr + half * FACE * run),
+            run,
+        )
+        for half in range(2)
+    ]
+
+
 class _Lowering:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "LowerCBIntrinsics")}
@@ -215,7 +232,11 @@ class _Lowering:
                     tile_id = _halo_page(acc, row + r, col + c)
                 else:
                     tile_id = simplify((row + r) * named(f"{acc.accessor}_tile_cols") + (col + c))
-                move = seq([tirx.Bind(tile, tile_id), extern(api, tile, acc_var, addr)])
+                if api == "noc_async_read_tile" and entry.first_row_only and not acc.halo:
+                    moved = _first_row(entry, acc_var, tile, addr)
+                else:
+                    moved = [extern(api, tile, acc_var, addr)]
+                move = seq([tirx.Bind(tile, tile_id), *moved])
             inside = [
                 simplify(index < extent)
                 for index, extent, check in zip(

@@ -8,7 +8,13 @@ reduction loop); this pass marks the others ``tt.compute_schedule = "tile_progra
 
 The value model: a tile buffer's current value is the tiles at the front of its circular buffer.
   * A buffer only ever loaded from a global tensor (and of the tensor's dtype) is an *input* CB the reader
-    fills; the compute kernel waits for it where the copy is and releases it when its value dies.
+    fills; the compute kernel waits for it where the copy is and releases it when its value dies. Its only
+    load, at the top of the work loop, of constant positions in a tensor the kernel does not write (gamma
+    of a LayerNorm) moves before the work loop: read once per core, kept (a CB of one block). A 1-row
+    buffer that compute reads only as row or scalar broadcasts is marked ``first_row_only``. Loaded at
+    the top of two loops that read the same blocks (online softmax's two passes over a row), the first
+    loop's blocks are *kept* for the second: the CB holds two rows of them (one, or none, when L1 is
+    short) and the reader reads the row once.
   * A buffer the compute kernel writes is an *intermediate* CB of two blocks: a statement writes the new
     value behind the old one (so it may read the old value, ``acc_o[i, j] *= scale[i]``), then releases
     the old one. A buffer that is both loaded and computed on gets an input staging CB (``X_in``) and a copy.
@@ -27,7 +33,9 @@ Output guarantees
       cols, loc)`` [reader], ``tt.write_from_cb(cb, param, row, col, rows, cols, loc)`` [writer] (of a
       tensor stored a page per row: ``tt.read_row`` / ``tt.write_row(cb, param, row, col, rows, cols,
       loc)``, consecutive rows in elements of its row-major view, row_copies.py) and the
-      compute ops ``tt.tile.wait_input(cb)``, ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
+      compute ops ``tt.tile.wait_input(cb)`` (a kept buffer: ``tt.tile.wait_kept(cb, step)`` in the first
+      loop, ``tt.tile.use_kept(cb, step)`` in the later one, ``tt.tile.release_kept(cb, steps)`` after it),
+      ``tt.tile.fill(cb, value)``, ``tt.tile.copy(src, dst)``,
       ``tt.tile.eltwise(dst, expr)`` (leaves ``tt.tile.operand(cb, broadcast)``, broadcast ∈ none | row |
       col | scalar), ``tt.tile.matmul(a, b, c, transpose_b)`` (transpose_A goes through ``tt.tile.transpose``
       into a scratch CB first; ``tt.tile.matmul_cleared`` when the statement before it only zeroes c — a
@@ -93,6 +101,16 @@ from .split_device_kernel import keep_role
 TILE_SCOPES = ("shared", "shared.dyn", "local.fragment", "local")
 FIRST_CB = {"input": 0, "output": 16, "intermediate": 24}
 BROADCASTS = ("none", "row", "col", "scalar")
+
+
+def _at_top_of(loop: tirx.For, call) -> bool:
+    """Whether ``call`` is a statement of ``loop``'s body itself (not inside an if or an inner loop)."""
+    body = loop.body.seq if isinstance(loop.body, tirx.SeqStmt) else [loop.body]
+    return any(isinstance(s, tirx.Evaluate) and s.value.same_as(call) for s in body)
+
+
+def _substitute_var(expr, var, value):
+    return tvm_ffi.structural_map(expr, (tvm.ir.Var, lambda v: value if v.same_as(var) else v))
 
 
 def _ceil_tiles(n: int) -> int:
@@ -257,7 +275,7 @@ class _Buf:
 
 
 class _Planner:
-    def __init__(self, func):
+    def __init__(self, func, keep_copies: int = 0):
         self.func = func
         self.target = require_attr(func, "tt.target", "LowerTileProgramTT")
         self.def_loc = def_loc(func)
@@ -265,6 +283,11 @@ class _Planner:
         self.double = options.enable_double_buffer
         accessors = require_attr(func, "tt.tensor_accessors", "LowerTileProgramTT")
         self.params = {a.name: a.param_index for a in accessors}
+        self.read_only = {a.name for a in accessors if a.access == "read"}
+        self.loads: dict[str, list] = {}  # tile buffer → the T.copy sites that load it from a global tensor
+        # tile buffer → (first loop, later loop): the blocks it loads in the first are kept for the later
+        self.kept: dict[str, tuple[tirx.For, tirx.For]] = {}
+        self.keep_copies = keep_copies  # rows of kept blocks a kept buffer's CB holds (0: none is kept)
         # tensors copied one row at a time, stored a page per row (AttachTensorAccessorTT)
         self.row_tensors = {a.name for a in accessors if a.page_layout == "row_major"}
         self.entries: list[dict] = []
@@ -375,6 +398,7 @@ class _Planner:
                 src, dst = (region(r, site.loc) for r in (ops.fields(c).src, ops.fields(c).dst))
                 if is_global(src.buffer) and dst.name in self.bufs:
                     loaded.setdefault(dst.name, set()).add(storage_dtype(func, src.buffer))
+                    self.loads.setdefault(dst.name, []).append(site)
                     loops_of[dst.name] = site.loops
                 elif dst.name in self.bufs:
                     computed.add(dst.name)
@@ -404,6 +428,7 @@ class _Planner:
                 b.value_cb = self.new_cb(
                     name, stored, "input", rows, cols, self.input_blocks(loops_of[name]), loc
                 )
+                self._keep_between_loops(name, b.value_cb)
                 continue
             b.value_cb = self.new_cb(name, dtype, "intermediate", rows, cols, 2, loc)
             if name in gathered:  # the reader gathers rows, compute tilizes them into the value
@@ -413,6 +438,39 @@ class _Planner:
                 (src_dtype,) = loaded[name] if len(loaded[name]) == 1 else (dtype,)
                 blocks = self.input_blocks(loops_of[name])
                 b.staging_cb = self.new_cb(f"{name}_in", src_dtype, "input", rows, cols, blocks, loc)
+
+    def _keep_between_loops(self, name: str, entry: dict) -> None:
+        """Keeps the blocks ``name`` loads in one loop for a later loop that loads the same ones (online
+        softmax's two passes over a row of blocks): both loads at the top of their loop's body, the loops
+        of one trip count from 0 in the same enclosing loops, the regions alike but for the loop variable,
+        the tensor not written by the kernel. The CB then holds ``keep_copies`` times the loop's blocks,
+        and the reader reads them once."""
+        sites = self.loads.get(name, [])
+        if self.keep_copies == 0 or len(sites) != 2 or not all(s.loops for s in sites):
+            return
+        first, later = (s.loops[-1] for s in sites)
+        outer = [s.loops[:-1] for s in sites]
+        if len(outer[0]) != len(outer[1]) or not all(a.same_as(b) for a, b in zip(*outer, strict=True)):
+            return
+        extents = [lp.extent for lp in (first, later)]
+        if not all(isinstance(e, tirx.IntImm) for e in extents) or extents[0].value != extents[1].value:
+            return
+        if not all(isinstance(lp.min, tirx.IntImm) and lp.min.value == 0 for lp in (first, later)):
+            return
+        if not all(_at_top_of(lp, s.call) for lp, s in zip((first, later), sites, strict=True)):
+            return
+        regions = [region(ops.fields(s.call).src, s.loc) for s in sites]
+        if regions[0].name not in self.read_only or regions[0].name != regions[1].name:
+            return
+        renamed = [_substitute_var(m, first.loop_var, later.loop_var) for m in regions[0].mins]
+        if regions[0].extents != regions[1].extents or not all(
+            tvm_ffi.structural_equal(simplify(a), simplify(b))
+            for a, b in zip(renamed, regions[1].mins, strict=True)
+        ):
+            return
+        entry["depth"] = extents[0].value * entry["tiles"] * self.keep_copies
+        entry["total_bytes"] = entry["depth"] * entry["page_size"]
+        self.kept[name] = (first, later)
 
     def scaler_cb(self, loc):
         if self.scaler is None:
@@ -429,6 +487,8 @@ class _Lowering:
         self.loop_locs: list[str] = [planner.def_loc]  # DSL lines of the T.serial loops being rewritten
         self.loop_ranges: list[tuple] = []  # (variable, min, extent) of the loops being rewritten
         self.cleared_for_gemm = False  # the statement just skipped zeroed the next GEMM's accumulator
+        self.branches = 0  # how many ifs enclose the statement being rewritten
+        self.before_work: list = []  # loads every block repeats, read once before the work loop
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _whole(self, reg, loc, what):
@@ -529,9 +589,24 @@ class _Lowering:
         if is_global(src.buffer):
             b = self._whole(dst, loc, "T.copy")
             if b.staging_cb is None:
-                return self._read(b.value_cb, src_value, loc) + self._tile_op(
+                kept = self.p.kept.get(dst.name)
+                if kept is not None:
+                    step, cb = self.loop_ranges[-1][0], b.value_cb["cb"]
+                    if step.same_as(kept[0].loop_var):  # the first loop reads, the later one reuses
+                        return self._read(b.value_cb, src_value, loc) + self._tile_op(
+                            "tt.tile.wait_kept", loc, cb=cb, step=step
+                        )
+                    return self._tile_op("tt.tile.use_kept", loc, cb=cb, step=step)
+                load = self._read(b.value_cb, src_value, loc) + self._tile_op(
                     "tt.tile.wait_input", loc, cb=b.value_cb["cb"]
                 )
+                if not self._same_for_every_block(src, dst.name):
+                    return load
+                # LayerNorm's gamma and beta: read once per core and kept, not re-read with every row block
+                entry = b.value_cb
+                entry["depth"], entry["total_bytes"] = entry["tiles"], entry["tiles"] * entry["page_size"]
+                self.before_work += load
+                return []
             stage = b.staging_cb
             return (
                 self._read(stage, src_value, loc)
@@ -788,6 +863,21 @@ class _Lowering:
         dst = Region(store.buffer, [zero, zero], [int(x) for x in store.buffer.shape])
         return self._slice(src, dst, loc)
 
+    def _same_for_every_block(self, src: Region, name: str) -> bool:
+        """Whether loading tile buffer ``name`` from ``src`` reads the same tiles in every block of a
+        core's work: its only load, at the top of the work loop (in no other loop or if), of a region at
+        constant positions in a tensor the kernel does not write."""
+        (work_loop, *inner) = self.loop_ranges or [None]
+        return (
+            len(self.p.loads.get(name, [])) == 1
+            and work_loop is not None
+            and not inner
+            and ops.is_op(tirx.Evaluate(work_loop[2]), "tt.work_count")
+            and self.branches == 0
+            and src.name in self.p.read_only
+            and not any(collect_vars(m) for m in src.mins)
+        )
+
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
             out, stmts = [], list(stmt.seq)
@@ -807,14 +897,21 @@ class _Lowering:
             self.loop_ranges.append((stmt.loop_var, stmt.min, stmt.extent))
             body = self.rewrite(stmt.body)
             self.loop_ranges.pop()
-            self.loop_locs.pop()
-            return with_loop_body(stmt, body)
+            loc = self.loop_locs.pop()
+            released = [
+                self._tile_op(
+                    "tt.tile.release_kept", loc, cb=self.p.bufs[name].value_cb["cb"], steps=stmt.extent
+                )
+                for name, (_, later) in self.p.kept.items()
+                if later.same_as(stmt)
+            ]
+            return seq([with_loop_body(stmt, body), *[s for r in released for s in r]])
         if isinstance(stmt, tirx.IfThenElse):
-            return tirx.IfThenElse(
-                stmt.condition,
-                self.rewrite(stmt.then_case),
-                None if stmt.else_case is None else self.rewrite(stmt.else_case),
-            )
+            self.branches += 1
+            then = self.rewrite(stmt.then_case)
+            other = None if stmt.else_case is None else self.rewrite(stmt.else_case)
+            self.branches -= 1
+            return tirx.IfThenElse(stmt.condition, then, other)
         if isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call):
             c = stmt.value
             loc = ops.loc_of(c)
@@ -1073,13 +1170,16 @@ class _ElementStatement:
         return result
 
 
+_WAITS = ("tt.tile.wait_input", "tt.tile.wait_kept")  # the compute kernel's waits for the reader's blocks
+
+
 def _check_dataflow(planner):
     """Reader- and writer-facing CBs need a producer and a consumer in different kernels (a buffer loaded but
     never used would fill up and hang the reader)."""
     for e in planner.entries:
         if e["role"] == "table":  # its protocol is _stage_tables's
             continue
-        readers = [n for n in planner.nodes if e["cb"] in n["cbs_in"] and n["op"] != "tt.tile.wait_input"]
+        readers = [n for n in planner.nodes if e["cb"] in n["cbs_in"] and n["op"] not in _WAITS]
         written = any(e["cb"] in n["cbs_out"] for n in planner.nodes)
         if e["role"] != "output" and written and not readers and e["buffer"] != "reduce_scaler":
             raise TTCompileError.at(
@@ -1095,6 +1195,34 @@ def _check_dataflow(planner):
                 f"tile buffer {e['buffer']} is {'loaded' if producers else 'stored'} but never "
                 f"{'used' if producers else 'written'}",
             )
+
+
+def _read_first_rows_only(planner, body):
+    """Marks ``first_row_only`` each input CB holding a row vector (a 1-row buffer of 16- or 32-bit
+    floats) that compute reads only as row or scalar broadcasts, which take each tile's first row."""
+    broadcasts: dict[int, set[str]] = {}
+
+    def note(c):
+        if ops.is_op(c, "tt.tile.operand"):
+            f = ops.fields(c)
+            broadcasts.setdefault(int(f.cb), set()).add(str(f.broadcast))
+
+    tvm_ffi.structural_walk(body, (tvm.ir.Call, note))
+    whole_tiles = {
+        cb for n in planner.nodes if n["op"] not in (*_WAITS, "tt.tile.eltwise") for cb in n["cbs_in"]
+    }
+    for b in planner.bufs.values():
+        e = b.value_cb
+        if (
+            e is not None
+            and e["role"] == "input"
+            and b.staging_cb is None
+            and int(b.buffer.ty.shape[0]) == 1
+            and e["dtype"] in ("bfloat16", "float16", "float32")
+            and e["cb"] not in whole_tiles
+            and broadcasts.get(e["cb"], {"none"}) <= {"row", "scalar"}
+        ):
+            e["first_row_only"] = True
 
 
 def _tables_read(body) -> set[str]:
@@ -1147,11 +1275,21 @@ def LowerTileProgramTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         if not is_tile_program(func):
             return func
-        planner = _Planner(func)
-        planner.plan_buffers(func)
-        lowering = _Lowering(planner)
-        body = _stage_tables(func, lowering, lowering.rewrite(func.body))
-        planner.check_l1()
+        double = require_attr(func, "tt.options", "LowerTileProgramTT").enable_double_buffer
+        # blocks kept from one loop for a later one take L1: two rows of them, one, or none if L1 is short
+        for copies in (2, 1, 0) if double else (1, 0):
+            planner = _Planner(func, keep_copies=copies)
+            planner.plan_buffers(func)
+            lowering = _Lowering(planner)
+            body = lowering.rewrite(func.body)
+            _read_first_rows_only(planner, body)
+            body = _stage_tables(func, lowering, seq(lowering.before_work + [body]))
+            try:
+                planner.check_l1()
+                break
+            except TTResourceError:
+                if not planner.kept:
+                    raise
         _check_dataflow(planner)
         return func.with_body(body).with_attrs(
             {

@@ -19,8 +19,11 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     output tile in order, then pops X's previous value if it had one, pushes, and waits for its own block
     (the unpacker runs on another thread: it must see the push). Input CBs are waited for where their
     ``T.copy`` was and popped when their value dies: at the end of the loop body that loaded them, or just
-    before the next load. A value that becomes live inside a loop body dies at its end. Reading a buffer
-    that holds no value is a TTCompileError; so is an ``if`` whose branches leave different values live.
+    before the next load. A value that becomes live inside a loop body dies at its end. A kept buffer's
+    blocks (LowerTileProgramTT) stay in front of its CB: step k of the loop that loads it waits for
+    (k + 1) blocks, every tile index into it in step k of either loop is moved k blocks on (the window),
+    and all are popped after the later loop. Reading a buffer that holds no value is a TTCompileError;
+    so is an ``if`` whose branches leave different values live.
   * **Reductions** use ``reduce_tile`` with a scaler tile of ones the kernel fills once at start;
     ``clear=False`` combines with the old value (add / max / min); min reduces the negation and negates
     back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB;
@@ -56,6 +59,7 @@ from ..errors import TTCompileError, TTResourceError
 from ..index_tables import read_values_in_compute
 from ..ir_utils import (
     cb_var,
+    collect_vars,
     comment,
     dsl_comment,
     extern,
@@ -80,6 +84,17 @@ from ..tile_ops import (
     SFPU_UNARY,
 )
 from .lower_tile_program_tt import operand_cbs
+
+# Compute API calls that read tiles of a CB by index: (position of the CB argument, position of its tile
+# index), by call name prefix.
+_TILE_INDEX_OF_CB = {
+    "copy_tile": ((0, 1),),
+    "unary_bcast<": ((0, 1),),
+    "transpose_tile": ((0, 1),),
+    "reduce_tile": ((0, 2), (1, 3)),
+    "matmul_tiles": ((0, 2), (1, 3)),
+    **{f"{op}_tiles": ((0, 2), (1, 3)) for op in ("add", "sub", "mul")},
+}
 
 
 def _bits(value: float) -> tirx.PrimExpr:
@@ -317,6 +332,8 @@ class _Scheduler:
         self.target = target
         self.cb_budget, _ = l1_for_circular_buffers(func, target)
         self.live: set[int] = set()
+        # kept CB → tile offset of the block the current loop step reads (its earlier blocks stay in front)
+        self.window: dict[int, tirx.PrimExpr] = {}
 
     def cb_var(self, cb: int) -> tirx.Var:
         return cb_var(self.cbs[cb])
@@ -325,7 +342,7 @@ class _Scheduler:
         return self.cbs[cb].tiles
 
     def require_live(self, cb, loc):
-        if cb not in self.live:
+        if cb not in self.live and cb not in self.window:
             raise TTCompileError.at(
                 loc,
                 f"{self.cbs[cb].buffer} is read here but holds no value at this point (it is written "
@@ -389,6 +406,43 @@ class _Scheduler:
         out = [extern("cb_pop_front", self.cb_var(cb), self.n(cb))] if cb in self.live else []
         self.live.add(cb)
         return out + [extern("cb_wait_front", self.cb_var(cb), self.n(cb))]
+
+    def wait_kept(self, c, loc):
+        """Step ``step`` of the loop that loads a kept buffer: wait until its block is in too."""
+        cb, step = ops.fields(c).cb, ops.fields(c).step
+        self.window[cb] = simplify(step * self.n(cb))
+        return [dsl_comment(loc), extern("cb_wait_front", self.cb_var(cb), simplify((step + 1) * self.n(cb)))]
+
+    def use_kept(self, c, loc):
+        cb, step = ops.fields(c).cb, ops.fields(c).step
+        self.window[cb] = simplify(step * self.n(cb))
+        return [dsl_comment(loc), comment(f"{self.cbs[cb].buffer}: the block an earlier loop read, kept")]
+
+    def release_kept(self, c, loc):
+        cb = ops.fields(c).cb
+        self.window.pop(cb, None)
+        return [extern("cb_pop_front", self.cb_var(cb), simplify(ops.fields(c).steps * self.n(cb)))]
+
+    def in_window(self, stmt):
+        """``stmt`` with each tile index into a kept CB moved to the block of the current step."""
+        offsets = {self.cbs[cb].name: offset for cb, offset in self.window.items()}
+
+        def shift(c):
+            if not ops.is_extern(c):
+                return c
+            name, args = c.args[0].value, list(c.args[1:])
+            named = [k for k, a in enumerate(args) if isinstance(a, tirx.Var) and a.name in offsets]
+            if not named or "init" in name or name.startswith("cb_"):
+                return c
+            pairs = _TILE_INDEX_OF_CB.get(next((p for p in _TILE_INDEX_OF_CB if name.startswith(p)), ""))
+            if pairs is None:
+                raise TTCompileError(f"internal error: {name} reads a kept circular buffer at no known index")
+            for k in named:
+                index = dict(pairs)[k]
+                args[index] = simplify(args[index] + offsets[args[k].name])
+            return tirx.call_extern(c.ty.dtype, name, *args)
+
+        return tvm_ffi.structural_map(stmt, (tvm.ir.Call, shift), order="post")
 
     def fill(self, c, loc):
         dst, value = ops.fields(c).cb, ops.fields(c).value
@@ -628,6 +682,12 @@ class _Scheduler:
         if isinstance(stmt, tirx.For):
             entry = set(self.live)
             body = self.rewrite(stmt.body)
+            # a step's window ends with its loop: the kept CB is read again only in a later loop's steps
+            self.window = {
+                cb: offset
+                for cb, offset in self.window.items()
+                if not any(v.same_as(stmt.loop_var) for v in collect_vars(offset))
+            }
             dying = sorted(self.live - entry)
             self.live = entry
             pops = [extern("cb_pop_front", self.cb_var(cb), self.n(cb)) for cb in dying]
@@ -654,7 +714,8 @@ class _Scheduler:
             c = stmt.value
             for name, fn in _HANDLERS.items():
                 if ops.is_op(c, name):
-                    return seq(fn(self, c, ops.loc_of(c)))
+                    out = seq(fn(self, c, ops.loc_of(c)))
+                    return self.in_window(out) if self.window else out
         return stmt
 
     def prologue(self):
@@ -689,6 +750,9 @@ _HANDLERS = {
         extern("cb_pop_front", sched.cb_var(ops.fields(c).cb), 1)
     ],
     "tt.tile.wait_input": _Scheduler.wait_input,
+    "tt.tile.wait_kept": _Scheduler.wait_kept,
+    "tt.tile.use_kept": _Scheduler.use_kept,
+    "tt.tile.release_kept": _Scheduler.release_kept,
     "tt.tile.fill": _Scheduler.fill,
     "tt.tile.copy": _Scheduler.copy,
     "tt.tile.tilize": _Scheduler.tilize,
