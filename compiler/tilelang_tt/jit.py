@@ -506,8 +506,10 @@ def compile(
         math_fidelity or configured,
         packer_l1_acc,
     )
+    from .atomic_shares import share_moving_atomic_adds
     from .stages import split_kernels
 
+    func = share_moving_atomic_adds(func)
     stages = split_kernels(func, function_name(func))
     if stages is not None:
         from .staged_kernel import StagedKernel  # it builds on JITKernel

@@ -323,16 +323,31 @@ def global_to_global(A: T.Tensor((128, 96), "float32"), B: T.Tensor((128, 96), "
         )
 
 
+@T.prim_func
+def shares_beside_a_block(
+    A: T.Tensor((64, 64), "float32"), S: T.Tensor((2, 64, 64), "float32"), D: T.Tensor((64, 64), "float32")
+):
+    # attention backward's shape: a share stored per step of k (S) before the block the point owns (D)
+    with T.Kernel(2, 2) as (bx, by):
+        A_s = T.alloc_shared((32, 32), "float32")
+        for k in T.serial(2):
+            T.copy(A[k * 32, bx * 32], A_s)
+            T.copy(A_s, S[by, k * 32, bx * 32])
+        T.copy(A_s, D[by * 32, bx * 32])
+
+
 @pytest.mark.parametrize(
     "program, rows, cols, block_shape",
     [
         (columns_walked_backwards, ["blockIdx.x"], [], [32, 256]),
         (global_to_global, ["blockIdx.y"], ["blockIdx.x"], [32, 32]),
+        (shares_beside_a_block, ["blockIdx.y"], ["blockIdx.x"], [32, 32]),
     ],
 )
 def test_output_blocks_of_backward_loops_and_global_copies(program, rows, cols, block_shape):
     """A store whose column start walks backwards over a named trip count covers the whole row strip;
-    a copy between global tensors is the output store when no tile is stored."""
+    a copy between global tensors is the output store when no tile is stored; of a store that moves with
+    a loop and one that does not, the grid follows the one a point writes once."""
     grid = attr(lower(program, "LayoutAwareWorkPartitionTT"), "tt.grid")
     assert [a.tag for a in grid.row_axes] == rows and [a.tag for a in grid.col_axes] == cols
     assert list(grid.block_shape) == block_shape

@@ -14,7 +14,7 @@ from gemm_kernels import (
     write_by_accessor,
     writer_block,
 )
-from programs import extern_calls, gemm, lower, page_table_gather, affine_blocks
+from programs import affine_blocks, extern_calls, gemm, lower, page_table_gather
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics

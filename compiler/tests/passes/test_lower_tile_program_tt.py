@@ -5,7 +5,7 @@ from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
 from gather_tiles import TILE_DFG as GATHER_TILE_DFG
-from programs import attr, centred_rows, gemm, lower, page_table_gather, affine_blocks
+from programs import affine_blocks, attr, centred_rows, gemm, lower, page_table_gather
 from softmax_tiles import ACCESSORS, CB_TABLE, TILE_DFG
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops

@@ -144,7 +144,8 @@ def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]
         return []
     coefficients = tvm.sym.detect_linear_equation(expr, [grid[t][0] for t in tags])
     terms = []
-    if len(coefficients) == len(tags) + 1 and int(coefficients[-1]) == 0:
+    constant = coefficients[-1] if len(coefficients) == len(tags) + 1 else None
+    if isinstance(constant, tirx.IntImm) and int(constant) == 0:
         terms = [
             [t, int(c) // block] for t, c in zip(tags, coefficients, strict=False) if int(c) % block == 0
         ]
@@ -445,6 +446,13 @@ def _match_shard_work(
     )
 
 
+def _moves_with_a_loop(store) -> bool:
+    """Whether the region a store writes starts at a position that a loop around it (other than the work
+    loop) moves."""
+    used = [v for m in ops.fields(store.call).dst.region for v in collect_vars(m.min)]
+    return any(any(lp.loop_var.same_as(v) for v in used) for lp in store.loops)
+
+
 def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
         target = require_attr(func, "tt.target", "LayoutAwareWorkPartitionTT")
@@ -457,6 +465,9 @@ def LayoutAwareWorkPartitionTT() -> tvm.transform.Pass:  # noqa: N802
         # a tile store rather than a one-row one (a per-row statistic beside the block it belongs to)
         rows = {a.name for a in get_attr(func, "tt.tensor_accessors", []) if a.page_layout == "row_major"}
         stores = [s for s in stores if str(ops.fields(s.call).dst.source.name) not in rows] or stores
+        # one a grid point writes once, not one per step of a loop (attention backward's dK beside its dQ
+        # shares, written at each query block)
+        stores = [s for s in stores if not _moves_with_a_loop(s)] or stores
         if not stores:
             raise TTCompileError.at(
                 def_loc(func), "the kernel stores nothing to a global tensor: T.copy a result into one"

@@ -62,9 +62,10 @@ def _atomic_sites(stmt) -> list[tuple]:
 
 
 def _check_fixed_targets(stmt) -> None:
-    """TTCompileError at an atomic add into a global tensor whose position moves with a loop around it
-    (attention backward's ``dQ[k * block_N + i, j]`` in the key loop): its adds would go to one block
-    per iteration, which the one accumulator per output this pass keeps cannot hold."""
+    """TTCompileError at an atomic add into a global tensor whose position moves with a loop around it: its
+    adds would go to one block per iteration, which the one accumulator per output this pass keeps cannot
+    hold. (``tilelang_tt.compile`` has already made the common form of these, attention backward's
+    ``dQ[k * block_N + i, j]`` in the key loop, stores into a workspace: atomic_shares.py.)"""
     for site in find_ops(stmt, ("tl.atomic_add",)):
         dst = ops.fields(site.call).dst
         if not is_global(dst.source):
@@ -81,9 +82,11 @@ def _check_fixed_targets(stmt) -> None:
             raise TTCompileError.at(
                 ops.loc_of(site.call),
                 f"T.atomic_add into {dst.source.name} at a position that moves with the loop over "
-                f"{', '.join(moving)} is not supported on Tenstorrent yet: the adds of each grid point must "
-                f"go to one block (take the loop's blocks out as a grid axis, or add into a fragment and "
-                f"add it once after the loop)",
+                f"{', '.join(moving)} is not supported on Tenstorrent yet in this form: the adds of each "
+                f"grid point must go to one block, or, compiled with tilelang_tt.compile, be the only atomic "
+                f"add into {dst.source.name}, move by a block per step of one loop and index it by launch, "
+                f"loop and T.Parallel variables alone, its rows and last dimension multiples of 32 (the grid "
+                f"points then write shares that a second program adds up)",
             )
 
 

@@ -1,0 +1,172 @@
+"""Flash-attention backward as TileLang writes it (examples/flash_attention/example_mha_bwd_bhsd.py): one grid
+point per key block walks the query blocks and adds its share of their gradient into ``dQ`` with
+``T.atomic_add`` at a position that moves with that loop. The compiler makes those adds stores into a
+workspace of shares, one copy of ``dQ`` per key block, and adds the copies into ``dQ`` in a second program
+(atomic_shares.py). The kernels below are upstream's, imports changed only; ``lse`` and ``Delta`` (the
+forward's and the preprocess's outputs, whose kernels tests/e2e/test_row_copies.py runs) come from numpy
+here, so the gradients test the backward alone. Both archs, causal or not, against numpy."""
+
+import numpy as np
+import pytest
+import tilelang_tt as tilelang
+import tilelang_tt.language as T
+
+LOG2E = 1.44269504
+
+
+def make_dq_layout(dQ):
+    # atomicAdd can not be vectorized, so we need to reorder dq to match the 8x8 gemm fragment
+    return T.Layout(dQ.shape, lambda b, h, l, d: [b, h, l // 8, d // 8, (d % 2), 4 * (l % 8) + (d % 8) // 2])
+
+
+def flashattn_bwd_postprocess(batch, heads, seq_len, dim):
+    """Upstream decorates it with @tilelang.jit(out_idx=[1], pass_configs=...); the test compiles it."""
+    dtype = T.float16
+    accum_dtype = T.float32
+    shape = [batch, heads, seq_len, dim]
+    blk = 64
+
+    @T.prim_func
+    def flash_bwd_post(
+        dQ: T.Tensor(shape, accum_dtype),  # type: ignore
+        dQ_out: T.Tensor(shape, dtype),  # type: ignore
+    ):
+        with T.Kernel(T.ceildiv(seq_len, blk), heads, batch, threads=128) as (bx, by, bz):
+            T.annotate_layout({dQ: make_dq_layout(dQ)})
+            T.copy(
+                dQ[bz, by, bx * blk : (bx + 1) * blk, :],
+                dQ_out[bz, by, bx * blk : (bx + 1) * blk, :],
+            )
+
+    return flash_bwd_post
+
+
+def flashattn_bwd(batch, heads, seq_len, dim, is_causal, block_M, block_N):
+    """Upstream decorates it with @tilelang.jit(pass_configs=...); the test compiles it."""
+    sm_scale = (1.0 / dim) ** 0.5
+    scale = (1.0 / dim) ** 0.5 * 1.44269504  # log2(e)
+    shape = [batch, heads, seq_len, dim]
+    dtype = T.float16
+    accum_dtype = T.float32
+
+    @T.prim_func
+    def flash_bwd(
+        Q: T.Tensor(shape, dtype),  # type: ignore
+        K: T.Tensor(shape, dtype),  # type: ignore
+        V: T.Tensor(shape, dtype),  # type: ignore
+        dO: T.Tensor(shape, dtype),  # type: ignore
+        lse: T.Tensor([batch, heads, seq_len], accum_dtype),  # type: ignore
+        Delta: T.Tensor([batch, heads, seq_len], accum_dtype),  # type: ignore
+        dQ: T.Tensor(shape, accum_dtype),  # type: ignore
+        dK: T.Tensor(shape, dtype),  # type: ignore
+        dV: T.Tensor(shape, dtype),  # type: ignore
+    ):
+        with T.Kernel(heads, T.ceildiv(seq_len, block_M), batch, threads=128) as (bx, by, bz):
+            K_shared = T.alloc_shared([block_M, dim], dtype)
+            dsT_shared = T.alloc_shared([block_M, block_N], dtype)
+            # should not store K to local if dim is large
+            # K_local = T.alloc_fragment([block_M, dim], dtype)
+            # K_local_T = T.alloc_fragment([block_M, dim], dtype)
+            # V_local = T.alloc_fragment([block_M, dim], dtype)
+            q = T.alloc_shared([block_N, dim], dtype)
+            V_shared = T.alloc_shared([block_M, dim], dtype)
+            qkT = T.alloc_fragment([block_M, block_N], accum_dtype)
+            dsT = T.alloc_fragment([block_M, block_N], accum_dtype)
+            qkT_cast = T.alloc_fragment([block_M, block_N], dtype)
+            dsT_cast = T.alloc_fragment([block_M, block_N], dtype)
+            lse_shared = T.alloc_shared([block_N], accum_dtype)
+            delta = T.alloc_shared([block_N], accum_dtype)
+            do = T.alloc_shared([block_N, dim], dtype)
+            dv = T.alloc_fragment([block_M, dim], accum_dtype)
+            dk = T.alloc_fragment([block_M, dim], accum_dtype)
+            dq = T.alloc_fragment([block_N, dim], accum_dtype)
+            dv_shared = T.alloc_shared([block_M, dim], dtype)
+            dk_shared = T.alloc_shared([block_M, dim], dtype)
+
+            T.annotate_layout(
+                {
+                    dQ: make_dq_layout(dQ),
+                }
+            )
+            T.copy(K[bz, bx, by * block_M : (by + 1) * block_M, :], K_shared)
+            T.copy(V[bz, bx, by * block_M : (by + 1) * block_M, :], V_shared)
+            T.clear(dv)
+            T.clear(dk)
+            loop_st = T.floordiv(by * block_M, block_N) if is_causal else 0
+            loop_ed = T.ceildiv(seq_len, block_N)
+            for k in T.Pipelined(loop_st, loop_ed, num_stages=2):
+                T.copy(Q[bz, bx, k * block_N : (k + 1) * block_N, :], q)
+                T.clear(qkT)
+                T.gemm(K_shared, q, qkT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(lse[bz, bx, k * block_N : (k + 1) * block_N], lse_shared)
+                for i, j in T.Parallel(block_M, block_N):
+                    qkT[i, j] = T.exp2(qkT[i, j] * scale - lse_shared[j])
+                if is_causal:
+                    for i, j in T.Parallel(block_M, block_N):
+                        qkT[i, j] = T.if_then_else(by * block_M + i <= k * block_N + j, qkT[i, j], 0)
+                # We don't need to handle OOB positions for non-causal cases,
+                # since OOB values won't affect other positions here.
+                T.copy(dO[bz, bx, k * block_N : (k + 1) * block_N, :], do)
+                T.clear(dsT)
+                T.gemm(V_shared, do, dsT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(qkT, qkT_cast)
+                T.gemm(qkT_cast, do, dv, policy=T.GemmWarpPolicy.FullRow)
+
+                T.copy(Delta[bz, bx, k * block_N : (k + 1) * block_N], delta)
+
+                for i, j in T.Parallel(block_M, block_N):
+                    dsT_cast[i, j] = qkT[i, j] * (dsT[i, j] - delta[j]) * sm_scale
+                T.gemm(dsT_cast, q, dk, policy=T.GemmWarpPolicy.FullRow)
+
+                T.copy(dsT_cast, dsT_shared)
+                T.clear(dq)
+                T.gemm(dsT_shared, K_shared, dq, transpose_A=True)
+                for i, j in T.Parallel(block_N, dim):
+                    T.atomic_add(dQ[bz, bx, k * block_N + i, j], dq[i, j])
+            T.copy(dv, dv_shared)
+            T.copy(dk, dk_shared)
+            T.copy(dv_shared, dV[bz, bx, by * block_M : (by + 1) * block_M, :])
+            T.copy(dk_shared, dK[bz, bx, by * block_M : (by + 1) * block_M, :])
+
+    return flash_bwd
+
+
+def _reference(q, k, v, do, is_causal):
+    """(lse in log2 units, Delta, dQ, dK, dV) of softmax attention, in float64."""
+    q, k, v, do = (x.astype(np.float64) for x in (q, k, v, do))
+    sm_scale = 1.0 / np.sqrt(q.shape[-1])
+    scores = q @ k.transpose(0, 1, 3, 2) * sm_scale
+    if is_causal:
+        scores = np.where(np.tril(np.ones(scores.shape[-2:], bool)), scores, -np.inf)
+    top = scores.max(-1, keepdims=True)
+    weights = np.exp(scores - top)
+    total = weights.sum(-1, keepdims=True)
+    p = weights / total
+    o = p @ v
+    delta = (o * do).sum(-1)
+    ds = p * (do @ v.transpose(0, 1, 3, 2) - delta[..., None])
+    dq = ds @ k * sm_scale
+    dk = ds.transpose(0, 1, 3, 2) @ q * sm_scale
+    dv = p.transpose(0, 1, 3, 2) @ do
+    return (np.log(total) + top)[..., 0] * LOG2E, delta, dq, dk, dv
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_dq_shares_of_each_key_block_add_up_to_the_gradient(target, is_causal):
+    """Three key blocks (so three shares of each dQ row block, fewer under the causal mask) and two heads."""
+    batch, heads, seq_len, dim = 1, 2, 192, 64
+    kernel = tilelang.compile(flashattn_bwd(batch, heads, seq_len, dim, is_causal, 64, 64), target=target)
+    stages = [(stage.name, stage.workspaces) for stage in kernel.stages]
+    assert stages == [("flash_bwd_kernel1", ("dQ_shares",)), ("flash_bwd_kernel2", ("dQ_shares",))], stages
+    post = tilelang.compile(flashattn_bwd_postprocess(batch, heads, seq_len, dim), out_idx=[1], target=target)
+    rng = np.random.default_rng(3)
+    q, k, v, do = (rng.standard_normal((batch, heads, seq_len, dim)).astype(np.float16) for _ in range(4))
+    lse, delta, want_dq, want_dk, want_dv = _reference(q, k, v, do, is_causal)
+    shape = (batch, heads, seq_len, dim)
+    dq = np.zeros(shape, np.float32)  # upstream zeroes it: the adds accumulate into it
+    dk, dv = np.empty(shape, np.float16), np.empty(shape, np.float16)
+    kernel(q, k, v, do, lse.astype(np.float32), delta.astype(np.float32), dq, dk, dv)
+    for name, got, want in (("dQ", post(dq), want_dq), ("dK", dk, want_dk), ("dV", dv, want_dv)):
+        error = np.abs(got.astype(np.float64) - want).max() / np.abs(want).max()
+        assert error < 1e-2, f"{name} off by {error:.3g} of its largest value"
