@@ -199,6 +199,15 @@ def centred_rows(X: T.Tensor((96, 512), "bfloat16"), Y: T.Tensor((96, 512), "flo
             T.copy(dev, Y[bx * 32, k * 128])
 
 
+@T.prim_func
+def heads_added_per_group(X: T.Tensor((4, 64, 64), "float32"), Y: T.Tensor((2, 64, 64), "float32")):
+    # GQA's dK and dV: heads bx and bx + 1 share output head bx // 2, so they add into the same block
+    with T.Kernel(4, 2) as (bx, by):
+        x = T.alloc_fragment((32, 64), "float32")
+        T.copy(X[bx, by * 32, 0], x)
+        T.atomic_add(Y[bx // 2, by * 32, 0], x)
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

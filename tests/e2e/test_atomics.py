@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
-from programs import scaled_and_column_sums
+from programs import heads_added_per_group, scaled_and_column_sums
 
 TARGETS = ["wormhole", "blackhole"]
 
@@ -102,3 +102,15 @@ def test_atomic_adds_along_an_axis_another_output_uses_take_turns(target):
     b = kernel(a, s)
     np.testing.assert_array_equal(b, 2 * a)
     np.testing.assert_allclose(s, 1 + a.sum(0, dtype=np.float64), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_heads_adding_into_their_groups_block_take_turns(target):
+    """The head axis keeps one grid point per group; a group's two heads add their blocks in turn."""
+    kernel = tilelang.compile(heads_added_per_group, target=target)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((4, 64, 64)).astype(np.float32)
+    y = rng.standard_normal((2, 64, 64)).astype(np.float32)
+    expected = y + x.reshape(2, 2, 64, 64).sum(1)
+    kernel(x, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6, atol=1e-6)

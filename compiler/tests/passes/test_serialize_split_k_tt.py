@@ -4,7 +4,7 @@ import pytest
 import tilelang_tt.language as TL
 import tvm_ffi
 from before_after import T, assert_pass
-from programs import lower, scaled_and_column_sums
+from programs import heads_added_per_group, lower, scaled_and_column_sums
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import SerializeSplitKTT
 from tvm import tirx
@@ -120,3 +120,19 @@ def test_an_axis_another_output_uses_is_serialised_when_the_atomic_adds_do_not_u
     )
     assert all(extent == 1 for extent in launches), launches
     assert "bx" in loops, loops
+
+
+def test_an_axis_used_as_groups_keeps_a_point_per_group_whose_members_take_turns():
+    """Y's index uses bx only as bx // 2: blockIdx.x keeps 2 points (the groups), a loop over a group's 2
+    members runs inside, and bx stands for bx * 2 + bx_member where the members differ (reading X)."""
+    func = lower(heads_added_per_group, "SerializeSplitKTT")["gemm"]
+    extents = {}
+    node = func.body
+    while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
+        extents[str(node.node.thread_tag)] = int(node.value)
+        node = node.body
+    assert extents["blockIdx.x"] == 2 and extents["blockIdx.y"] == 2, extents
+    text = func.script()
+    assert "for bx_member in range(2)" in text or "for bx_member in T.serial(2)" in text, text
+    assert "X[bx * 2 + bx_member, by * 32" in text, text
+    assert "Y[bx, by * 32" in text, text

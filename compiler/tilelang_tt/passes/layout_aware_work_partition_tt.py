@@ -136,7 +136,13 @@ def _loop_bound_axis(body, grid: dict, names: dict) -> str:
 
 def _block_axes(expr, block: int, grid: dict, loc: str, what: str) -> list[list]:
     """[[tag, coefficient], ...]: the output block index along one view dimension, ``expr / block``, as a
-    sum of grid indices times coefficients (ascending), which must count each block once."""
+    sum of grid indices times coefficients (ascending), which must count each block once. An axis of one
+    point is 0."""
+    ones = [var for var, extent in grid.values() if extent == 1]
+    zero = tirx.const(0, "int32")
+    expr = simplify(
+        tvm_ffi.structural_map(expr, (tvm.ir.Var, lambda v: zero if any(v.same_as(o) for o in ones) else v))
+    )
     tags = [tag for tag, (var, _) in grid.items() if any(v.same_as(var) for v in collect_vars(expr))]
     if not tags:
         if not (isinstance(expr, tirx.IntImm) and int(expr.value) == 0):

@@ -22,7 +22,9 @@ Output guarantees
     No ``tl.atomic_add`` remains; those into non-global buffers are read-modify-write stores. The launch
     axes that appear in no atomic-add index, if any, are ``T.serial`` loops around the body (in launch
     order, outermost first) — also where another output's index uses them: that output is then written
-    from the loop;
+    from the loop; an axis the indices use only as ``axis // g`` (GQA's heads in groups of g sharing a
+    key/value head) keeps extent / g grid points, one per group, and a ``<axis>_member`` loop of g inside
+    them (``axis // g`` becomes ``axis``, any other use ``axis * g + <axis>_member``);
     each atomic add accumulates into ``<C>_partials`` (a float32 fragment of the ``T.Parallel`` nest's
     shape, cleared before the loops);
     after the loop the output block is copied into ``<C>_block``, the partials are added in a
@@ -140,6 +142,45 @@ def _add_to_output(dst, loops, acc, loc: str) -> list:
     ]
 
 
+def _group_size(launch, sites) -> int | None:
+    """g when the atomic adds' indices use launch axis ``launch`` (of more than g points, a multiple of g)
+    only as ``axis // g`` with one constant g > 1, else None."""
+    var, sizes = launch.node.var, set()
+
+    def grouped(e):
+        if isinstance(e, tirx.FloorDiv) and e.a.same_as(var) and isinstance(e.b, tirx.IntImm):
+            sizes.add(int(e.b.value))
+            return tirx.const(0, "int32")
+        return e
+
+    for call, _ in sites:
+        for index in ops.fields(call).dst.indices:
+            rest = tvm_ffi.structural_map(index, (tirx.FloorDiv, grouped), order="pre")
+            if any(v.same_as(var) for v in collect_vars(rest)):
+                return None
+    if len(sizes) != 1:
+        return None
+    (g,) = sizes
+    return g if g > 1 and int(launch.value) > g and int(launch.value) % g == 0 else None
+
+
+def _walk_groups(stmt, var, g: int, member) -> tirx.Stmt:
+    """``stmt`` with launch variable ``var`` counting groups of g: ``var // g`` becomes ``var`` and any
+    other use ``var * g + member``."""
+    group = tirx.Var(f"{var.name}_group", "int32")
+
+    def to_group(e):
+        return group if isinstance(e, tirx.FloorDiv) and e.a.same_as(var) and _is_int(e.b, g) else e
+
+    stmt = tvm_ffi.structural_map(stmt, (tirx.FloorDiv, to_group), order="pre")
+    stmt = tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: var * g + member if v.same_as(var) else v))
+    return tvm_ffi.structural_map(stmt, (tvm.ir.Var, lambda v: var if v.same_as(group) else v))
+
+
+def _is_int(e, value: int) -> bool:
+    return isinstance(e, tirx.IntImm) and int(e.value) == value
+
+
 def _local_adds(body) -> tirx.Stmt:
     """``body`` with each atomic add into a non-global buffer made a read-modify-write store."""
 
@@ -185,6 +226,10 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             for index in ops.fields(call).dst.indices:
                 used.update(collect_vars(index))
         split = [a for a in launches if not any(a.node.var.same_as(v) for v in used) and int(a.value) > 1]
+        # An axis the indices use only as ``axis // g`` (GQA's heads sharing a key/value head:
+        # ``dV[..., bx // groups, :]``) adds each group's g points into the same elements: the axis keeps
+        # one grid point per group, whose members take turns (``bx = group * g + member``).
+        grouped = [(a, g) for a in launches if (g := _group_size(a, sites)) is not None]
         loc = ops.loc_of(sites[0][0])
 
         partials: dict[str, tirx.Buffer] = {}
@@ -210,6 +255,9 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
 
         looped = tvm_ffi.structural_map(body, (tirx.Evaluate, accumulate), order="post")
         serial = looped
+        members = [(a, g, tirx.Var(f"{a.node.var.name}_member", "int32")) for a, g in grouped]
+        for _, g, member in reversed(members):
+            serial = tirx.For(member, 0, g, tirx.ForKind.SERIAL, serial)
         for axis in reversed(split):  # each grid axis no output index uses, outermost first
             serial = tirx.For(axis.node.var, 0, axis.value, tirx.ForKind.SERIAL, serial)
         zero = tirx.const(0, "int32")
@@ -224,10 +272,13 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             ]
             after += _add_to_output(dst, loops, acc, loc)
         out = seq(before + [serial] + after)
+        for axis, g, member in members:
+            out = _walk_groups(out, axis.node.var, g, member)
         for launch in reversed(launches):
             if any(launch.same_as(axis) for axis in split):
                 continue
-            out = tirx.AttrStmt(launch.node, launch.attr_key, launch.value, out)
+            extent = next((int(launch.value) // g for a, g in grouped if a.same_as(launch)), launch.value)
+            out = tirx.AttrStmt(launch.node, launch.attr_key, extent, out)
         return func.with_body(out)
 
     return tirx.transform.prim_func_pass(transform, opt_level=0, name="SerializeSplitKTT")
