@@ -9,7 +9,8 @@ compiler's GEMM on Wormhole and Blackhole (1024³, 2048³, 4096³ and Blackhole'
 next to the SDK-style hand-tuned 2-D multicast matmul of tools/calibration at the published shapes, the
 published figure, and with ``--sdk-examples DIR`` the SDK's own matmul examples (calibrate.py); then the
 row-wise examples (softmax, LayerNorm, RMSNorm at 8192×1024): cores, modelled ms, DRAM GB/s moved and
-the minimal traffic's GB/s (each tensor moved once); flash
+the minimal traffic's GB/s (each tensor moved once); element-wise, reductions, GEMV, GEMM epilogue and
+convolution beside their rooflines (DRAM- or math-bound); flash
 attention; GEMMs on block-float inputs (bfloat8_b, bfloat4_b) beside bfloat16 at each math fidelity; and
 sharded L1 tensors beside their interleaved versions (LayerNorm, the published Blackhole GEMM shape).
 
@@ -161,6 +162,7 @@ def model_table(sdk_examples: Path | None) -> None:
         row(arch, shape, "published (GEMM_FLOPS.md, device time)", 2 * shape[0] * shape[1] * shape[2]
             / (peak * published / 100) / 1e12)  # fmt: skip
     row_families_table()
+    roofline_table()
     attention_table()
     block_float_table()
     sharded_table()
@@ -234,6 +236,54 @@ def row_families_table() -> None:
         shares = [f"{gb_s:.1f}", f"{100 * gb_s / dram:.1f}%"]
         shares += [f"{minimal:.1f}", f"{100 * minimal / dram:.1f}%"]
         print(f"  {label:26s} {kernel.cores_used:5d} {ms:8.3f} " + " ".join(f"{c:>8s}" for c in shares))
+
+
+# The other families at shapes that fill the chip: (label, example file, how to build its kernel).
+ROOFLINE_FAMILIES = [
+    ("element-wise add, bf16, 4096x4096", "elementwise", lambda m, T: m.elementwise_add.compile(
+        M=4096, N=4096, block_M=64, block_N=128, in_dtype=T.bfloat16, out_dtype=T.bfloat16, threads=128)),
+    ("row reductions (5 kinds), fp32, 8192x1024", "reduction", lambda m, T: m.reductions(8192, 1024)),
+    ("GEMV, fp16, 8192x8192", "gemv", lambda m, T: m.naive_gemv.compile(N=8192, K=8192, BLOCK_N=128,
+                                                                          BLOCK_K=128)),
+    ("GEMM + bias + GELU + residual, bf16, 4096^3", "gemm_epilogue",
+     lambda m, T: m.matmul_bias_gelu(4096, 4096, 4096, 256, 256, 32)),
+    ("conv 3x3, fp16, 8x56x56x256 -> 256", "convolution", lambda m, T: m.convolution.compile(
+        N=8, C=256, H=56, W=56, F=256, K=3, S=1, D=1, P=1, block_M=128, block_N=128, block_K=32,
+        num_stages=2, threads=128)),
+]  # fmt: skip
+
+
+def roofline_table() -> None:
+    """Each family beside its roofline on Wormhole: the longer of its minimal DRAM traffic (each tensor moved
+    once) at the chip's DRAM bandwidth and its matmul work at the HiFi4 peak, which names the bound, and the
+    share of the modelled time that bound is."""
+    import numpy as np
+    import tilelang_tt.language as T
+
+    import runtime_mock
+
+    rng = np.random.default_rng(0)
+    dram = runtime_mock.profile.peak_dram_gb_s("wormhole")
+    peak = runtime_mock.profile.peak_tflops("wormhole", "HiFi4")
+    print(f"device timing model, each family against its roofline, wormhole (DRAM {dram:.0f} GB/s, "
+          f"{peak:.1f} TFLOPS HiFi4):")  # fmt: skip
+    columns = ("ms", "DRAM ms", "math ms", "bound", "share")
+    print(f"  {'program':44s} {'cores':>5s} " + " ".join(f"{c:>8s}" for c in columns))
+    for label, name, build in ROOFLINE_FAMILIES:
+        kernel = build(_example(name), T)
+        profile = kernel.profile(*_inputs(kernel, rng))
+        ms = profile.device_ms
+        memory_ms = _minimal_bytes(kernel) / (dram * 1e9) * 1e3
+        math_ms = profile.tflops * ms / peak  # the matmul tiles it ran, at the peak
+        bound = "DRAM" if memory_ms >= math_ms else "math"
+        cells = [
+            f"{ms:.3f}",
+            f"{memory_ms:.3f}",
+            f"{math_ms:.3f}",
+            bound,
+            f"{100 * max(memory_ms, math_ms) / ms:.1f}%",
+        ]
+        print(f"  {label:44s} {kernel.cores_used:5d} " + " ".join(f"{c:>8s}" for c in cells))
 
 
 # Flash attention forward as issue 24 measures it: (batch, heads, sequence, head dim), 128x128 blocks.

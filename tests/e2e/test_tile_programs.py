@@ -469,3 +469,24 @@ def test_flash_attention_forward(target, causal, monkeypatch):
         kernel = _on_target(kernel, target)
     result = tilelang.check_against_reference(kernel, lambda q, k, v: module.ref_program(q, k, v, causal))
     assert result.passed, f"flash attention (causal={causal}) on {target}: {result}"
+
+
+@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+def test_k_steps_taken_in_groups_give_the_same_bits(target, monkeypatch):
+    """examples/gemm_epilogue.py with 32-wide K steps: grouped (k_groups.py: the lowering takes 8 steps at a
+    time here, the accumulator reloaded 8 times less) and step by step, the outputs are bit-identical."""
+    from tilelang_tt.passes import lower_tile_program_tt
+
+    func = _example("gemm_epilogue").matmul_bias_gelu.get_tir(256, 256, 1024, 128, 128, 32)
+    rng = np.random.default_rng(5)
+    shapes = ((256, 1024), (1024, 256), (256,), (256, 256))
+    inputs = [rng.standard_normal(s).astype(ml_dtypes.bfloat16) for s in shapes]
+    outputs, widths = [], []
+    for groups in (lower_tile_program_tt.K_GROUPS, ()):
+        monkeypatch.setattr(lower_tile_program_tt, "K_GROUPS", groups)
+        kernel = tilelang.compile(func, out_idx=[-1], target=target)
+        (a,) = [cb for cb in kernel.plan["circular_buffers"] if cb["buffer"] == "A_shared"]
+        widths.append(a["tiles"] // 4)  # K tiles per step of the 128-row block
+        outputs.append(np.asarray(kernel(*inputs)).view(np.uint16))
+    assert widths == [8, 1], f"K tiles per step, grouped and not: {widths}"
+    assert np.array_equal(*outputs), "grouping K steps changed the result"

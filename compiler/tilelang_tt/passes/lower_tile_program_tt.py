@@ -15,6 +15,8 @@ The value model: a tile buffer's current value is the tiles at the front of its 
     the top of two loops that read the same blocks (online softmax's two passes over a row), the first
     loop's blocks are *kept* for the second: the CB holds two rows of them (one, or none, when L1 is
     short) and the reader reads the row once.
+  * A GEMM loop (two loads and a ``T.gemm``) takes its K steps 8, 4 or 2 at a time where L1 holds the
+    wider operand blocks (k_groups.py), so the accumulator goes through DST once per group.
   * A buffer the compute kernel writes is an *intermediate* CB of two blocks: a statement writes the new
     value behind the old one (so it may read the old value, ``acc_o[i, j] *= scale[i]``), then releases
     the old one. A buffer that is both loaded and computed on gets an input staging CB (``X_in``) and a copy.
@@ -90,6 +92,8 @@ from ..ir_utils import (
     storage_dtype,
     with_loop_body,
 )
+from ..k_groups import GROUPS as K_GROUPS
+from ..k_groups import group_k_steps
 from ..records import CircularBuffer, DFGNode
 from ..row_copies import row_major_position
 from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype
@@ -1276,20 +1280,27 @@ def LowerTileProgramTT() -> tvm.transform.Pass:  # noqa: N802
         if not is_tile_program(func):
             return func
         double = require_attr(func, "tt.options", "LowerTileProgramTT").enable_double_buffer
-        # blocks kept from one loop for a later one take L1: two rows of them, one, or none if L1 is short
-        for copies in (2, 1, 0) if double else (1, 0):
-            planner = _Planner(func, keep_copies=copies)
-            planner.plan_buffers(func)
+        # Each saving of L1 traffic costs L1 space, so the lowering is tried from the most to the least of
+        # it until its circular buffers fit: K steps of the GEMM loop in groups of 8, 4, 2 (k_groups.py),
+        # then blocks kept from one loop for a later one, two rows of them, one, or none.
+        grouped = [(group_k_steps(func, g), g) for g in K_GROUPS]
+        variants = [f for f, g in grouped if not f.same_as(func)] + [func]
+        keeps = (2, 1, 0) if double else (1, 0)
+        attempts = [(variant, copies) for variant in variants for copies in keeps]
+        for n, (variant, copies) in enumerate(attempts, 1):
+            planner = _Planner(variant, keep_copies=copies)
+            planner.plan_buffers(variant)
             lowering = _Lowering(planner)
-            body = lowering.rewrite(func.body)
+            body = lowering.rewrite(variant.body)
             _read_first_rows_only(planner, body)
-            body = _stage_tables(func, lowering, seq(lowering.before_work + [body]))
+            body = _stage_tables(variant, lowering, seq(lowering.before_work + [body]))
             try:
                 planner.check_l1()
                 break
             except TTResourceError:
-                if not planner.kept:
+                if n == len(attempts) or (variant.same_as(func) and not planner.kept):
                     raise
+        func = variant
         _check_dataflow(planner)
         return func.with_body(body).with_attrs(
             {
