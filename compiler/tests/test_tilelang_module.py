@@ -147,3 +147,33 @@ def test_carver_gpu_names_import_and_using_one_is_a_located_error():
         MatmulTemplate(M=256, N=256, K=256)
     with pytest.raises(ImportError, match="cannot import name 'Volta'"):
         from tilelang_tt.carver.arch import Volta  # noqa: F401
+
+
+def test_gpu_only_modules_import_and_using_a_name_is_a_located_error():
+    """tilelang.cuda, .rocm, .contrib, .engine and .tools (and any module path under them) import; calling a
+    name from one, or reading an attribute of it, is a TTCompileError at that line naming the module."""
+    import tilelang_tt.cuda.intrinsics.layout.utils  # noqa: F401
+    from tilelang_tt.contrib import nvcc
+    from tilelang_tt.cuda.intrinsics import get_swizzle_layout
+
+    with open(__file__) as source:
+        lines = {text.strip(): i for i, text in enumerate(source, 1)}
+    with pytest.raises(tilelang.TTCompileError, match=r"tilelang.contrib.nvcc is not available") as caught:
+        nvcc.compile_cuda("__global__ void k() {}")
+    assert (caught.value.filename, caught.value.lineno) == (
+        __file__,
+        lines['nvcc.compile_cuda("__global__ void k() {}")'],
+    )
+    with pytest.raises(tilelang.TTCompileError, match=r"tilelang.cuda holds CUDA intrinsics"):
+        get_swizzle_layout(16, 16)
+    with pytest.raises(
+        tilelang.TTCompileError, match=r"tilelang.tools.plot_layout .*roofline Analyzer"
+    ) as caught:
+        tilelang.tools.plot_layout(None, name="layout")
+    assert caught.value.lineno == lines['tilelang.tools.plot_layout(None, name="layout")']
+
+
+def test_tileop_gemm_warp_policy_is_the_languages():
+    from tilelang_tt.tileop.base import GemmWarpPolicy
+
+    assert GemmWarpPolicy is T.GemmWarpPolicy

@@ -13,7 +13,7 @@ the kernel cache runs without it (``kernel_cache.py``).
 program's reference; ``__version__`` is the package's version (``python -m tilelang_tt --version``).
 """
 
-from . import language, math, profiler, tvm_without_torch
+from . import gpu_modules, language, math, profiler, tvm_without_torch
 from .autotuner import autotune
 from .config import disable_cache, enable_cache, is_cache_enabled
 from .errors import TTCompileError, TTError, TTResourceError, TTRuntimeError
@@ -75,8 +75,10 @@ _LAZY = {
 }
 
 
-# Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``).
-_LAZY_SUBMODULES = ("layout", "carver", "transform")
+# Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``); the
+# GPU-only ones (gpu_modules.py) too.
+_LAZY_SUBMODULES = ("layout", "carver", "transform", "tileop", *gpu_modules.GPU_MODULES)
+gpu_modules.install()
 
 
 def __getattr__(name: str):
