@@ -15,7 +15,7 @@ import importlib.machinery
 import sys
 import types
 
-from .errors import TTCompileError, caller_location
+from .errors import TTUnsupportedNameError, caller_location
 
 __all__ = ["GPU_MODULES", "GpuName", "install"]
 
@@ -31,19 +31,18 @@ _PACKAGE = __name__.rsplit(".", 1)[0]
 
 
 class GpuName:
-    """``tilelang.<path>``: a GPU-only function, class or module. Calling it, or reading an attribute of
-    it, is a TTCompileError located at the user's line."""
+    """``tilelang.<path>``: a GPU-only function, class or module. Calling it (or constructing it), or
+    reading an attribute of it, is a TTCompileError located at the user's line: ``tilelang.<path>
+    <reason>``. Comparing it (``plan is NoRasterization``) works as with any object."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, reason: str | None = None):
         self.path = path
+        root = path.split(".")[0]
+        self.reason = reason or f"is not available on Tenstorrent: tilelang.{root} holds {GPU_MODULES[root]}"
 
-    def _error(self) -> TTCompileError:
-        root = self.path.split(".")[0]
-        what = GPU_MODULES[root]
-        return TTCompileError(
-            f"tilelang.{self.path} is not available on Tenstorrent: tilelang.{root} holds {what}",
-            *caller_location(),
-        )
+    def _error(self) -> TTUnsupportedNameError:
+        # also an AttributeError: ``hasattr(name, "x")`` is False rather than an error
+        return TTUnsupportedNameError(f"tilelang.{self.path} {self.reason}", *caller_location())
 
     def __call__(self, *args, **kwargs):
         raise self._error()
