@@ -208,6 +208,31 @@ def heads_added_per_group(X: T.Tensor((4, 64, 64), "float32"), Y: T.Tensor((2, 6
         T.atomic_add(Y[bx // 2, by * 32, 0], x)
 
 
+def conv_3x3(channels: int):
+    """A 3x3 convolution of an 8x8 image with ``channels`` channels in 32-wide K steps (TileLang's
+    examples/convolution form)."""
+    window = 9 * channels
+
+    @T.prim_func
+    def conv(
+        data: T.Tensor((1, 8, 8, channels), "float16"),
+        kernel: T.Tensor((window, 32), "float16"),
+        out: T.Tensor((64, 32), "float32"),
+    ):
+        with T.Kernel(1, 2) as (bx, by):
+            data_s = T.alloc_shared((32, 32), "float16")
+            kernel_s = T.alloc_shared((32, 32), "float16")
+            acc = T.alloc_fragment((32, 32), "float32")
+            T.clear(acc)
+            for k in T.serial(window // 32):
+                T.im2col(data, data_s, by, k, 3, 1, 1, 1)
+                T.copy(kernel[k * 32, 0], kernel_s)
+                T.gemm(data_s, kernel_s, acc)
+            T.copy(acc, out[by * 32, 0])
+
+    return conv
+
+
 def lower(func, until: str, **options) -> tvm.IRModule:
     """Run the pipeline on ``func`` up to and including the pass named ``until``."""
     mod = tvm.IRModule({"gemm": func})

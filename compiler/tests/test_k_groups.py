@@ -3,6 +3,7 @@
 import pytest
 import tilelang_tt.language as T
 import tvm_ffi
+from programs import conv_3x3
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.k_groups import group_k_steps
@@ -71,3 +72,12 @@ def test_four_steps_become_one_with_four_times_the_k_block(transpose_b):
 )
 def test_loops_it_cannot_group_are_left_alone(program):
     assert group_k_steps(program, 4).same_as(program)
+
+
+def test_a_convolutions_gather_groups_like_a_load():
+    """T.im2col(data, data_s, by, k, ...) at step k of 2-wide groups gathers a 64-wide block: its window
+    position is k times the block's width, so the same call covers both steps of the group."""
+    grouped = group_k_steps(conv_3x3(64), 2)
+    (gather,) = [site for site in find_ops(grouped.body, ("tl.im2col",))]
+    assert int(gather.loops[-1].extent) == 9 and str(ops.fields(gather.call).c_step) == "k"
+    assert _shapes(grouped) == {"data_s": [32, 64], "kernel_s": [64, 32]}

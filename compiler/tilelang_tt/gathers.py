@@ -7,8 +7,9 @@ k = c_step * block_K + j, i.e. (kh, kw, c) with c fastest, the order of a (KH, K
 flattened to (KH * KW * C, F). The element is image[n, oh * stride + kh * dilation - pad, ow * stride + kw
 * dilation - pad, c], or 0 where that lies in the padding (or m, k lie past the end of the grid).
 
-Channels are contiguous in a page, so a row is fetched in runs of 32 channels (C is a multiple of 32): one
-NOC read of 32 elements per run, from byte offset c * element_bytes of the position's page, into the row's
+Channels are contiguous in a page, so a row is fetched in runs of channels (C is a multiple of 32): the
+whole row at once when block_K divides C (a row then lies in one window position), else runs of 32; one
+NOC read per run, from byte offset c * element_bytes of the position's page, into the row's
 place in a row-major staging block in L1 (64-byte aligned on both sides for 16-bit data); a run in the
 padding is zero-filled instead. The reader pushes the block 32 rows at a time — one strip of block_K / 32
 tile-sized pages, the unit ``tilize_block`` consumes — and compute tilizes each strip into the tile.
@@ -34,7 +35,10 @@ def lower_im2col_read(call, entry: CircularBuffer, accessor, element_bytes: int)
     f = ops.fields(call)
     cb = cb_var(entry)
     strip_pages = f.cols // TILE
-    run_bytes = RUN * element_bytes
+    # A block whose columns divide C never crosses a window position (kh, kw): each row is one run of
+    # f.cols channels, contiguous in the position's page, read at once; else runs of 32 channels.
+    run_channels = f.cols if f.channels % f.cols == 0 else RUN
+    run_bytes = run_channels * element_bytes
     base = uint_var(f"l1_write_addr_{entry.name[3:]}")
 
     def run(strip, r, j):
@@ -69,10 +73,10 @@ def lower_im2col_read(call, entry: CircularBuffer, accessor, element_bytes: int)
         return seq(
             [
                 tirx.Bind(m, simplify(f.nhw_step * f.rows + strip * TILE + r)),
-                tirx.Bind(k, simplify(f.c_step * f.cols + j * RUN)),
+                tirx.Bind(k, simplify(f.c_step * f.cols + j * run_channels)),
                 tirx.Bind(h_pad, simplify(tirx.floordiv(oh_ow, f.out_width) * f.stride + kh * f.dilation)),
                 tirx.Bind(w_pad, simplify(ow * f.stride + kw * f.dilation)),
-                tirx.Bind(dst, simplify(base + (r * f.cols + j * RUN) * element_bytes)),
+                tirx.Bind(dst, simplify(base + (r * f.cols + j * run_channels) * element_bytes)),
                 tirx.IfThenElse(
                     inside,
                     extern("noc_async_read", source, dst, run_bytes),
@@ -81,12 +85,14 @@ def lower_im2col_read(call, entry: CircularBuffer, accessor, element_bytes: int)
             ]
         )
 
+    runs = f.cols // run_channels
+
     def strip(s):
         return seq(
             [
                 extern("cb_reserve_back", cb, strip_pages),
                 tirx.Bind(base, tirx.call_extern("int32", "get_write_ptr", cb)),
-                loop("r", TILE, lambda r: loop("run", f.cols // RUN, lambda j: run(s, r, j))),
+                loop("r", TILE, lambda r: loop("run", runs, lambda j: run(s, r, j))),
                 extern("noc_async_read_barrier"),
                 extern("cb_push_back", cb, strip_pages),
             ]
@@ -97,7 +103,7 @@ def lower_im2col_read(call, entry: CircularBuffer, accessor, element_bytes: int)
             dsl_comment(ops.loc_of(call)),
             comment(
                 f"im2col rows: {f.kernel}x{f.kernel} window, stride {f.stride}, dilation {f.dilation}, "
-                f"padding {f.pad}; runs of {RUN} channels per read"
+                f"padding {f.pad}; runs of {run_channels} channels per read"
             ),
             loop("strip", f.rows // TILE, strip),
         ]

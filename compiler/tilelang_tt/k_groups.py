@@ -23,7 +23,9 @@ becomes, for a group of g steps (g dividing the trip count)::
 The products are added in the same order (K tile by K tile, in float32 DST, the accumulator packed and
 unpacked as float32 between groups as between steps), so results are bit-identical. Taken for a loop whose
 body is exactly the two loads and the GEMM, its operand buffers used nowhere else, each load's K position
-``k * bK`` plus a constant in one dimension (transposed operands included). LowerTileProgramTT tries
+``k * bK`` plus a constant in one dimension (transposed operands included); a convolution's
+``T.im2col(img, A_s, by, k, ...)`` is A's load (its window position is ``c_step * block_K`` plus the
+column, so the same call into a wider block covers the group). LowerTileProgramTT tries
 groups of 8, 4 and 2 and keeps the largest whose circular buffers fit L1.
 """
 
@@ -87,6 +89,24 @@ def _widened(value, d: int, loop: tirx.For, g: int, buffer=None):
     return tirx.BufferRegion(value.source if buffer is None else buffer, ranges)
 
 
+def _grouped_im2col(load, loop: tirx.For, g: int, operands: dict, uses: dict):
+    """(``T.im2col`` into a g times wider block at the same step, the old block, the new one) when it
+    fills the GEMM's untransposed A operand at K step ``k`` (its window position is ``c_step * block_K``
+    plus the column, so a wider block at step k covers the g steps of the group), else None."""
+    f = ops.fields(load.value)
+    col = f.col.source
+    a, kdim = operands["a"]
+    if not (a.source.same_as(col) and kdim == 1 and _whole(f.col) and f.c_step.same_as(loop.loop_var)):
+        return None
+    if uses.get(str(col.name), 0) != 2:
+        return None
+    rows, cols = (int(x) for x in col.ty.shape)
+    wide = tirx.decl_buffer([rows, cols * g], col.ty.dtype, str(col.name), scope=buffer_scope(col))
+    args = list(load.value.args)
+    args[1] = _all_of(wide)
+    return tirx.Evaluate(tvm.ir.Call(load.value.op, args, ret_ty=load.value.ty)), col, wide
+
+
 def _grouped_loop(loop: tirx.For, g: int, uses: dict):
     """(the loop taking g K steps at a time, {old operand buffer: new one}) or None when it is not the
     GEMM loop of the module docstring or its trip count is no multiple of g."""
@@ -97,12 +117,21 @@ def _grouped_loop(loop: tirx.For, g: int, uses: dict):
     if not (isinstance(loop.min, tirx.IntImm) and int(loop.min) == 0) or len(body) != 3:
         return None
     *loads, gemm = body
-    if not (all(ops.is_op(s, "tl.copy") for s in loads) and ops.is_op(gemm, "tl.gemm")):
+    loaded = all(ops.is_op(s, "tl.copy") or ops.is_op(s, "tl.im2col") for s in loads)
+    if not (loaded and ops.is_op(gemm, "tl.gemm")):
         return None
     f = ops.fields(gemm.value)
     operands = {"a": (f.a, 1 if not int(f.trans_a) else 0), "b": (f.b, 0 if not int(f.trans_b) else 1)}
     new_loads, new_operands = [], {}
     for load in loads:
+        if ops.is_op(load, "tl.im2col"):
+            gathered = _grouped_im2col(load, loop, g, operands, uses)
+            if gathered is None:
+                return None
+            new_load, old, wide = gathered
+            new_operands["a"] = (old, wide)
+            new_loads.append(new_load)
+            continue
         src, dst = ops.fields(load.value).src, ops.fields(load.value).dst
         role = next((r for r, (v, _) in operands.items() if v.source.same_as(dst.source)), None)
         if role is None or role in new_operands or not is_global(src.source) or not _whole(dst):

@@ -471,22 +471,40 @@ def test_flash_attention_forward(target, causal, monkeypatch):
     assert result.passed, f"flash attention (causal={causal}) on {target}: {result}"
 
 
+def _grouped_programs():
+    """(PrimFunc, operand buffer, its rows, input shapes and dtypes) of the GEMM epilogue and the
+    convolution examples with 32-wide K steps."""
+    epilogue = _example("gemm_epilogue").matmul_bias_gelu.get_tir(256, 256, 1024, 128, 128, 32)
+    conv = _example("convolution").convolution.get_tir(
+        N=1, C=256, H=8, W=8, F=64, K=3, S=1, D=1, P=1, block_M=64, block_N=64, block_K=32, num_stages=2,
+        threads=128,
+    )  # fmt: skip
+    bf16, f16 = ml_dtypes.bfloat16, np.float16
+    epilogue_inputs = [((256, 1024), bf16), ((1024, 256), bf16), ((256,), bf16), ((256, 256), bf16)]
+    conv_inputs = [((1, 8, 8, 256), f16), ((3, 3, 256, 64), f16)]
+    return [
+        (epilogue, "A_shared", 128, epilogue_inputs),
+        (conv, "data_shared", 64, conv_inputs),
+    ]
+
+
 @pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-def test_k_steps_taken_in_groups_give_the_same_bits(target, monkeypatch):
-    """examples/gemm_epilogue.py with 32-wide K steps: grouped (k_groups.py: the lowering takes 8 steps at a
-    time here, the accumulator reloaded 8 times less) and step by step, the outputs are bit-identical."""
+@pytest.mark.parametrize("program", range(2), ids=["gemm_epilogue", "convolution"])
+def test_k_steps_taken_in_groups_give_the_same_bits(program, target, monkeypatch):
+    """The GEMM epilogue and convolution examples with 32-wide K steps, grouped (k_groups.py: the lowering
+    takes 8 steps at a time in both, the accumulator reloaded 8 times less; the convolution's gather then
+    reads each row's 256 channels at once) and step by step: bit-identical outputs."""
     from tilelang_tt.passes import lower_tile_program_tt
 
-    func = _example("gemm_epilogue").matmul_bias_gelu.get_tir(256, 256, 1024, 128, 128, 32)
+    func, operand, rows, shapes = _grouped_programs()[program]
     rng = np.random.default_rng(5)
-    shapes = ((256, 1024), (1024, 256), (256,), (256, 256))
-    inputs = [rng.standard_normal(s).astype(ml_dtypes.bfloat16) for s in shapes]
+    inputs = [rng.standard_normal(shape).astype(dtype) for shape, dtype in shapes]
     outputs, widths = [], []
     for groups in (lower_tile_program_tt.K_GROUPS, ()):
         monkeypatch.setattr(lower_tile_program_tt, "K_GROUPS", groups)
         kernel = tilelang.compile(func, out_idx=[-1], target=target)
-        (a,) = [cb for cb in kernel.plan["circular_buffers"] if cb["buffer"] == "A_shared"]
-        widths.append(a["tiles"] // 4)  # K tiles per step of the 128-row block
+        (a,) = [cb for cb in kernel.plan["circular_buffers"] if cb["buffer"] == operand]
+        widths.append(a["tiles"] // (rows // 32))  # K tiles per step
         outputs.append(np.asarray(kernel(*inputs)).view(np.uint16))
     assert widths == [8, 1], f"K tiles per step, grouped and not: {widths}"
     assert np.array_equal(*outputs), "grouping K steps changed the result"

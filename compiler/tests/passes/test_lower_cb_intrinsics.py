@@ -1,5 +1,6 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
+import pytest
 import tvm
 import tvm_ffi
 from before_after import T, assert_pass
@@ -14,7 +15,7 @@ from gemm_kernels import (
     write_by_accessor,
     writer_block,
 )
-from programs import affine_blocks, extern_calls, gemm, lower, page_table_gather
+from programs import affine_blocks, conv_3x3, extern_calls, gemm, lower, page_table_gather
 from tilelang_tt import ops
 from tilelang_tt.ir_utils import find_ops
 from tilelang_tt.passes import LowerCBIntrinsics
@@ -333,3 +334,19 @@ def test_a_tensor_with_halos_is_written_to_its_owner_and_to_the_neighbours_halos
         data_movement_kernel("writer", attrs, write_by_accessor),
         data_movement_kernel("writer", attrs, write_with_a_halo),
     )
+
+
+@pytest.mark.parametrize("channels, run_bytes", [(64, 128), (96, 64)])
+def test_im2col_reads_a_row_at_once_where_the_block_lies_in_one_window_position(channels, run_bytes):
+    """K steps of 32 are taken in groups (k_groups.py): with 64 channels, 2 steps make the block 64 wide,
+    which divides C, so each row is one read of 64 channels (128 bytes); with 96 channels the window's 27
+    steps do not group and a 32-wide row is one run of 32 channels (64 bytes) anyway, read the old way."""
+    reader = lower(conv_3x3(channels), "LowerCBIntrinsics")["gemm_reader"]
+    sizes = set()
+
+    def note(e):
+        if ops.is_extern(e) and e.value.args[0].value == "noc_async_read":
+            sizes.add(int(e.value.args[3]))
+
+    tvm_ffi.structural_walk(reader.body, (tirx.Evaluate, note))
+    assert sizes == {run_bytes}, sizes
