@@ -184,3 +184,19 @@ def test_a_guard_on_a_narrow_integer_tensor_is_checked_without_it():
         lower(blocks_under_an_int8_mask, "AttachTensorAccessorTT"),
         lower(blocks_under_an_int8_mask, "CheckTileBoundsTT"),
     )
+
+
+@T.prim_func
+def steps_chosen_per_block(K: T.Tensor((256, 64), "bfloat16"), O: T.Tensor((128, 64), "bfloat16")):
+    # block-causal attention's trip count: T.if_then_else of the block (2 steps for the first block, 4
+    # for the others); the reads stay inside K over both
+    with T.Kernel(2) as bx:
+        K_s = T.alloc_shared((64, 64), "bfloat16")
+        num_steps = T.if_then_else(bx < 1, 2, 4)
+        for s in T.serial(num_steps):
+            T.copy(K[s * 64, 0], K_s)
+        T.copy(K_s, O[bx * 64, 0])
+
+
+def test_a_trip_count_chosen_with_if_then_else_is_bounded_by_both_values():
+    lower(steps_chosen_per_block, "CheckTileBoundsTT")

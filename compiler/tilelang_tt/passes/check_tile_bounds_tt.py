@@ -82,6 +82,18 @@ def _extreme(expr, ranges: dict, analyzer, largest: bool) -> tuple[int, str]:
     return int(bound.max_value if largest else bound.min_value), ""
 
 
+def _as_selects(expr):
+    """``expr`` with each ``T.if_then_else(c, a, b)`` a Select, which the analyzer bounds by its two values
+    (a trip count chosen per grid point, as block-causal attention's ``num_steps``)."""
+
+    def select(c):
+        if isinstance(c.op, tvm.ir.Op) and op_name(c).endswith("if_then_else") and len(c.args) == 3:
+            return tirx.Select(*c.args)
+        return c
+
+    return tvm_ffi.structural_map(expr, (tvm.ir.Call, select), order="post")
+
+
 def _reads_table(expr) -> bool:
     found = []
     tvm_ffi.structural_walk(expr, (tvm.ir.Call, lambda c: found.append(ops.is_op(c, "tt.table_value"))))
@@ -163,6 +175,7 @@ def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
         ranges: dict = {}
 
         def bind(var, start, extent):
+            start, extent = _as_selects(start), _as_selects(extent)
             ranges[var] = (start, extent)
             analyzer.bind(var, tvm.ir.Range.from_min_extent(start, extent))
 
@@ -178,7 +191,7 @@ def CheckTileBoundsTT() -> tvm.transform.Pass:  # noqa: N802
                     bind(node.node.var, 0, node.value)
                 visit(node.body)
             elif isinstance(node, tirx.Bind):  # a named index: its bound is its value's
-                analyzer.bind(node.var, node.value)
+                analyzer.bind(node.var, _as_selects(node.value))
             elif isinstance(node, tirx.IfThenElse):
                 # A guard bounds what its branches reach (``if by * block_N < N:`` around a persistent
                 # kernel's tile): the prover works under it, simplified to the canonical form the
