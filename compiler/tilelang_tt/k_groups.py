@@ -25,8 +25,8 @@ unpacked as float32 between groups as between steps), so results are bit-identic
 body is exactly the two loads and the GEMM, its operand buffers used nowhere else, each load's K position
 ``k * bK`` plus a constant in one dimension (transposed operands included); a convolution's
 ``T.im2col(img, A_s, by, k, ...)`` is A's load (its window position is ``c_step * block_K`` plus the
-column, so the same call into a wider block covers the group). LowerTileProgramTT tries
-groups of 8, 4 and 2 and keeps the largest whose circular buffers fit L1.
+column, so the same call into a wider block covers the group). LowerTileProgramTT tries groups of 8, 4
+and 2 and keeps the largest whose circular buffers fit L1.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import tvm_ffi
 from tvm import tirx
 
 from . import ops
-from .ir_utils import buffer_scope, find_ops, is_global, parallel_loc, simplify
+from .ir_utils import buffer_scope, collect_vars, find_ops, is_global, parallel_loc, simplify
 
 __all__ = ["GROUPS", "group_k_steps"]
 
@@ -54,7 +54,9 @@ def _whole(value) -> bool:
 
 def _k_dim(value, loop: tirx.For) -> int | None:
     """The one dimension of a global region whose start moves with ``loop`` by its extent per step."""
-    moving = [d for d, r in enumerate(value.region) if any(v.same_as(loop.loop_var) for v in _vars(r.min))]
+    moving = [
+        d for d, r in enumerate(value.region) if any(v.same_as(loop.loop_var) for v in collect_vars(r.min))
+    ]
     if len(moving) != 1:
         return None
     d = moving[0]
@@ -65,17 +67,12 @@ def _k_dim(value, loop: tirx.For) -> int | None:
 
 
 def _all_of(buffer):
+    """The region of all of ``buffer``."""
     zero = tirx.const(0, "int32")
     return tirx.BufferRegion(buffer, [tvm.ir.Range.from_min_extent(zero, int(n)) for n in buffer.ty.shape])
 
 
-def _vars(expr) -> list:
-    found = []
-    tvm_ffi.structural_walk(expr, (tvm.ir.Var, found.append))
-    return found
-
-
-def _widened(value, d: int, loop: tirx.For, g: int, buffer=None):
+def _widened(value, d: int, loop: tirx.For, g: int):
     """The region ``value`` with dimension ``d`` g times as long and its start at step ``k * g``."""
     ranges = []
     for i, r in enumerate(value.region):
@@ -86,7 +83,7 @@ def _widened(value, d: int, loop: tirx.For, g: int, buffer=None):
             r.min, (tvm.ir.Var, lambda v: loop.loop_var * g if v.same_as(loop.loop_var) else v)
         )
         ranges.append(tvm.ir.Range.from_min_extent(simplify(start), simplify(r.extent * g)))
-    return tirx.BufferRegion(value.source if buffer is None else buffer, ranges)
+    return tirx.BufferRegion(value.source, ranges)
 
 
 def _grouped_im2col(load, loop: tirx.For, g: int, operands: dict, uses: dict):
