@@ -59,8 +59,11 @@ def test_each_grid_point_stores_its_shares_and_a_second_block_adds_them():
     )
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("per_point", [False, True], ids=["shared by the points of by", "one per point"])
+@pytest.mark.parametrize(
+    "per_point, target",
+    [(False, "wormhole"), (True, "blackhole")],
+    ids=["shared by by's points", "one per point"],
+)
 def test_the_shares_add_into_what_the_tensor_held(target, per_point):
     """Into C shared by both points of by (two copies), or into each point's own part of C (one copy)."""
     kernel = tilelang.compile(_adds(per_point=per_point), target=target)

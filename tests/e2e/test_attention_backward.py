@@ -248,8 +248,7 @@ def _reference(q, k, v, do, is_causal):
     return (np.log(total) + top)[..., 0] * LOG2E, delta, dq, dk, dv
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("is_causal", [False, True])
+@pytest.mark.parametrize("target, is_causal", [("wormhole", False), ("blackhole", True)])
 def test_dq_shares_of_each_key_block_add_up_to_the_gradient(target, is_causal):
     """Three key blocks (so three shares of each dQ row block, fewer under the causal mask) and two heads."""
     batch, heads, seq_len, dim = 1, 2, 192, 64
@@ -269,8 +268,7 @@ def test_dq_shares_of_each_key_block_add_up_to_the_gradient(target, is_causal):
         assert error < 1e-2, f"{name} off by {error:.3g} of its largest value"
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("is_causal", [False, True])
+@pytest.mark.parametrize("target, is_causal", [("wormhole", True), ("blackhole", False)])
 def test_gqa_heads_of_a_group_take_turns_adding_dk_and_dv(target, is_causal):
     """Four query heads in two groups: dQ by shares (one copy per key block), dK and dV, which a group's
     heads add into together (``bx // groups``), by the group's heads taking turns on its core."""

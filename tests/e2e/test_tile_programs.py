@@ -488,8 +488,9 @@ def _grouped_programs():
     ]
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("program", range(2), ids=["gemm_epilogue", "convolution"])
+@pytest.mark.parametrize(
+    "program, target", [(0, "wormhole"), (1, "blackhole")], ids=["gemm_epilogue", "convolution"]
+)
 def test_k_steps_taken_in_groups_give_the_same_bits(program, target, monkeypatch):
     """The GEMM epilogue and convolution examples with 32-wide K steps, grouped (k_groups.py: the lowering
     takes 8 steps at a time in both, the accumulator reloaded 8 times less; the convolution's gather then
