@@ -4,7 +4,8 @@ point per key block walks the query blocks and adds its share of their gradient 
 workspace of shares, one copy of ``dQ`` per key block, and adds the copies into ``dQ`` in a second program
 (atomic_shares.py). The kernels below are upstream's, imports changed only; ``lse`` and ``Delta`` (the
 forward's and the preprocess's outputs, whose kernels tests/e2e/test_row_copies.py runs) come from numpy
-here, so the gradients test the backward alone. Both archs, causal or not, against numpy."""
+here, so the gradients test the backward alone, against numpy: MHA causal on Blackhole (the causal mask
+leaves some shares zero), GQA on Wormhole."""
 
 import numpy as np
 import pytest
@@ -248,7 +249,7 @@ def _reference(q, k, v, do, is_causal):
     return (np.log(total) + top)[..., 0] * LOG2E, delta, dq, dk, dv
 
 
-@pytest.mark.parametrize("target, is_causal", [("wormhole", False), ("blackhole", True)])
+@pytest.mark.parametrize("target, is_causal", [("blackhole", True)])
 def test_dq_shares_of_each_key_block_add_up_to_the_gradient(target, is_causal):
     """Three key blocks (so three shares of each dQ row block, fewer under the causal mask) and two heads."""
     batch, heads, seq_len, dim = 1, 2, 192, 64
@@ -268,7 +269,7 @@ def test_dq_shares_of_each_key_block_add_up_to_the_gradient(target, is_causal):
         assert error < 1e-2, f"{name} off by {error:.3g} of its largest value"
 
 
-@pytest.mark.parametrize("target, is_causal", [("wormhole", True), ("blackhole", False)])
+@pytest.mark.parametrize("target, is_causal", [("wormhole", False)])
 def test_gqa_heads_of_a_group_take_turns_adding_dk_and_dv(target, is_causal):
     """Four query heads in two groups: dQ by shares (one copy per key block), dK and dV, which a group's
     heads add into together (``bx // groups``), by the group's heads taking turns on its core."""

@@ -184,7 +184,7 @@ def test_row_vectors_are_read_one_row_per_tile_and_kept_across_blocks(target, mo
     np.testing.assert_allclose(kernel(x, g, b), expected, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_blocks_a_second_pass_reads_again_are_kept_from_the_first(target, monkeypatch):
     """The second loop's blocks of X are the first loop's, kept in L1 (read once from DRAM): every engine
     that reads them (the reduction, the FPU product, the SFPU expression) reads its step's block."""
