@@ -231,3 +231,26 @@ def test_a_row_copy_the_pages_cannot_hold_is_a_located_error():
 def test_a_row_copy_off_the_32_value_runs_is_a_located_error():
     with pytest.raises(TTCompileError, match=r"these rows of S start at column bx \* 32 \+ 16 and span 32"):
         lower(_row_statistics((2, 3, 96), start=16), "LowerTileProgramTT")
+
+
+@T.prim_func
+def rows_minus_named_value(
+    X: T.Tensor((64, 96), "float32"), M: T.Tensor((64,), "float32"), Y: T.Tensor((64, 96), "float32")
+):
+    # TileLang's LayerNorm backward reads its statistics this way: m_v = M[row], one value per row
+    with T.Kernel(2) as bx:
+        x_s = T.alloc_shared((1, 96), "float32")
+        for k in T.serial(32):
+            row = bx * 32 + k
+            T.copy(X[row, 0], x_s)
+            m_v = M[row]
+            for i, j in T.Parallel(1, 96):
+                x_s[i, j] = x_s[i, j] - m_v
+            T.copy(x_s, Y[row, 0])
+
+
+def test_a_vector_read_a_value_per_row_is_stored_a_page_per_row_of_one_value():
+    """M's rows (a column, LegalizeVectorsTT) are shorter than a 32-value run but only ever read whole: a
+    page per row, read as a whole row (row_copies.py), not the located error of a row copy off the runs."""
+    m = attr(lower(rows_minus_named_value, "AttachTensorAccessorTT"), "tt.tensor_accessors")[1]
+    assert (m.page_layout, list(m.view), m.pages, m.access) == ("row_major", [64, 1], 64, "read"), m
