@@ -4,6 +4,7 @@ It exposes, in @<name>:
   //:py_toolchain     the venv as Bazel's Python toolchain (register_toolchains it)
   //:python_headers   cc_library with the interpreter's Python.h
   //:pybind11         cc_library with pybind11's headers (and Python.h)
+  //:interpreter.bzl  PYC_TAG, the interpreter's bytecode cache tag (``cpython-311``), for //bazel:bytecode.bzl
 
 The venv directory is named after a hash of the lock file and the interpreter's version. Its path
 is baked into every Python launcher, so a change to the lock file changes the launchers and
@@ -20,12 +21,14 @@ def _impl(rctx):
     python = make_venv(rctx, base, rctx.path(rctx.attr.requirements), timeout = rctx.attr.timeout)
 
     paths = run(rctx, [python, "-c", "; ".join([
-        "import sysconfig, pybind11",
+        "import sys, sysconfig, pybind11",
         "print(sysconfig.get_paths()['include'])",
         "print(pybind11.get_include())",
-    ])], "asking the venv for its include directories").strip().split("\n")
+        "print(sys.implementation.cache_tag)",
+    ])], "asking the venv for its include directories and bytecode tag").strip().split("\n")
     rctx.symlink(paths[0], "python_include")
     rctx.symlink(paths[1], "pybind11_include")
+    rctx.file("interpreter.bzl", "PYC_TAG = \"{}\"\n".format(paths[2]))
 
     rctx.file("BUILD.bazel", """\
 load("@bazel_tools//tools/python:toolchain.bzl", "py_runtime_pair")

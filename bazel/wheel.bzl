@@ -33,6 +33,8 @@ def _py_wheel_dir_impl(ctx):
     ])
     manifest_lines = []
     for f in files.to_list():
+        if "/__pycache__/" in f.short_path:
+            continue  # the build's bytecode for tests (bytecode.bzl); pip compiles its own on install
         destination = _install_path(f.short_path, ctx.attr.install_paths)
         if destination == None:
             fail("%s: %s is in the runfiles of %s but under none of install_paths %s" % (

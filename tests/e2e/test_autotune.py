@@ -200,27 +200,33 @@ def gemm_256(bM, bN, bK):  # noqa: N803 -- the configs' names
     return gemm(256, 256, 256, bM, bN, bK)
 
 
-def tune_where(monkeypatch, tmp_path, where: str):
-    """The AutotuneResult of tuning gemm_256, with empty caches of its own."""
-    monkeypatch.setenv("TILELANG_TT_CACHE_DIR", str(tmp_path / where))
-    return (
-        AutoTuner.from_kernel(kernel=gemm_256, configs=WHERE_CONFIGS)
-        .set_compile_args(out_idx=[-1])
-        .set_profile_args(ref_prog=ref_program)
-        .run()
-    )
+def tune_where(cache_dir, cpu_counts: str):
+    """The AutotuneResult of tuning gemm_256 with ``cpu_counts`` worker processes and an empty cache of its
+    own at ``cache_dir``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TILELANG_TT_CACHE_DIR", str(cache_dir))
+        patch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", cpu_counts)
+        return (
+            AutoTuner.from_kernel(kernel=gemm_256, configs=WHERE_CONFIGS)
+            .set_compile_args(out_idx=[-1])
+            .set_profile_args(ref_prog=ref_program)
+            .run()
+        )
+
+
+@pytest.fixture(scope="module")
+def alone(tmp_path_factory):
+    """The tuning in this process that the worker processes and the Ray cluster must reproduce (run once)."""
+    return tune_where(tmp_path_factory.mktemp("alone"), "1")
 
 
 def outcomes(result):
     return [(trial.config, trial.latency, trial.failure) for trial in result.trials]
 
 
-def test_worker_processes_tune_as_one_process_does(monkeypatch, tmp_path):
-    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "1")
-    alone = tune_where(monkeypatch, tmp_path, "alone")
+def test_worker_processes_tune_as_one_process_does(alone, tmp_path):
     assert {trial.worker for trial in alone.trials} == {this_worker()}
-    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "2")
-    forked = tune_where(monkeypatch, tmp_path, "forked")
+    forked = tune_where(tmp_path, "2")
     workers = {trial.worker for trial in forked.trials}
     assert this_worker() not in workers and len(workers) == 2, f"candidates ran in {workers}"
     assert outcomes(forked) == outcomes(alone)
@@ -233,10 +239,8 @@ def test_worker_processes_tune_as_one_process_does(monkeypatch, tmp_path):
     )
 
 
-def test_a_ray_cluster_tunes_as_one_process_does(monkeypatch, tmp_path):
+def test_a_ray_cluster_tunes_as_one_process_does(alone, monkeypatch, tmp_path):
     ray = pytest.importorskip("ray")
-    monkeypatch.setenv("TILELANG_AUTO_TUNING_CPU_COUNTS", "1")
-    alone = tune_where(monkeypatch, tmp_path, "alone")
     monkeypatch.setenv("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")  # no accelerators here: quiet Ray's notice
     # A short session folder: Ray's sockets live there, and a test's TMPDIR is too long for a socket path.
     session = tempfile.mkdtemp(prefix="ray", dir="/tmp")
@@ -248,7 +252,7 @@ def test_a_ray_cluster_tunes_as_one_process_does(monkeypatch, tmp_path):
         runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}},
     )
     try:
-        on_ray = tune_where(monkeypatch, tmp_path, "ray")
+        on_ray = tune_where(tmp_path, "1")
     finally:
         ray.shutdown()
         shutil.rmtree(session, ignore_errors=True)
