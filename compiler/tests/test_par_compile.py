@@ -9,7 +9,8 @@ from programs import gemm
 from tilelang_tt.errors import TTResourceError
 
 CONFIGS = [{"bM": 32, "bN": 32}, {"bM": 64, "bN": 64}, (128, 128, 128, 128, 128)]  # a tuple: positional
-TOO_BIG = {"M": 1024, "N": 1024, "K": 512, "bM": 1024, "bN": 1024, "bK": 512}  # more L1 than a core has
+# more L1 than a core has, also in the blocks made for the cores (ReblockGemmForCoresTT: 128 x 128 x 4096)
+TOO_BIG = {"M": 1024, "N": 1024, "K": 4096, "bM": 1024, "bN": 1024, "bK": 4096}
 
 
 @tilelang_tt.jit(out_idx=[-1])

@@ -24,7 +24,8 @@ def test_passes_in_design_order():
         "SelectElementBranchesTT",
         "CoarsenSubTileRowsTT", "VectorizeThreadsTT", "VectorizeElementLoopsTT",
         "LegalizeVectorsTT", "StageElementGlobalsTT",
-        "ApplyTTDefaults", "InferTTLayout", "PropagateTTLayout", "AttachTensorAccessorTT",
+        "ApplyTTDefaults", "ReblockGemmForCoresTT", "InferTTLayout", "PropagateTTLayout",
+        "AttachTensorAccessorTT",
         "CheckTileBoundsTT", "LayoutAwareWorkPartitionTT", "GridToCoreGrid", "LowerTileProgramTT",
         "LowerSharedToCB",
         "LowerTTTileIntrinsics",
@@ -52,7 +53,7 @@ def test_run_pipeline_writes_the_plan_too(tmp_path):
 def test_dump_ir_after_every_pass(tmp_path):
     run_pipeline(_mod(), dump_ir=str(tmp_path))
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert len(names) == 29 and names[0] == "01_InlineRegionIndicesTT.py" and names[-1] == "29_VerifyTTIR.py"
+    assert len(names) == 30 and names[0] == "01_InlineRegionIndicesTT.py" and names[-1] == "30_VerifyTTIR.py"
 
 
 def test_timings_are_reported():

@@ -173,6 +173,23 @@ def test_gpu_only_modules_import_and_using_a_name_is_a_located_error():
     assert caught.value.lineno == lines['tilelang.tools.plot_layout(None, name="layout")']
 
 
+def test_language_submodules_programs_import_by_name():
+    """Upstream's tilelang.language is a package: its dtypes module gives the dtype class, the dtype objects
+    and a torch map; its fp8 helpers pick a GPU float8 dtype, a located error here."""
+    torch = pytest.importorskip("torch")
+    from tilelang_tt.language.dtypes import _TORCH_DTYPE_TO_STR, bfloat16, dtype
+    from tilelang_tt.language.fp8 import determine_fp8_type
+
+    assert dtype(_TORCH_DTYPE_TO_STR[torch.bfloat16]) == bfloat16 == T.bfloat16
+    with open(__file__) as source:
+        lines = {text.strip(): i for i, text in enumerate(source, 1)}
+    with pytest.raises(
+        tilelang.TTCompileError, match=r"determine_fp8_type is not supported .*float"
+    ) as caught:
+        determine_fp8_type("e4m3")
+    assert (caught.value.filename, caught.value.lineno) == (__file__, lines['determine_fp8_type("e4m3")'])
+
+
 def test_tileop_gemm_warp_policy_is_the_languages():
     from tilelang_tt.tileop.base import GemmWarpPolicy
 

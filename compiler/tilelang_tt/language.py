@@ -19,11 +19,18 @@ Everything of TVM's TVMScript ``tirx`` namespace is available (``T.prim_func``, 
 
 The names live in ``tvmscript_language.py``; this module hands each out on first use, so a program whose
 kernels all come from the kernel cache (``kernel_cache.py``) runs without importing TVM.
+
+Upstream's ``tilelang.language`` is a package, and programs import two of its submodules by name
+(``from tilelang.language.fp8 import determine_fp8_type``, ``from tilelang.language.dtypes import dtype``);
+they are the modules of ``language_modules/`` (``__path__`` below).
 """
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+
+__path__ = [str(Path(__file__).with_name("language_modules"))]
 
 
 def _names():

@@ -12,6 +12,7 @@ import time
 import tvm
 
 from . import passes as P
+from .errors import TTResourceError
 from .stages import check_one_kernel
 
 __all__ = ["build_tt_pipeline", "run_pipeline", "validate_module_for_tt", "emit_tt_artifacts", "pass_names"]
@@ -24,8 +25,11 @@ def tt_passes(
     enable_prefetch: bool = True,
     math_fidelity: str = "HiFi4",
     packer_l1_acc: bool = False,
+    reblock: bool = True,
+    reblocked: list | None = None,
 ) -> list:
-    """The passes in order (the body of build_tt_pipeline)."""
+    """The passes in order (the body of build_tt_pipeline); ``reblock``, ``reblocked``: see
+    ReblockGemmForCoresTT."""
     return [
         P.InlineRegionIndicesTT(),  # a named index in a tile region (row = by * bM) → what it names
         P.ResolveTensorViewsTT(),  # a parameter indexed through a reshaped view takes the view's shape
@@ -45,6 +49,7 @@ def tt_passes(
             math_fidelity,
             packer_l1_acc,
         ),  # facts + dtypes first: every later pass reads them
+        P.ReblockGemmForCoresTT(reblock, reblocked),  # a plain GEMM's block grid made the core grid
         P.InferTTLayout(),  # where each tensor lives (DRAM/L1, interleaved) before anything addresses it
         P.PropagateTTLayout(),  # reject/fall back unsupported layouts, tie tile buffers to their tensors
         P.AttachTensorAccessorTT(),  # tile shapes, page sizes and read/write roles of the global tensors
@@ -78,10 +83,19 @@ def build_tt_pipeline(
     plan_path: str | None = None,
     math_fidelity: str = "HiFi4",
     packer_l1_acc: bool = False,
+    reblock: bool = True,
+    reblocked: list | None = None,
 ) -> tvm.transform.Sequential:
     """The pipeline as a ``tvm.transform.Sequential``; with ``plan_path`` it ends by writing tt.plan.json."""
     seq = tt_passes(
-        target_device, partition_strategy, enable_double_buffer, enable_prefetch, math_fidelity, packer_l1_acc
+        target_device,
+        partition_strategy,
+        enable_double_buffer,
+        enable_prefetch,
+        math_fidelity,
+        packer_l1_acc,
+        reblock,
+        reblocked,
     )
     if plan_path is not None:
         seq.append(_write_plan_pass(plan_path))
@@ -104,7 +118,12 @@ class _Recorder:
     """Times each pass and, with a dump directory, writes the IR after it (``NN_<Pass>.py``)."""
 
     def __init__(self, dump_dir: str | None):
-        self.dump_dir, self.times, self._start, self._index = dump_dir, [], 0.0, 0
+        self.dump_dir = dump_dir
+        self.restart()
+
+    def restart(self) -> None:
+        """Forget the passes run so far (the pipeline runs again)."""
+        self.times, self._start, self._index = [], 0.0, 0
 
     def run_before_pass(self, mod, info):
         self._start = time.perf_counter()
@@ -153,17 +172,18 @@ def run_pipeline(
     if dump_ir:
         os.makedirs(dump_ir, exist_ok=True)
     recorder = _Recorder(dump_ir)
-    seq = build_tt_pipeline(
-        target_device,
-        partition_strategy,
-        enable_double_buffer,
-        enable_prefetch,
-        plan_path,
-        math_fidelity,
-        packer_l1_acc,
-    )
-    with tvm.transform.PassContext(opt_level=0, instruments=[recorder]):
-        out = seq(mod)
+    settings = (target_device, partition_strategy, enable_double_buffer, enable_prefetch, plan_path)
+    reblocked: list[str] = []
+    try:
+        with tvm.transform.PassContext(opt_level=0, instruments=[recorder]):
+            out = build_tt_pipeline(*settings, math_fidelity, packer_l1_acc, True, reblocked)(mod)
+    except TTResourceError:
+        if not reblocked:
+            raise
+        # The GEMM's blocks made for the core grid need more L1 than a core has: the user's blocks.
+        recorder.restart()
+        with tvm.transform.PassContext(opt_level=0, instruments=[recorder]):
+            out = build_tt_pipeline(*settings, math_fidelity, packer_l1_acc, False)(mod)
     if timings is not None:
         timings.extend(recorder.times)
     return out

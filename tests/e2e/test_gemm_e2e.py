@@ -64,3 +64,28 @@ def test_packer_l1_acc_keeps_the_partial_sums_in_l1(target):
     a, b = (rng.standard_normal(shape).astype(ml_dtypes.bfloat16) for shape in ((64, 1536), (1536, 128)))
     reloading = tilelang_tt.compile(func, out_idx=[-1], target=target)
     np.testing.assert_allclose(accumulating(a, b), reloading(a, b), rtol=1e-5, atol=1e-4)
+
+
+def test_blocks_the_cores_do_not_divide_are_made_one_per_core_with_the_same_bits():
+    """Blackhole's 13x10 cores and a 1536x2048 output in 128x128 blocks (16 block columns): the compiler
+    gives each core one 160x160 block (13x10 of them) that multicasts, and every element is the same sum
+    as with the user's blocks (the partition the user chose keeps them)."""
+    func = gemm(M=1536, N=2048, K=128, bM=128, bN=128, bK=32)
+    reblocked = tilelang_tt.compile(func, out_idx=[-1], target="blackhole")
+    users = tilelang_tt.compile(func, out_idx=[-1], target="blackhole", partition="row_major")
+    assert reblocked.plan["grid"]["block_shape"] == [160, 160], reblocked.plan["grid"]
+    assert users.plan["grid"]["block_shape"] == [128, 128], users.plan["grid"]
+    check(reblocked)
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal(shape).astype(ml_dtypes.bfloat16) for shape in ((1536, 128), (128, 2048)))
+    np.testing.assert_array_equal(reblocked(a, b).view(np.uint16), users(a, b).view(np.uint16))
+
+
+def test_blocks_made_for_the_cores_that_do_not_fit_l1_give_way_to_the_users():
+    """8192^2 in 256x256 blocks on Blackhole: one block per core would be 832x640 (2 MB of fp32 sums), more
+    L1 than a core has, so the kernel keeps the user's blocks instead of failing, and steps them in lockstep
+    on the largest rectangle of cores that divides their 32 x 32 grid."""
+    func = gemm(M=8192, N=8192, K=64, bM=256, bN=256, bK=32)
+    kernel = tilelang_tt.compile(func, out_idx=[-1], target="blackhole")
+    assert kernel.plan["grid"]["block_shape"] == [256, 256], kernel.plan["grid"]
+    assert kernel.plan["lockstep_grid"] == {"cores_x": 8, "cores_y": 8}

@@ -73,12 +73,14 @@ def test_blocks_the_cores_do_not_divide_are_not_multicast():
     check(kernel)
 
 
-def test_auto_multicasts_on_the_core_rectangle_that_divides_an_uneven_block_grid():
-    """14 x 14 blocks of 128 x 128 on Blackhole's 13 x 10 cores: auto steps in lockstep on 7 x 7 cores
-    (each a 2 x 2 rectangle of blocks) and multicasts; the result is bit-identical to the unicast one."""
+def test_auto_multicasts_an_uneven_block_grid_in_blocks_made_for_the_cores():
+    """14 x 14 blocks of 128 x 128 on Blackhole's 13 x 10 cores do not divide them: auto gives each core one
+    192 x 160 block (12 x 10 of them, ReblockGemmForCoresTT), steps them in lockstep and multicasts; the
+    result is bit-identical to the unicast one in the user's blocks."""
     program = dict(M=1792, N=1792, K=64, bM=128, bN=128, bK=32)
     kernel = tilelang_tt.compile(gemm(**program), out_idx=[-1], partition="auto", target="blackhole")
-    assert kernel.plan["lockstep_grid"] == {"cores_x": 7, "cores_y": 7}
+    assert kernel.plan["grid"]["block_shape"] == [192, 160], kernel.plan["grid"]
+    assert kernel.plan["lockstep_grid"] == {"cores_x": 12, "cores_y": 10}
     assert _reader(kernel)["multicast"] == ["row", "col"]
     unicast = tilelang_tt.compile(gemm(**program), out_idx=[-1], partition="row_major", target="blackhole")
     rng = np.random.default_rng(5)

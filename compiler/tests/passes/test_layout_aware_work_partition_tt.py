@@ -236,9 +236,13 @@ def test_auto_multicasts_blocks_big_enough_to_pay_for_the_hand_off(blocks, expec
 
 def test_auto_keeps_every_core_busy_for_a_grid_one_block_column_wide():
     """Softmax's grid shape: 256 row blocks of 32x512 (16 tiles, big enough to multicast), one block
-    column. As rectangles they would fill one column of 8 cores; auto walks them row-major over all 64."""
+    column. As rectangles they would fill one column of 8 cores; auto walks them row-major over all 64.
+    (The user's blocks: ReblockGemmForCoresTT would give a GEMM of this shape blocks made for the cores.)"""
     mod = lower(
-        gemm(M=8192, N=512, K=64, bM=32, bN=512), "LayoutAwareWorkPartitionTT", partition_strategy="auto"
+        gemm(M=8192, N=512, K=64, bM=32, bN=512),
+        "LayoutAwareWorkPartitionTT",
+        partition_strategy="auto",
+        reblock=False,
     )
     assert attr(mod, "tt.work_partition").tile_order == "row_major"
     assert len(attr(mod, "tt.core_work")) == 64
@@ -256,12 +260,14 @@ def test_auto_keeps_every_core_busy_for_a_grid_one_block_column_wide():
 )
 def test_auto_multicasts_on_the_largest_core_rectangle_that_divides_the_blocks(target, M, block, expected):
     """Where the core grid does not divide the block grid, auto steps in lockstep on the largest rectangle
-    of cores that does, keeping a quarter of the cores busy at least (MIN_EVEN_RECTANGLE_SHARE)."""
+    of cores that does, keeping a quarter of the cores busy at least (MIN_EVEN_RECTANGLE_SHARE). (The
+    user's blocks, as a program other than a plain GEMM keeps them: ReblockGemmForCoresTT is off.)"""
     mod = lower(
         gemm(M=M, N=M, K=64, bM=block, bN=block),
         "LayoutAwareWorkPartitionTT",
         partition_strategy="auto",
         target_device=target,
+        reblock=False,
     )
     lockstep = attr(mod, "tt.lockstep_grid")
     got = None if lockstep is None else (int(lockstep.cores_x), int(lockstep.cores_y))

@@ -19,6 +19,7 @@ from .lower_shared_to_cb import LowerSharedToCB
 from .lower_tile_program_tt import LowerTileProgramTT
 from .lower_tt_tile_intrinsics import LowerTTTileIntrinsics
 from .propagate_tt_layout import PropagateTTLayout
+from .reblock_gemm_for_cores_tt import ReblockGemmForCoresTT
 from .resolve_tensor_views_tt import ResolveTensorViewsTT
 from .schedule_tile_compute_tt import ScheduleTileComputeTT
 from .select_element_branches_tt import SelectElementBranchesTT
@@ -42,6 +43,7 @@ __all__ = [
     "LegalizeVectorsTT",
     "StageElementGlobalsTT",
     "ApplyTTDefaults",
+    "ReblockGemmForCoresTT",
     "InferTTLayout",
     "PropagateTTLayout",
     "AttachTensorAccessorTT",
