@@ -2,7 +2,8 @@
 simulated devices against numpy: attention with sinks (a per-head logit read one value per block from a
 float tensor, full and sliding-window) and chunked retention (a per-head decay computed from the grid
 index, applied through position-dependent masks: the reader generates the positions, the SFPU the
-exponentials) and split-KV flash decoding (two kernels over T.alloc_global workspaces)."""
+exponentials), split-KV flash decoding (two kernels over T.alloc_global workspaces) and DeepSeek's MLA
+decoding (one shared latent KV head, its rope part a second GEMM into the same scores)."""
 
 import numpy as np
 import pytest
@@ -453,3 +454,106 @@ def test_flash_decoding_with_split_kv_workspaces(target):
     k, v = (rng.standard_normal((batch, seq_kv, heads, dim)).astype(np.float16) for _ in range(2))
     error = np.abs(kernel(q, k, v).astype(np.float64) - split_kv_reference(q, k, v)).max()
     assert error < 1e-2, f"max error {error:.3g}"
+
+
+# examples/deepseek_mla/example_mla_decode.py's kernel for num_split = 1 (main_no_split), as upstream's
+# main() runs it; upstream decorates the factory with @tilelang.jit(out_idx=[4], pass_configs=...).
+def mla_decode(batch, heads, kv_head_num, seqlen_kv, dim, pe_dim, block_N, block_H, softmax_scale):
+    scale = float(softmax_scale * 1.44269504)  # log2(e)
+    dtype = T.float16
+    accum_dtype = T.float32
+    kv_group_num = heads // kv_head_num
+    VALID_BLOCK_H = min(block_H, kv_group_num)
+    assert kv_head_num == 1, "kv_head_num must be 1"
+
+    @T.prim_func
+    def main_no_split(
+        Q: T.Tensor([batch, heads, dim], dtype),
+        Q_pe: T.Tensor([batch, heads, pe_dim], dtype),
+        KV: T.Tensor([batch, seqlen_kv, kv_head_num, dim], dtype),
+        K_pe: T.Tensor([batch, seqlen_kv, kv_head_num, pe_dim], dtype),
+        Output: T.Tensor([batch, heads, dim], dtype),
+    ):
+        with T.Kernel(heads // min(block_H, kv_group_num), batch, threads=256) as (hid, bid):
+            Q_shared = T.alloc_shared([block_H, dim], dtype)
+            S_shared = T.alloc_shared([block_H, block_N], dtype)
+            Q_pe_shared = T.alloc_shared([block_H, pe_dim], dtype)
+            KV_shared = T.alloc_shared([block_N, dim], dtype)
+            K_pe_shared = T.alloc_shared([block_N, pe_dim], dtype)
+            O_shared = T.alloc_shared([block_H, dim], dtype)
+            acc_s = T.alloc_fragment([block_H, block_N], accum_dtype)
+            acc_o = T.alloc_fragment([block_H, dim], accum_dtype)
+            scores_max = T.alloc_fragment([block_H], accum_dtype)
+            scores_max_prev = T.alloc_fragment([block_H], accum_dtype)
+            scores_scale = T.alloc_fragment([block_H], accum_dtype)
+            scores_sum = T.alloc_fragment([block_H], accum_dtype)
+            logsum = T.alloc_fragment([block_H], accum_dtype)
+
+            cur_kv_head = hid // (kv_group_num // block_H)
+
+            T.copy(Q[bid, hid * VALID_BLOCK_H : (hid + 1) * VALID_BLOCK_H, :], Q_shared)
+            T.copy(Q_pe[bid, hid * VALID_BLOCK_H : (hid + 1) * VALID_BLOCK_H, :], Q_pe_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum_dtype))
+
+            loop_range = T.ceildiv(seqlen_kv, block_N)
+            for k in T.Pipelined(loop_range, num_stages=2):
+                T.copy(KV[bid, k * block_N : (k + 1) * block_N, cur_kv_head, :], KV_shared)
+                T.copy(K_pe[bid, k * block_N : (k + 1) * block_N, cur_kv_head, :], K_pe_shared)
+                T.gemm(
+                    Q_shared,
+                    KV_shared,
+                    acc_s,
+                    transpose_B=True,
+                    policy=T.GemmWarpPolicy.FullCol,
+                    clear_accum=True,
+                )
+                T.gemm(Q_pe_shared, K_pe_shared, acc_s, transpose_B=True, policy=T.GemmWarpPolicy.FullCol)
+                T.copy(scores_max, scores_max_prev)
+                T.fill(scores_max, -T.infinity(accum_dtype))
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block_H):
+                    scores_max[i] = T.max(scores_max[i], scores_max_prev[i])
+                for i in T.Parallel(block_H):
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block_H, block_N):
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                T.copy(acc_s, S_shared)
+                for i in T.Parallel(block_H):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+                for i, j in T.Parallel(block_H, dim):
+                    acc_o[i, j] *= scores_scale[i]
+                T.gemm(S_shared, KV_shared, acc_o, policy=T.GemmWarpPolicy.FullCol)
+            for i, j in T.Parallel(block_H, dim):
+                acc_o[i, j] /= logsum[i]
+            T.copy(acc_o, O_shared)
+            T.copy(O_shared, Output[bid, hid * VALID_BLOCK_H : (hid + 1) * VALID_BLOCK_H, :])
+
+    return main_no_split
+
+
+def mla_reference(q, q_pe, kv, k_pe) -> np.ndarray:
+    """softmax([q, q_pe] . [kv, k_pe] / sqrt(dim + pe_dim)) . kv with the one latent head shared by all."""
+    query = np.concatenate([q, q_pe], -1).astype(np.float64)  # (batch, heads, dim + pe_dim)
+    key = np.concatenate([kv, k_pe], -1)[:, :, 0].astype(np.float64)  # (batch, seqlen, dim + pe_dim)
+    scores = query @ key.transpose(0, 2, 1) / np.sqrt(query.shape[-1])
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights @ kv[:, :, 0].astype(np.float64) / weights.sum(-1, keepdims=True)
+
+
+def test_mla_decoding_at_deepseeks_head_sizes():
+    """Upstream main()'s configuration with a shorter cache: 128 query heads over one latent KV head of 512
+    values plus 64 rope values, 64 heads per block (two blocks), 64 cache rows per step."""
+    batch, heads, seqlen, dim, pe_dim = 1, 128, 256, 512, 64
+    func = mla_decode(batch, heads, 1, seqlen, dim, pe_dim, 64, 64, (dim + pe_dim) ** -0.5)
+    kernel = tilelang.compile(func, out_idx=[4], target="wormhole")
+    rng = np.random.default_rng(11)
+    q, q_pe = (rng.standard_normal((batch, heads, d)).astype(np.float16) for d in (dim, pe_dim))
+    kv, k_pe = (rng.standard_normal((batch, seqlen, 1, d)).astype(np.float16) for d in (dim, pe_dim))
+    expected = mla_reference(q, q_pe, kv, k_pe)
+    got = kernel(q, q_pe, kv, k_pe).astype(np.float64)
+    relative = np.abs(got - expected).max() / np.abs(expected).max()
+    pcc = np.corrcoef(got.ravel(), expected.ravel())[0, 1]
+    assert relative < 1e-2 and pcc >= 0.999, f"max relative error {relative:.3g}, PCC {pcc:.6f}"
