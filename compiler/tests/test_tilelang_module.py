@@ -174,13 +174,16 @@ def test_gpu_only_modules_import_and_using_a_name_is_a_located_error():
 
 
 def test_language_submodules_programs_import_by_name():
-    """Upstream's tilelang.language is a package: its dtypes module gives the dtype class, the dtype objects
-    and a torch map; its fp8 helpers pick a GPU float8 dtype, a located error here."""
+    """Upstream's tilelang.language is a package: its dtypes module (also tilelang.dtypes) gives the dtype
+    class, the dtype objects and a torch map; its fp8 helpers pick a GPU float8 dtype, a located error here.
+    The top level re-exports TVM's DataType and the Profiler class, as upstream's does."""
     torch = pytest.importorskip("torch")
+    from tilelang_tt import DataType, Profiler
     from tilelang_tt.language.dtypes import _TORCH_DTYPE_TO_STR, bfloat16, dtype
     from tilelang_tt.language.fp8 import determine_fp8_type
 
-    assert dtype(_TORCH_DTYPE_TO_STR[torch.bfloat16]) == bfloat16 == T.bfloat16
+    assert dtype(_TORCH_DTYPE_TO_STR[torch.bfloat16]) == bfloat16 == T.bfloat16 == tilelang.dtypes.bfloat16
+    assert DataType("float16").bits == 16 and Profiler is tilelang.profiler.Profiler
     with open(__file__) as source:
         lines = {text.strip(): i for i, text in enumerate(source, 1)}
     with pytest.raises(

@@ -21,6 +21,7 @@ from .jit import JITKernel, compile, jit, par_compile
 from .math import cdiv, next_power_of_2
 from .options import CompileOptions
 from .pass_config import PassConfigKey
+from .profiler import Profiler
 from .reference_check import CheckResult, check_against_reference
 from .target import TARGETS, TTTarget, get_target
 from .tensor_supply import TensorSupplyType
@@ -56,6 +57,7 @@ __all__ = [
     "next_power_of_2",
     "math",
     "profiler",
+    "Profiler",
     "CheckResult",
     "check_against_reference",
     "disable_cache",
@@ -75,9 +77,9 @@ _LAZY = {
 }
 
 
-# Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``); the
-# GPU-only ones (gpu_modules.py) too.
-_LAZY_SUBMODULES = ("layout", "carver", "transform", "tileop", *gpu_modules.GPU_MODULES)
+# Submodules TileLang programs reach as attributes (``tilelang.layout.make_swizzled_layout(...)``,
+# ``tilelang.dtypes.float16``); the GPU-only ones (gpu_modules.py) too.
+_LAZY_SUBMODULES = ("layout", "carver", "transform", "tileop", "dtypes", *gpu_modules.GPU_MODULES)
 gpu_modules.install()
 
 
@@ -86,6 +88,10 @@ def __getattr__(name: str):
         import tvm
 
         return tvm
+    if name == "DataType":  # upstream re-exports TVM's
+        from tvm import DataType
+
+        return DataType
     import importlib
 
     if name in _LAZY_SUBMODULES:

@@ -9,6 +9,10 @@ string takes it; TileLang's C-style names are canonical aliases (``T.float`` is 
 
 ``canonical(d)`` turns any accepted spelling (dtype object, string, TVMScript's ``DtypeConstructor``, numpy
 or torch dtype, Python ``float``/``int``/``bool``) into the canonical string the compiler works with.
+
+This module is also upstream's ``tilelang.dtypes`` (``tilelang.language.dtypes``): its dtype objects are
+attributes (``dtypes.float16``), and so are its maps from Python, numpy and torch types to dtype strings
+(``_TORCH_DTYPE_TO_STR`` imports torch when first read).
 """
 
 from __future__ import annotations
@@ -105,3 +109,22 @@ DTYPE_NAMES = (
 )
 # T.<name> objects: every canonical name and every alias.
 OBJECTS = {name: dtype(name) for name in DTYPE_NAMES} | {alias: dtype(alias) for alias in _ALIASES}
+
+_PYTHON_DTYPE_TO_STR = dict(_PYTHON_TYPES)
+_NUMPY_DTYPE_TO_STR = {getattr(np, n): n for n in DTYPE_NAMES if isinstance(getattr(np, n, None), type)}
+
+
+def __getattr__(name: str):
+    """Upstream's names of this module: a dtype object (``float16``), or the torch map (built on first use;
+    the objects are not globals, which would hide the builtins ``float``, ``int`` and ``bool`` here)."""
+    if name in OBJECTS:
+        return OBJECTS[name]
+    if name == "_TORCH_DTYPE_TO_STR":
+        import torch
+
+        found = {
+            getattr(torch, n): n for n in DTYPE_NAMES if isinstance(getattr(torch, n, None), torch.dtype)
+        }
+        globals()[name] = found
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
