@@ -255,3 +255,23 @@ def extern_calls(func) -> list[str]:
         (tirx.Evaluate, lambda e: names.append(e.value.args[0].value) if ops.is_extern(e) else None),
     )
     return names
+
+
+@T.prim_func
+def rescaled_sums(
+    A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")
+):
+    """Sums halved before each K step adds to them (flash attention's ``acc_o *= scores_scale`` before its
+    second GEMM): C = A[:, :32] @ B[:32] / 2 + A[:, 32:] @ B[32:]."""
+    with T.Kernel(1) as bx:
+        a = T.alloc_shared((64, 32), "float16")
+        b = T.alloc_shared((32, 64), "float16")
+        acc = T.alloc_fragment((64, 64), "float32")
+        T.clear(acc)
+        for k in T.Pipelined(2):
+            T.copy(A[bx * 64, k * 32], a)
+            T.copy(B[k * 32, 0], b)
+            for i, j in T.Parallel(64, 64):
+                acc[i, j] *= 0.5
+            T.gemm(a, b, acc)
+        T.copy(acc, C[0, 0])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
-from programs import affine_blocks, centred_rows
+from programs import affine_blocks, centred_rows, rescaled_sums
 
 M, N = 64, 96
 RNG = np.random.default_rng(0)
@@ -509,3 +509,14 @@ def test_k_steps_taken_in_groups_give_the_same_bits(program, target, monkeypatch
         outputs.append(np.asarray(kernel(*inputs)).view(np.uint16))
     assert widths == [8, 1], f"K tiles per step, grouped and not: {widths}"
     assert np.array_equal(*outputs), "grouping K steps changed the result"
+
+
+def test_sums_rescaled_before_a_gemm_adds_to_them():
+    """acc *= 0.5 applied as the second K step's GEMM loads its sums (no code of its own): the numbers are
+    the statement-by-statement ones."""
+    kernel = tilelang.compile(rescaled_sums, out_idx=[2], target="wormhole")
+    rng = np.random.default_rng(9)
+    a, b = (rng.standard_normal((64, 64)).astype(np.float16) for _ in range(2))
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    expected = af[:, :32] @ bf[:32] * 0.5 + af[:, 32:] @ bf[32:]
+    np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3)

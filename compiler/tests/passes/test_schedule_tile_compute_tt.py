@@ -5,7 +5,7 @@ import tvm
 import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
-from programs import centred_rows, lower
+from programs import centred_rows, extern_calls, lower, rescaled_sums
 from softmax_tiles import CB_TABLE, cb_entry
 from tilelang_tt import ops
 from tilelang_tt.passes import ScheduleTileComputeTT
@@ -357,3 +357,16 @@ def test_a_kept_buffer_is_read_at_the_block_of_each_step_and_released_after_the_
         ("mul_tiles", ["cb_x", "cb_x", "k * 4 + tile", "k * 4 + tile", "tile"]),
         ("copy_tile", ["cb_x", "k * 4 + chunk * 2 + tile", "tile * 2"]),
     ], reads
+
+
+def test_a_statement_a_gemm_then_adds_to_is_applied_as_the_gemm_loads_its_sums():
+    """acc *= 0.5 before T.gemm(a, b, acc): each step's tile is copied into DST, halved there and the product
+    added onto it; acc is packed once per step (by the GEMM), not also by the statement."""
+    compute = lower(rescaled_sums, "ScheduleTileComputeTT")["gemm_compute"]
+    calls = [(name, args) for name, args in _calls_on(compute, "cb_acc") if not name.startswith("cb_")]
+    in_the_loop = [name for name, _ in calls][1:-2]  # between the clear's pack and the copy out
+    assert in_the_loop == ["copy_init", "copy_tile", "pack_tile"], calls
+    names = extern_calls(compute)
+    step = names[names.index("matmul_init") - 4 : names.index("matmul_tiles") + 1]
+    assert step == ["copy_init", "copy_tile", "binop_with_scalar_tile_init", "mul_unary_tile", "matmul_init",
+                    "matmul_tiles"], names  # fmt: skip

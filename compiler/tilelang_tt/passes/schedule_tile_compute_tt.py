@@ -24,6 +24,9 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     (k + 1) blocks, every tile index into it in step k of either loop is moved k blocks on (the window),
     and all are popped after the later loop. Reading a buffer that holds no value is a TTCompileError;
     so is an ``if`` whose branches leave different values live.
+  * **An element-wise statement a GEMM then adds to** (``acc_o *= scores_scale`` before
+    ``T.gemm(P, V, acc_o)``) has no code of its own: the GEMM computes it into DST where it would load its
+    sums, and accumulates onto it.
   * **Reductions** use ``reduce_tile`` with a scaler tile of ones the kernel fills once at start;
     ``clear=False`` combines with the old value (add / max / min); min reduces the negation and negates
     back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB;
@@ -334,6 +337,8 @@ class _Scheduler:
         self.live: set[int] = set()
         # kept CB → tile offset of the block the current loop step reads (its earlier blocks stay in front)
         self.window: dict[int, tirx.PrimExpr] = {}
+        # (matmul call, expression, its location): the matmul loads its sums' tiles through the expression
+        self.loaded_as: list[tuple[tvm.ir.Call, tvm.ir.Call, str]] = []
 
     def cb_var(self, cb: int) -> tirx.Var:
         return cb_var(self.cbs[cb])
@@ -564,12 +569,21 @@ class _Scheduler:
         nt = self.cbs[cc].tile_shape[1]
         ca, cb, ccv = self.cb_var(a), self.cb_var(b), self.cb_var(cc)
         accumulate = cc in self.live and not ops.is_op(c, "tt.tile.matmul_cleared")
+        fused = next(((e, at) for call, e, at in self.loaded_as if call.same_as(c)), None)
+        code = _Expr(self, self.cbs[cc], loc)
+        prefix = []
+        if fused is not None:  # the statement's own line, then why it has no code of its own
+            prefix = [x for x in (dsl_comment(fused[1]),) if x is not None]
+            prefix.append(comment("(applied to the sums of the next T.gemm as it loads them)"))
 
         def per_tile(t, s):
             m, n = simplify(tirx.floordiv(t, nt)), simplify(tirx.floormod(t, nt))
             k = tirx.Var("kt", "int32")
             b_index = simplify(n * kt + k) if tb else simplify(k * nt + n)
-            out = [extern("copy_init", ccv), extern("copy_tile", ccv, t, s)] if accumulate else []
+            if fused is not None:
+                out = code.emit(fused[0], t, s)
+            else:
+                out = [extern("copy_init", ccv), extern("copy_tile", ccv, t, s)] if accumulate else []
             return out + [
                 extern("matmul_init", ca, cb, tb),
                 tirx.For(
@@ -581,7 +595,40 @@ class _Scheduler:
                 ),
             ]
 
-        return self.produce(cc, 1, per_tile, loc, [a, b])
+        if fused is None:
+            return self.produce(cc, 1, per_tile, loc, [a, b])
+        reads = [a, b, *operand_cbs(fused[0])]
+        return prefix + self.produce(cc, code.need(fused[0]), per_tile, loc, reads)
+
+    def _applied_as_loaded(self, stmts: list) -> list:
+        """``stmts`` without each element-wise statement whose result a GEMM then adds to (flash attention's
+        ``acc_o *= scores_scale`` before ``T.gemm(P, V, acc_o)``): the GEMM loads its sums through that
+        expression instead (``loaded_as``), so they are packed once per step, not twice, with the same bits
+        (DST holds the expression's value either way). Only the reader's waits may stand between the two,
+        and the expression must fit DST beside nothing else."""
+        dropped = []
+        for i, stmt in enumerate(stmts):
+            call = _tile_call(stmt, ("tt.tile.eltwise",))
+            if call is None:
+                continue
+            dst, expr = ops.fields(call).dst, ops.fields(call).expr
+            reads = set(operand_cbs(expr))
+            if _Expr(self, self.cbs[dst], ops.loc_of(call)).need(expr) > self.capacity:
+                continue
+            for later in stmts[i + 1 :]:
+                waits = _tile_call(later, _WAITS)
+                if waits is not None and ops.fields(waits).cb not in reads | {dst}:
+                    continue
+                gemm = _tile_call(later, ("tt.tile.matmul",))
+                if (
+                    gemm is not None
+                    and ops.fields(gemm).c == dst
+                    and dst not in (ops.fields(gemm).a, ops.fields(gemm).b)
+                ):
+                    self.loaded_as.append((gemm, expr, ops.loc_of(call)))
+                    dropped.append(i)
+                break
+        return [s for i, s in enumerate(stmts) if i not in dropped]
 
     def reduce(self, c, loc):
         f = ops.fields(c)
@@ -678,7 +725,7 @@ class _Scheduler:
     # ---- structure --------------------------------------------------------------------------------
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
-            return seq([self.rewrite(s) for s in stmt.seq])
+            return seq([self.rewrite(s) for s in self._applied_as_loaded(list(stmt.seq))])
         if isinstance(stmt, tirx.For):
             entry = set(self.live)
             body = self.rewrite(stmt.body)
@@ -742,6 +789,15 @@ class _Scheduler:
                 "",
             )
         return out
+
+
+_WAITS = ("tt.tile.wait_input", "tt.tile.wait_kept", "tt.tile.use_kept")
+
+
+def _tile_call(stmt, names: tuple[str, ...]) -> tvm.ir.Call | None:
+    """The call of one of the tile ops ``names`` that ``stmt`` evaluates, if it is one."""
+    is_call = isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call)
+    return stmt.value if is_call and any(ops.is_op(stmt.value, name) for name in names) else None
 
 
 _HANDLERS = {
