@@ -89,9 +89,11 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "cb_push_back", cb_m, 1)
         T.call_extern("void", "cb_wait_front", cb_m, 1)
         # S = exp(A_s - m) on the SFPU (fp32): the tree needs 2 DST slots, so both output tiles (4 slots)
-        # fit one acquire; m's tile is broadcast along the columns into the second slot
+        # fit one acquire; m's tile is broadcast along the columns into the second slot. The copy S → S_out
+        # for the writer (p.py:12) is made here too: every tile is packed into both
         T.tt.comment("p.py:10: ")
         T.call_extern("void", "cb_reserve_back", cb_S, 2)
+        T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
         T.call_extern("void", "tile_regs_acquire")
         for tile in range(2):
             T.call_extern("void", "copy_init", cb_A_s)
@@ -106,21 +108,10 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "tile_regs_wait")
         for tile in range(2):
             T.call_extern("void", "pack_tile", tile * 2, cb_S)
+            T.call_extern("void", "pack_tile", tile * 2, cb_S_out)
         T.call_extern("void", "tile_regs_release")
         T.call_extern("void", "cb_push_back", cb_S, 2)
         T.call_extern("void", "cb_wait_front", cb_S, 2)
-        # S → S_out for the writer
-        T.tt.comment("p.py:12: ")
-        T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
-        T.call_extern("void", "tile_regs_acquire")
-        for tile in range(2):
-            T.call_extern("void", "copy_init", cb_S)
-            T.call_extern("void", "copy_tile", cb_S, tile, tile)
-        T.call_extern("void", "tile_regs_commit")
-        T.call_extern("void", "tile_regs_wait")
-        for tile in range(2):
-            T.call_extern("void", "pack_tile", tile, cb_S_out)
-        T.call_extern("void", "tile_regs_release")
         T.call_extern("void", "cb_push_back", cb_S_out, 2)
         # values that became live in this loop body die at its end
         T.call_extern("void", "cb_pop_front", cb_A_s, 2)

@@ -26,7 +26,8 @@ Decisions this pass makes, per tile op of LowerTileProgramTT:
     so is an ``if`` whose branches leave different values live.
   * **An element-wise statement a GEMM then adds to** (``acc_o *= scores_scale`` before
     ``T.gemm(P, V, acc_o)``) has no code of its own: the GEMM computes it into DST where it would load its
-    sums, and accumulates onto it.
+    sums, and accumulates onto it. **A copy of an element-wise statement's result** (``T.copy(acc_s,
+    acc_s_cast)`` after the exponentials) has none either: the statement packs each tile into both CBs.
   * **Reductions** use ``reduce_tile`` with a scaler tile of ones the kernel fills once at start;
     ``clear=False`` combines with the old value (add / max / min); min reduces the negation and negates
     back; abs variants reduce ``|x|`` computed in DST... through an element-wise pass into a scratch CB;
@@ -339,6 +340,8 @@ class _Scheduler:
         self.window: dict[int, tirx.PrimExpr] = {}
         # (matmul call, expression, its location): the matmul loads its sums' tiles through the expression
         self.loaded_as: list[tuple[tvm.ir.Call, tvm.ir.Call, str]] = []
+        # (element-wise call, CB): the statement also packs its tiles into the CB, a later copy's
+        self.copied_as_made: list[tuple[tvm.ir.Call, int]] = []
 
     def cb_var(self, cb: int) -> tirx.Var:
         return cb_var(self.cbs[cb])
@@ -354,11 +357,12 @@ class _Scheduler:
                 "later, only inside a loop or branch that has ended, or never)",
             )
 
-    def produce(self, dst: int, need: int, per_tile, loc, reads=()):
-        """Write every tile of ``dst`` (``per_tile(t, slot)`` puts tile t's value in DST ``slot``)."""
+    def produce(self, dst: int, need: int, per_tile, loc, reads=(), also=()):
+        """Write every tile of ``dst`` (``per_tile(t, slot)`` puts tile t's value in DST ``slot``), and the
+        same tiles into each CB of ``also`` (a copy of ``dst`` made from DST, converted by the packer)."""
         for cb in reads:
             self.require_live(cb, loc)
-        entry, n = self.cbs[dst], self.n(dst)
+        n = self.n(dst)
         if need > self.capacity:
             raise TTCompileError.at(
                 loc,
@@ -379,7 +383,9 @@ class _Scheduler:
 
         t = simplify(chunk_e * per_acquire + tile_of(sub))
         compute_body = seq(per_tile(t, simplify(tile_of(sub) * need)))
-        pack_body = extern("pack_tile", simplify(tile_of(packed) * need), self.cb_var(dst))
+        pack_body = seq(
+            [extern("pack_tile", simplify(tile_of(packed) * need), self.cb_var(cb)) for cb in (dst, *also)]
+        )
         one_acquire = seq(
             [
                 extern("tile_regs_acquire"),
@@ -392,18 +398,18 @@ class _Scheduler:
         )
         out = [
             dsl_comment(loc),
-            extern("cb_reserve_back", self.cb_var(dst), n),
+            *(extern("cb_reserve_back", self.cb_var(cb), n) for cb in (dst, *also)),
             loop(chunk, chunks, one_acquire),
         ]
-        if entry.role == "output":
-            return out + [extern("cb_push_back", self.cb_var(dst), n)]
-        if dst in self.live:
-            out.append(extern("cb_pop_front", self.cb_var(dst), n))
-        self.live.add(dst)
-        return out + [
-            extern("cb_push_back", self.cb_var(dst), n),
-            extern("cb_wait_front", self.cb_var(dst), n),
-        ]
+        for cb in (dst, *also):
+            if self.cbs[cb].role == "output":
+                out.append(extern("cb_push_back", self.cb_var(cb), n))
+                continue
+            if cb in self.live:
+                out.append(extern("cb_pop_front", self.cb_var(cb), n))
+            self.live.add(cb)
+            out += [extern("cb_push_back", self.cb_var(cb), n), extern("cb_wait_front", self.cb_var(cb), n)]
+        return out
 
     # ---- tile ops ---------------------------------------------------------------------------------
     def wait_input(self, c, loc):
@@ -509,7 +515,10 @@ class _Scheduler:
             leaf = ops.call("tt.tile.operand", cb=cb, broadcast="none", dtype="float32")
             expr = _replace(expr, part, leaf)
             spills.append(cb)
-        out += self.produce(dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr))
+        also = [cb for call, cb in self.copied_as_made if call.same_as(c)]
+        out += self.produce(
+            dst, code.need(expr), lambda t, s: code.emit(expr, t, s), loc, operand_cbs(expr), also
+        )
         for cb in spills:
             out.append(extern("cb_pop_front", self.cb_var(cb), self.n(cb)))
             self.live.discard(cb)
@@ -630,6 +639,34 @@ class _Scheduler:
                 break
         return [s for i, s in enumerate(stmts) if i not in dropped]
 
+    def _copied_as_made(self, stmts: list) -> list:
+        """``stmts`` without each ``T.copy(X, Y)`` of a value X an element-wise statement made earlier in
+        ``stmts`` (flash attention's ``T.copy(acc_s, acc_s_cast)`` after its exponentials): that statement
+        packs its tiles into Y too (``copied_as_made``), the packer converting them as the copy would have
+        (same bits), instead of the copy moving X through DST again. Only tile ops that neither write X nor
+        touch Y may stand between the two, and X and Y must have the same tiles."""
+        dropped = []
+        for i, stmt in enumerate(stmts):
+            call = _tile_call(stmt, ("tt.tile.eltwise",))
+            if call is None:
+                continue
+            made, between = ops.fields(call).dst, set()
+            for j in range(i + 1, len(stmts)):
+                later = _tile_call(stmts[j], tuple(ops.SPECS))
+                spec = None if later is None else ops.SPECS[str(later.op.name)]
+                if spec is None or not (spec.reads or spec.writes) or made in _cbs_written(later):
+                    break  # a loop, a branch, an op whose CBs are not declared (a release), or X changes
+                f = ops.fields(later)
+                if ops.is_op(later, "tt.tile.copy") and f.src == made:
+                    copy = f.dst
+                    same = self.cbs[copy].tile_shape == self.cbs[made].tile_shape
+                    if same and copy not in between and copy != made:
+                        self.copied_as_made.append((call, copy))
+                        dropped.append(j)
+                    break
+                between |= _cbs_touched(later)
+        return [s for i, s in enumerate(stmts) if i not in dropped]
+
     def reduce(self, c, loc):
         f = ops.fields(c)
         src, dst, kind, dim, clear, scaler, scratch, mask = (
@@ -725,7 +762,8 @@ class _Scheduler:
     # ---- structure --------------------------------------------------------------------------------
     def rewrite(self, stmt):
         if isinstance(stmt, tirx.SeqStmt):
-            return seq([self.rewrite(s) for s in self._applied_as_loaded(list(stmt.seq))])
+            stmts = self._copied_as_made(self._applied_as_loaded(list(stmt.seq)))
+            return seq([self.rewrite(s) for s in stmts])
         if isinstance(stmt, tirx.For):
             entry = set(self.live)
             body = self.rewrite(stmt.body)
@@ -798,6 +836,17 @@ def _tile_call(stmt, names: tuple[str, ...]) -> tvm.ir.Call | None:
     """The call of one of the tile ops ``names`` that ``stmt`` evaluates, if it is one."""
     is_call = isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call)
     return stmt.value if is_call and any(ops.is_op(stmt.value, name) for name in names) else None
+
+
+def _cbs_written(call) -> set[int]:
+    return set(ops.fields(call).cbs(ops.SPECS[str(call.op.name)].writes))
+
+
+def _cbs_touched(call) -> set[int]:
+    """Every CB a tile op reads or writes (an element-wise statement's operands included)."""
+    spec, f = ops.SPECS[str(call.op.name)], ops.fields(call)
+    found = set(f.cbs(spec.reads + spec.writes))
+    return found | set(operand_cbs(f.expr)) if ops.is_op(call, "tt.tile.eltwise") else found
 
 
 _HANDLERS = {
