@@ -275,3 +275,29 @@ def rescaled_sums(
                 acc[i, j] *= 0.5
             T.gemm(a, b, acc)
         T.copy(acc, C[0, 0])
+
+
+@T.prim_func
+def cast_for_a_gemm(
+    A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")
+):
+    """Exponentials made in fp32 and cast to fp16 for a GEMM (flash attention's ``acc_s`` →
+    ``acc_s_cast``), a row sum of them in between: C = exp2(A / 8) @ B, rowsum = exp2(A / 8).sum(1)."""
+    with T.Kernel(1) as bx:
+        a = T.alloc_shared((64, 64), "float16")
+        b = T.alloc_shared((64, 64), "float16")
+        s = T.alloc_fragment((64, 64), "float32")
+        s_cast = T.alloc_fragment((64, 64), "float16")
+        sums = T.alloc_fragment((64,), "float32")
+        acc = T.alloc_fragment((64, 64), "float32")
+        T.copy(A[bx * 64, 0], a)
+        T.copy(B[0, 0], b)
+        for i, j in T.Parallel(64, 64):
+            s[i, j] = T.exp2(a[i, j] * 0.125)
+        T.reduce_sum(s, sums, dim=1)
+        T.copy(s, s_cast)
+        T.clear(acc)
+        T.gemm(s_cast, b, acc)
+        for i, j in T.Parallel(64, 64):
+            acc[i, j] = acc[i, j] / sums[i]
+        T.copy(acc, C[0, 0])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
-from programs import affine_blocks, centred_rows, rescaled_sums
+from programs import affine_blocks, cast_for_a_gemm, centred_rows, rescaled_sums
 
 M, N = 64, 96
 RNG = np.random.default_rng(0)
@@ -520,3 +520,14 @@ def test_sums_rescaled_before_a_gemm_adds_to_them():
     af, bf = a.astype(np.float32), b.astype(np.float32)
     expected = af[:, :32] @ bf[:32] * 0.5 + af[:, 32:] @ bf[32:]
     np.testing.assert_allclose(kernel(a, b), expected, rtol=1e-3, atol=1e-3)
+
+
+def test_a_cast_copy_packed_by_the_statement_that_made_its_values():
+    """T.copy(s, s_cast) packed by the exponentials' statement (no pass of its own): the fp16 tiles the GEMM
+    reads, and the fp32 ones the row sum read, are the ones the statements would make one by one."""
+    kernel = tilelang.compile(cast_for_a_gemm, out_idx=[2], target="blackhole")
+    rng = np.random.default_rng(4)
+    a, b = (rng.standard_normal((64, 64)).astype(np.float16) for _ in range(2))
+    s = np.exp2(a.astype(np.float32) * 0.125)
+    expected = (s.astype(np.float16).astype(np.float32) @ b.astype(np.float32)) / s.sum(1, keepdims=True)
+    np.testing.assert_allclose(kernel(a, b), expected, rtol=2e-3, atol=2e-3)

@@ -5,7 +5,7 @@ import tvm
 import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
-from programs import centred_rows, extern_calls, lower, rescaled_sums
+from programs import cast_for_a_gemm, centred_rows, extern_calls, lower, rescaled_sums
 from softmax_tiles import CB_TABLE, cb_entry
 from tilelang_tt import ops
 from tilelang_tt.passes import ScheduleTileComputeTT
@@ -89,11 +89,9 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "cb_push_back", cb_m, 1)
         T.call_extern("void", "cb_wait_front", cb_m, 1)
         # S = exp(A_s - m) on the SFPU (fp32): the tree needs 2 DST slots, so both output tiles (4 slots)
-        # fit one acquire; m's tile is broadcast along the columns into the second slot. The copy S → S_out
-        # for the writer (p.py:12) is made here too: every tile is packed into both
+        # fit one acquire; m's tile is broadcast along the columns into the second slot
         T.tt.comment("p.py:10: ")
         T.call_extern("void", "cb_reserve_back", cb_S, 2)
-        T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
         T.call_extern("void", "tile_regs_acquire")
         for tile in range(2):
             T.call_extern("void", "copy_init", cb_A_s)
@@ -108,10 +106,21 @@ def softmax_numerator_scheduled():
         T.call_extern("void", "tile_regs_wait")
         for tile in range(2):
             T.call_extern("void", "pack_tile", tile * 2, cb_S)
-            T.call_extern("void", "pack_tile", tile * 2, cb_S_out)
         T.call_extern("void", "tile_regs_release")
         T.call_extern("void", "cb_push_back", cb_S, 2)
         T.call_extern("void", "cb_wait_front", cb_S, 2)
+        # S → S_out for the writer
+        T.tt.comment("p.py:12: ")
+        T.call_extern("void", "cb_reserve_back", cb_S_out, 2)
+        T.call_extern("void", "tile_regs_acquire")
+        for tile in range(2):
+            T.call_extern("void", "copy_init", cb_S)
+            T.call_extern("void", "copy_tile", cb_S, tile, tile)
+        T.call_extern("void", "tile_regs_commit")
+        T.call_extern("void", "tile_regs_wait")
+        for tile in range(2):
+            T.call_extern("void", "pack_tile", tile, cb_S_out)
+        T.call_extern("void", "tile_regs_release")
         T.call_extern("void", "cb_push_back", cb_S_out, 2)
         # values that became live in this loop body die at its end
         T.call_extern("void", "cb_pop_front", cb_A_s, 2)
@@ -361,3 +370,14 @@ def test_a_statement_a_gemm_then_adds_to_is_applied_as_the_gemm_loads_its_sums()
     step = names[names.index("matmul_init") - 4 : names.index("matmul_tiles") + 1]
     assert step == ["copy_init", "copy_tile", "binop_with_scalar_tile_init", "mul_unary_tile", "matmul_init",
                     "matmul_tiles"], names  # fmt: skip
+
+
+def test_a_copy_of_a_statements_result_is_packed_by_the_statement():
+    """T.copy(s, s_cast) after the exponentials that made s (a row sum of s in between): no pass of its own;
+    the exponentials' statement packs every tile into s and s_cast."""
+    compute = lower(cast_for_a_gemm, "ScheduleTileComputeTT")["gemm_compute"]
+    casts = [name for name, _ in _calls_on(compute, "cb_s_cast") if not name.startswith("cb_")]
+    assert casts == ["pack_tile", "matmul_init", "matmul_tiles"], casts
+    names = extern_calls(compute)
+    exp = names.index("exp2_tile")
+    assert names[exp + 1 : exp + 5] == ["tile_regs_commit", "tile_regs_wait", "pack_tile", "pack_tile"], names

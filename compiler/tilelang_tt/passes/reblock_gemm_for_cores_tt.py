@@ -89,15 +89,14 @@ def _block_dims(region, bx, by) -> list[str] | None:
         return None
     dims = []
     for r in region.region:
-        used = {str(v.name) for v in collect_vars(r.min) + collect_vars(r.extent)}
-        if not used & {str(bx.name), str(by.name)}:
+        used = collect_vars(r.min) + collect_vars(r.extent)
+        uses_x, uses_y = (any(v.same_as(axis) for v in used) for axis in (bx, by))
+        if not (uses_x or uses_y):
             dims.append("")
             continue
-        var, name = (by, "m") if str(by.name) in used else (bx, "n")
+        var, name = (by, "m") if uses_y else (bx, "n")
         extent = _int(r.extent)
-        if used & {str(bx.name), str(by.name)} != {str(var.name)} or extent is None:
-            return None
-        if not provably_equal(r.min, var * extent):
+        if (uses_x and uses_y) or extent is None or not provably_equal(r.min, var * extent):
             return None
         dims.append(name)
     return dims
