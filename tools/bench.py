@@ -289,6 +289,11 @@ def roofline_table() -> None:
 # Flash attention forward as issue 24 measures it: (batch, heads, sequence, head dim), 128x128 blocks.
 ATTENTION_SHAPES = [(1, 8, 1024, 128), (1, 8, 4096, 128)]
 
+# tt-metal's published SDPA prefill on Blackhole (tt-metal #55756, 2026-09; ../shared/notes/
+# hardware-performance.md): p100a (110 cores), S 4096, 32 query / 8 KV heads, head dim 128, bfp8 inputs,
+# HiFi2, 128x128 chunks: device time in ms, causal and not.
+PUBLISHED_SDPA_BLACKHOLE = {"causal": 1.835, "non-causal": 2.104}
+
 
 # GEMMs on block-float inputs: (M, N, K, blocks, [(input dtype, math fidelity), ...]), Wormhole.
 BLOCK_FLOAT_GEMMS = [
@@ -399,6 +404,31 @@ def attention_table() -> None:
                 f"  {f'{b}x{h}x{s}x{d}':>16s} {str(causal):>6s} {order:>9s} {ms:8.3f} {tflops:7.1f} "
                 f"{100 * tflops / peak:6.1f}%{ratio}"
             )
+    published_sdpa_table(module)
+
+
+def published_sdpa_table(module) -> None:
+    """examples/flash_attention.py at tt-metal's published Blackhole SDPA configuration, beside its figure.
+    The configurations differ: the model's Blackhole is a p150 (130 cores), our inputs are fp16 (bfp8
+    there) and every query head has its own K/V head (32 / 8 there: the same FLOPs, less K/V traffic)."""
+    import tilelang_tt
+
+    print("flash attention forward beside tt-metal's published SDPA (Blackhole, B1 H32 S4096 D128, HiFi2):")
+    header = f"  {'':10s} {'partition':>10s} {'model ms':>9s} {'published ms':>13s}"
+    print(header + "  (published: p100a, 110 cores, bfp8, GQA 32/8)")
+    for causal in (True, False):
+        func = module.flashattn.get_tir(
+            1, 32, 4096, 4096, 128, causal, block_M=128, block_N=128, num_stages=2
+        )
+        published = PUBLISHED_SDPA_BLACKHOLE["causal" if causal else "non-causal"]
+        for partition in ("auto", "row_major"):
+            kernel = tilelang_tt.compile(
+                func, out_idx=[3], target="blackhole", math_fidelity="HiFi2", partition=partition
+            )
+            label = "causal" if causal else "non-causal"
+            order = kernel.plan["work_partition"]["tile_order"]
+            ms = kernel.get_profiler().do_bench()
+            print(f"  {label:10s} {order:>10s} {ms:9.3f} {published:13.3f}")
 
 
 def families_table(repeat: int) -> None:
