@@ -277,6 +277,41 @@ def test_auto_multicasts_on_the_largest_core_rectangle_that_divides_the_blocks(t
 
 
 @T.prim_func
+def scaled_products_every_step(
+    Q: T.Tensor((4096, 128), "bfloat16"),
+    K: T.Tensor((4096, 128), "bfloat16"),
+    S: T.Tensor((4096, 4096), "float32"),
+):
+    """32 x 32 blocks of 128 x 128 whose K loop also scales the products every step (attention's softmax
+    in small): Blackhole's 13 x 10 cores do not divide the block grid."""
+    with T.Kernel(32, 32) as (bx, by):
+        Q_s = T.alloc_shared((128, 128), "bfloat16")
+        K_s = T.alloc_shared((128, 128), "bfloat16")
+        acc = T.alloc_fragment((128, 128), "float")
+        T.copy(Q[by * 128, 0], Q_s)
+        T.clear(acc)
+        for k in T.Pipelined(4):
+            T.copy(K[bx * 128, 0], K_s)
+            for i, j in T.Parallel(128, 128):
+                acc[i, j] = acc[i, j] * 0.5
+            T.gemm(Q_s, K_s, acc, transpose_B=True)
+        T.copy(acc, S[by * 128, bx * 128])
+
+
+def test_auto_keeps_every_core_for_a_loop_with_more_than_products_each_step():
+    """The loop around the GEMM does element-wise work each step, so the program is held by its math, not by
+    the reads a multicast rectangle would share: auto takes all 130 cores row-major, not 8 x 8 in lockstep."""
+    mod = lower(
+        scaled_products_every_step,
+        "LayoutAwareWorkPartitionTT",
+        partition_strategy="auto",
+        target_device="blackhole",
+    )
+    assert attr(mod, "tt.work_partition").tile_order == "row_major"
+    assert attr(mod, "tt.lockstep_grid") is None and len(attr(mod, "tt.core_work")) == 130
+
+
+@T.prim_func
 def causal_row_blocks(
     Q: T.Tensor((4096, 128), "bfloat16"),
     K: T.Tensor((4096, 128), "bfloat16"),
