@@ -1,5 +1,7 @@
 """LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
 
+import pytest
+
 import tilelang_tt.language as TL
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
@@ -360,3 +362,47 @@ def test_blocks_are_not_kept_when_the_later_loop_loads_other_ones():
     body = lower(shifted, "LowerTileProgramTT")["gemm"].body
     assert not find_ops(body, ("tt.tile.wait_kept", "tt.tile.use_kept", "tt.tile.release_kept")), body
     assert len(find_ops(body, ("tt.tile.wait_input",))) == 2, body
+
+
+def _gemm_then_relu(block: int, k_steps: int):
+    """relu(A @ B) in block x block outputs over ``k_steps`` 32-wide K steps: a tile program's GEMM loop."""
+    size = 32 * k_steps
+
+    @TL.prim_func
+    def main(
+        A: TL.Tensor((block, size), "bfloat16"),
+        B: TL.Tensor((size, block), "bfloat16"),
+        C: TL.Tensor((block, block), "float32"),
+    ):
+        with TL.Kernel(1, 1) as (bx, by):
+            A_s = TL.alloc_shared((block, 32), "bfloat16")
+            B_s = TL.alloc_shared((32, block), "bfloat16")
+            C_f = TL.alloc_fragment((block, block), "float32")
+            TL.clear(C_f)
+            for k in TL.Pipelined(k_steps, num_stages=2):
+                TL.copy(A[by * block, k * 32], A_s)
+                TL.copy(B[k * 32, bx * block], B_s)
+                TL.gemm(A_s, B_s, C_f)
+            for i, j in TL.Parallel(block, block):
+                C_f[i, j] = TL.max(C_f[i, j], 0)
+            TL.copy(C_f, C[by * block, bx * block])
+
+    return main
+
+
+@pytest.mark.parametrize(
+    "block, k_tiles_per_step",
+    [(64, 8), (256, 4)],
+    ids=["small_blocks_take_8_k_steps", "256x256_sums_leave_L1_for_4"],
+)
+def test_a_gemm_loop_takes_as_many_k_steps_at_a_time_as_l1_holds(block, k_tiles_per_step):
+    """16 K steps of 32: the operands' CBs are as wide as the largest group of 8, 4 or 2 steps whose
+    circular buffers fit L1 (beside 256x256 fp32 sums, two blocks of them, 4 do), and the loop runs
+    16 / group times."""
+    mod = lower(_gemm_then_relu(block, 16), "LowerTileProgramTT")
+    cbs = _cbs_of(mod)
+    tiles = block // 32
+    assert cbs["A_s"].tiles == tiles * k_tiles_per_step, cbs["A_s"]
+    assert cbs["B_s"].tiles == tiles * k_tiles_per_step, cbs["B_s"]
+    (loop,) = [s.loops[-1] for s in find_ops(mod["gemm"].body, ("tt.tile.matmul", "tt.tile.matmul_cleared"))]
+    assert int(loop.extent) == 16 // k_tiles_per_step, loop
