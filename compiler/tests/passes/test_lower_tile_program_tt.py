@@ -1,7 +1,6 @@
 """LowerTileProgramTT: a tile program's buffers become circular buffers and its statements tile ops."""
 
 import pytest
-
 import tilelang_tt.language as TL
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import ACCESSORS as GATHER_ACCESSORS
