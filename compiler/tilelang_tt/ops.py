@@ -163,6 +163,12 @@ def is_op(node, name: str) -> bool:
     return isinstance(node, tvm.ir.Call) and isinstance(node.op, tvm.ir.Op) and node.op.same_as(_OPS[name])
 
 
+def cbs_read_and_written(c: tvm.ir.Call) -> tuple[list[int], list[int]]:
+    """The CBs one tile intrinsic reads and writes, from its fields (``SPECS``)."""
+    spec, f = SPECS[str(c.op.name)], fields(c)
+    return f.cbs(spec.reads), f.cbs(spec.writes)
+
+
 def call(name: str, *args, dtype: str = "void", **named) -> tvm.ir.Call:
     """A call of a registered tl./tt. operator, its arguments given in order or by field name (``SPECS``;
     with names, the location is ``loc=``). Python str args become StringImm, int/bool int32 IntImm."""

@@ -49,12 +49,6 @@ def choose_subblock(mt: int, nt: int, capacity: int) -> list[int]:
     return list(best)
 
 
-def _cbs(call) -> tuple[list[int], list[int]]:
-    """The CBs one intrinsic reads and writes, from its fields (ops.SPECS)."""
-    spec, f = ops.SPECS[op_name(call)], ops.fields(call)
-    return f.cbs(spec.reads), f.cbs(spec.writes)
-
-
 def tile_dfg(nodes: list[DFGNode]) -> TileDFG:
     """The graph of ``nodes``: an edge from each producer of a CB to each other node consuming it."""
     edges = [
@@ -76,7 +70,7 @@ def BuildTileDFGTT() -> tvm.transform.Pass:  # noqa: N802
         accs = require_attr(func, "tt.accumulators", "BuildTileDFGTT")
         nodes, producers, consumers = [], {}, {}
         for i, site in enumerate(find_ops(func.body, tuple(KERNEL_OF))):
-            cbs_in, cbs_out = _cbs(site.call)
+            cbs_in, cbs_out = ops.cbs_read_and_written(site.call)
             name = op_name(site.call)
             nodes.append(
                 DFGNode(id=i, op=name, kernel=KERNEL_OF[name], cbs_in=cbs_in, cbs_out=cbs_out, loc=site.loc)

@@ -527,14 +527,14 @@ class _Lowering:
         reading and writing the CBs its spec names (ops.SPECS), plus an element-wise expression's
         ``operand_cbs``."""
         call = ops.call(op, loc=loc, **fields)
-        spec, f = ops.SPECS[op], ops.fields(call)
+        reads, writes = ops.cbs_read_and_written(call)
         self.p.nodes.append(
             {
                 "id": len(self.p.nodes),
                 "op": op,
-                "kernel": spec.kernel,
-                "cbs_in": f.cbs(spec.reads) + list(operand_cbs),
-                "cbs_out": f.cbs(spec.writes),
+                "kernel": ops.SPECS[op].kernel,
+                "cbs_in": reads + list(operand_cbs),
+                "cbs_out": writes,
                 "loc": loc,
             }
         )

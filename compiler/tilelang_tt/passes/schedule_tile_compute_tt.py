@@ -654,7 +654,11 @@ class _Scheduler:
             for j in range(i + 1, len(stmts)):
                 later = _tile_call(stmts[j], tuple(ops.SPECS))
                 spec = None if later is None else ops.SPECS[str(later.op.name)]
-                if spec is None or not (spec.reads or spec.writes) or made in _cbs_written(later):
+                if (
+                    spec is None
+                    or not (spec.reads or spec.writes)
+                    or made in ops.cbs_read_and_written(later)[1]
+                ):
                     break  # a loop, a branch, an op whose CBs are not declared (a release), or X changes
                 f = ops.fields(later)
                 if ops.is_op(later, "tt.tile.copy") and f.src == made:
@@ -837,19 +841,14 @@ _WAITS = ("tt.tile.wait_input", "tt.tile.wait_kept", "tt.tile.use_kept")
 
 def _tile_call(stmt, names: tuple[str, ...]) -> tvm.ir.Call | None:
     """The call of one of the tile ops ``names`` that ``stmt`` evaluates, if it is one."""
-    is_call = isinstance(stmt, tirx.Evaluate) and isinstance(stmt.value, tvm.ir.Call)
-    return stmt.value if is_call and any(ops.is_op(stmt.value, name) for name in names) else None
-
-
-def _cbs_written(call) -> set[int]:
-    return set(ops.fields(call).cbs(ops.SPECS[str(call.op.name)].writes))
+    return stmt.value if any(ops.is_op(stmt, name) for name in names) else None
 
 
 def _cbs_touched(call) -> set[int]:
     """Every CB a tile op reads or writes (an element-wise statement's operands included)."""
-    spec, f = ops.SPECS[str(call.op.name)], ops.fields(call)
-    found = set(f.cbs(spec.reads + spec.writes))
-    return found | set(operand_cbs(f.expr)) if ops.is_op(call, "tt.tile.eltwise") else found
+    reads, writes = ops.cbs_read_and_written(call)
+    found = set(reads + writes)
+    return found | set(operand_cbs(ops.fields(call).expr)) if ops.is_op(call, "tt.tile.eltwise") else found
 
 
 _HANDLERS = {
