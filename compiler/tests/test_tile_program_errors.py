@@ -65,7 +65,13 @@ def _program(body_kind):
                     C_f[i, j] = T.if_then_else(row < M, A[row, j], 0.0)
             elif body_kind == "unsupported_function":
                 for i, j in T.Parallel(M, N):
-                    C_f[i, j] = T.erf(A_s[i, j])
+                    C_f[i, j] = T.atan2(A_s[i, j], 2.0)
+            elif body_kind == "rounding_mode":
+                for i, j in T.Parallel(M, N):
+                    C_f[i, j] = T.round(A_s[i, j], "upward")
+            elif body_kind == "power_of_a_tile":
+                for i, j in T.Parallel(M, N):
+                    C_f[i, j] = T.pow(2.0, A_s[i, j])
             elif body_kind == "slice_of_tile_buffer":
                 T.copy(A_s[0:32, 0:32], C_f[0:32, 0:32])
             T.copy(C_f, C[bx * M, 0])
@@ -85,7 +91,9 @@ CASES = {
     "strided_global": "a start plus one T.Parallel variable per dimension",
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
     "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
-    "unsupported_function": "T.erf is not supported on Tenstorrent yet: no SFPU lowering of this function",
+    "unsupported_function": "T.atan2 is not supported on Tenstorrent yet: no SFPU lowering of this function",
+    "rounding_mode": "T.round: rounding_mode 'upward' is not one of 'ties-to-even', 'ties-away-from-zero'",
+    "power_of_a_tile": "T.pow with an exponent that is not a constant is not supported on Tenstorrent yet",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",
 }
 

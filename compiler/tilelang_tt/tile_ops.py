@@ -31,36 +31,75 @@ SFPU_BINARY = {
     "min": "binary_min_tile",
 }
 
-# Unary functions (TIR op name → steps): (call, None) is ``call_init(); call(slot)``; (call, c) is a
-# scalar step ``call(slot, bits(c))`` after ``binop_with_scalar_tile_init()``.
+
+@dataclasses.dataclass(frozen=True)
+class SfpuStep:
+    """One SFPU call on a DST slot: ``init(); call(slot, *args)``. An int argument is passed as it is, a
+    float one as its float32 bits (the SDK's scalar parameters)."""
+
+    call: str
+    init: str
+    args: tuple = ()
+
+
+def _fn(call: str, *args, init: str | None = None) -> SfpuStep:
+    return SfpuStep(call, init or f"{call}_init", args)
+
+
+def _scalar(call: str, c: float) -> SfpuStep:
+    """``call(slot, bits(c))`` of the binop_with_scalar family: ``DST op= c``."""
+    return SfpuStep(call, "binop_with_scalar_tile_init", (float(c),))
+
+
+_ROUNDING = "rounding_op_tile_init"  # the one init of the rounding header's calls
+
+# Unary functions: TIR op name (``T.<name>``) → the steps applied in place to the argument's slot.
 SFPU_UNARY = {
-    "exp": [("exp_tile", None)],
-    "exp2": [("exp2_tile", None)],
-    "log": [("log_tile", None)],
-    "log2": [("log_tile", None), ("mul_unary_tile", 1.0 / math.log(2.0))],
-    "sqrt": [("sqrt_tile", None)],
-    "rsqrt": [("rsqrt_tile", None)],
-    "tanh": [("tanh_tile", None)],
-    "sigmoid": [("sigmoid_tile", None)],
-    "fabs": [("abs_tile", None)],
-    "abs": [("abs_tile", None)],
+    "exp": [_fn("exp_tile")],
+    "exp2": [_fn("exp2_tile")],
+    "exp10": [_scalar("mul_unary_tile", math.log(10.0)), _fn("exp_tile")],
+    "log": [_fn("log_tile")],
+    "log2": [_fn("log_tile"), _scalar("mul_unary_tile", 1.0 / math.log(2.0))],
+    "log10": [_fn("log_tile"), _scalar("mul_unary_tile", 1.0 / math.log(10.0))],
+    "log1p": [_fn("log1p_tile")],
+    "sqrt": [_fn("sqrt_tile")],
+    "rsqrt": [_fn("rsqrt_tile")],
+    "tanh": [_fn("tanh_tile")],
+    "sigmoid": [_fn("sigmoid_tile")],
+    "fabs": [_fn("abs_tile")],
+    "abs": [_fn("abs_tile")],
+    "erf": [_fn("erf_tile")],
+    **{f: [_fn(f"{f}_tile")] for f in ("sin", "cos", "tan", "asin", "acos", "atan")},
+    **{f: [_fn(f"{f}_tile")] for f in ("sinh", "cosh", "asinh", "acosh", "atanh")},
+    "floor": [_fn("floor_tile", init=_ROUNDING)],
+    "ceil": [_fn("ceil_tile", init=_ROUNDING)],
+    "trunc": [_fn("trunc_tile", init=_ROUNDING)],
+    "round": [_fn("round_tile", 0, init=_ROUNDING)],  # to nearest, halves to even: decimals 0
+    "nearbyint": [_fn("round_tile", 0, init=_ROUNDING)],
+    "isnan": [_fn("isnan_tile")],  # a 1.0 / 0.0 mask; T.isinf and T.isfinite are comparisons and isnan
 }
+
+
+def power(exponent: float) -> list[SfpuStep]:
+    """``T.pow(x, c)`` for a constant ``c``: the SFPU's power (a negative base takes an integer power's
+    sign; a non-integer power of one is NaN, as C's ``powf``)."""
+    return [_fn("power_tile", float(exponent))]
 
 
 # Binary ops with one constant operand, by (op, constant is the left operand): c → steps as above.
 def _div(c, constant_first):
     if constant_first:
-        return [("recip_tile", None)] + ([("mul_unary_tile", c)] if c != 1.0 else [])
-    return [("mul_unary_tile", 1.0 / c)]
+        return [_fn("recip_tile")] + ([_scalar("mul_unary_tile", c)] if c != 1.0 else [])
+    return [_scalar("mul_unary_tile", 1.0 / c)]
 
 
 SCALAR_BINARY = {
-    ("add", False): lambda c: [("add_unary_tile", c)],
-    ("add", True): lambda c: [("add_unary_tile", c)],
-    ("sub", False): lambda c: [("sub_unary_tile", c)],
-    ("sub", True): lambda c: [("rsub_unary_tile", c)],
-    ("mul", False): lambda c: [("mul_unary_tile", c)],
-    ("mul", True): lambda c: [("mul_unary_tile", c)],
+    ("add", False): lambda c: [_scalar("add_unary_tile", c)],
+    ("add", True): lambda c: [_scalar("add_unary_tile", c)],
+    ("sub", False): lambda c: [_scalar("sub_unary_tile", c)],
+    ("sub", True): lambda c: [_scalar("rsub_unary_tile", c)],
+    ("mul", False): lambda c: [_scalar("mul_unary_tile", c)],
+    ("mul", True): lambda c: [_scalar("mul_unary_tile", c)],
     ("div", False): lambda c: _div(c, False),
     ("div", True): lambda c: _div(c, True),
 }
@@ -136,6 +175,21 @@ _EXACT = {
     "api/compute/eltwise_unary/recip.h": ["recip_tile", "recip_tile_init"],
     "api/compute/eltwise_unary/relu.h": ["relu_tile", "relu_tile_init"],
     "api/compute/eltwise_unary/negative.h": ["negative_tile", "negative_tile_init"],
+    "api/compute/eltwise_unary/trigonometry.h": [
+        f"{f}_tile{s}"
+        for f in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")
+        for s in ("", "_init")
+    ],
+    "api/compute/eltwise_unary/rounding.h": [
+        _ROUNDING,
+        "floor_tile",
+        "ceil_tile",
+        "trunc_tile",
+        "round_tile",
+    ],
+    "api/compute/eltwise_unary/erf_erfc.h": ["erf_tile", "erf_tile_init"],
+    "api/compute/eltwise_unary/log1p.h": ["log1p_tile", "log1p_tile_init"],
+    "api/compute/eltwise_unary/isinf_isnan.h": ["isnan_tile", "isnan_tile_init"],
     "api/compute/compute_kernel_api.h": [
         "exp2_tile",
         "exp2_tile_init",
@@ -147,6 +201,8 @@ _EXACT = {
         "sigmoid_tile_init",
         "abs_tile",
         "abs_tile_init",
+        "power_tile",
+        "power_tile_init",
     ],
     "api/compute/reduce.h": ["reduce_init", "reduce_tile", "reduce_uninit"],
     "api/compute/eltwise_unary/comp.h": [

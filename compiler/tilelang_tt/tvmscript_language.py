@@ -83,6 +83,7 @@ __all__ = [
     "vectorized",
     "Vectorized",
     "clamp",
+    "round",
     "likely",
     "reduce_sum",
     "reduce_max",
@@ -629,6 +630,24 @@ def clamp(value, min_val=None, max_val=None):
     return value
 
 
+def round(x, rounding_mode: str = "ties-to-even", span=None):  # noqa: A001 - TileLang's name
+    """``T.round(x)``: x rounded to an integer, halves to even (TVM's round; the SFPU's); with
+    ``rounding_mode="ties-away-from-zero"`` halves away from zero (C's ``roundf``), built from trunc, a
+    comparison of what it cut off and a select: ``x - trunc(x)`` is exact, so the half is seen exactly."""
+    if rounding_mode == "ties-to-even":
+        return _T.round(x)
+    if rounding_mode != "ties-away-from-zero":
+        raise TypeError(
+            f"T.round: rounding_mode {rounding_mode!r} is not one of 'ties-to-even', 'ties-away-from-zero'"
+        )
+    if isinstance(x, int | float):
+        x = tirx.const(float(x), "float32")
+    whole = _T.trunc(x)
+    one, zero = (tirx.const(v, str(x.ty)) for v in (1.0, 0.0))
+    away = _T.if_then_else(x < zero, zero - one, one)
+    return whole + _T.if_then_else(_T.abs(x - whole) >= 0.5, away, zero)
+
+
 def likely(condition):
     """A branch-probability hint on GPUs; on Tenstorrent the condition itself."""
     return condition
@@ -1033,4 +1052,4 @@ for _name in surface.names_with(surface.IGNORED):
 del _name
 
 # TileLang's fast-math spellings: the SFPU has one accuracy for each function
-globals().update({"__exp": _T.exp, "__log": _T.log, "__log2": _T.log2})
+globals().update({name: getattr(_T, name[2:]) for name in surface.FAST_MATH})

@@ -5,6 +5,7 @@ Programs of a few blocks whose lowering does not read the target (vector broadca
 on one architecture each."""
 
 import importlib.util
+import math
 import os
 
 import ml_dtypes
@@ -93,7 +94,47 @@ ELEMENTWISE = {
         lambda a, b: np.where(a > 0, a, 0.01 * a) + b,
     ),
     "cast": (lambda a, b: T.Cast("float32", a) + T.Cast("float32", b), lambda a, b: a + b),
+    "sin_cos": (lambda a, b: T.sin(a) * T.cos(b), lambda a, b: np.sin(a) * np.cos(b)),
+    "tan": (lambda a, b: T.tan(a * 0.3) + b, lambda a, b: np.tan(a * np.float32(0.3)) + b),
+    "inverse_trigonometry": (
+        lambda a, b: T.asin(a / (T.abs(a) + 1)) + T.acos(b / (T.abs(b) + 1)) + T.atan(a * b),
+        lambda a, b: np.arcsin(a / (np.abs(a) + 1)) + np.arccos(b / (np.abs(b) + 1)) + np.arctan(a * b),
+    ),
+    "hyperbolic": (
+        lambda a, b: T.sinh(a) - T.cosh(b) + T.asinh(a * b) + T.acosh(T.abs(a) + 1),
+        lambda a, b: np.sinh(a) - np.cosh(b) + np.arcsinh(a * b) + np.arccosh(np.abs(a) + 1),
+    ),
+    "atanh_erf_log1p": (
+        lambda a, b: T.atanh(a / (T.abs(a) + 1)) + T.erf(b) + T.log1p(T.abs(a * b)),
+        lambda a, b: np.arctanh(a / (np.abs(a) + 1)) + erf(b) + np.log1p(np.abs(a * b)),
+    ),
+    "rounding": (
+        lambda a, b: T.floor(a * 3.0)
+        + T.ceil(b * 3.0) * 10
+        + T.trunc(a * 5.0) * 100
+        + T.round(b * 7.0, "ties-away-from-zero") * 1000,
+        lambda a, b: np.floor(a * 3) + np.ceil(b * 3) * 10 + np.trunc(a * 5) * 100 + _round(b * 7) * 1000,
+    ),
+    "powers": (
+        lambda a, b: T.pow(T.abs(a) + 0.5, 1.5) + T.pow(b, 3.0) + T.pow(b, -2.0) * 0.01,
+        lambda a, b: (np.abs(a) + 0.5) ** 1.5 + b**3 + 0.01 / b**2,
+    ),
+    "exp10_log10": (
+        lambda a, b: T.exp10(a * 0.5) + T.log10(T.abs(b) + 1),
+        lambda a, b: 10 ** (a * np.float32(0.5)) + np.log10(np.abs(b) + 1),
+    ),
 }
+
+
+def erf(x):
+    """The error function in float64, as numpy has none."""
+    return np.vectorize(math.erf)(x.astype(np.float64))
+
+
+def _round(x):
+    """C's roundf, T.round's "ties-away-from-zero": halves away from zero (numpy's rint takes them to
+    even)."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
 
 GROUPS = [sorted(ELEMENTWISE)[k : k + 4] for k in range(0, len(ELEMENTWISE), 4)]
@@ -346,6 +387,50 @@ def copies_and_fills(
         for i, j in T.Parallel(M, N):
             G[i, j] = G[i, j] + 1.5
         T.copy(G, C[0, 0])
+
+
+@T.prim_func
+def classified(
+    A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32"), C: T.Tensor((M, N), "float32")
+):
+    with T.Kernel(1, threads=128) as bx:
+        A_s = T.alloc_shared((M, N), "float32")
+        B_s = T.alloc_shared((M, N), "float32")
+        T.copy(A[0, 0], A_s)
+        T.copy(B[0, 0], B_s)
+        for i, j in T.Parallel(M, N):
+            C[i, j] = (
+                T.if_then_else(T.isnan(A_s[i, j]), 1.0, 0.0)
+                + T.if_then_else(T.isinf(A_s[i, j]), 10.0, 0.0)
+                + T.if_then_else(T.isfinite(A_s[i, j]) and B_s[i, j] > 0, 100.0, 0.0)
+                + T.if_then_else(
+                    not (B_s[i, j] > 1) or T.round(B_s[i, j], "ties-away-from-zero") == 3, 1e3, 0.0
+                )
+                + T.round(B_s[i, j]) * 1e4
+                + T.nearbyint(B_s[i, j]) * 1e5
+            )
+
+
+def test_classification_logic_and_halfway_rounding():
+    # NaN and both infinities among the values; B holds every multiple of 0.25 in [-4, 4), halves included,
+    # where T.round's two modes differ (T.round and T.nearbyint take halves to even, as TVM's).
+    a = RNG.standard_normal((M, N)).astype(np.float32)
+    a.flat[::7], a.flat[1::11], a.flat[2::13] = np.nan, np.inf, -np.inf
+    b = (np.arange(M * N) % 32 * 0.25 - 4).astype(np.float32).reshape(M, N)
+    got = tilelang.compile(classified, out_idx=[-1])(a, b)
+    expected = (
+        np.isnan(a) * 1.0
+        + np.isinf(a) * 10.0
+        + (np.isfinite(a) & (b > 0)) * 100.0
+        + (~(b > 1) | (_round(b) == 3)) * 1e3
+        + np.rint(b) * 1e4
+        + np.rint(b) * 1e5
+    )
+    wrong = np.argwhere(got != expected)
+    assert not len(wrong), (
+        f"{len(wrong)} elements differ, first at {tuple(wrong[0])}: A {a[tuple(wrong[0])]}, "
+        f"B {b[tuple(wrong[0])]}: {got[tuple(wrong[0])]} instead of {expected[tuple(wrong[0])]}"
+    )
 
 
 def test_copies_between_scopes_and_fills():

@@ -21,6 +21,7 @@ rows). A program is source text written to a file and imported, so errors carry 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Callable
 
@@ -34,7 +35,14 @@ VALUES = [
     ("T.exp(x[i, j] * 0.5)", lambda x, y: np.exp(x * 0.5)),
     ("T.abs(y[i, j]) - 1.0", lambda x, y: np.abs(y) - 1.0),
     ("y[i, j] * x[i, j]", lambda x, y: y * x),
-]
+    ("T.sin(x[i, j]) + T.erf(y[i, j])", lambda x, y: np.sin(x) + _erf(y)),
+    ("T.if_then_else(x[i, j] > 0 and not (y[i, j] > 1), T.pow(y[i, j], 2.0), x[i, j])",
+     lambda x, y: np.where((x > 0) & ~(y > 1), y**2, x)),
+]  # fmt: skip
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf)(x.astype(np.float64))
 
 
 @dataclasses.dataclass

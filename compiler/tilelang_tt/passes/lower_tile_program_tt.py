@@ -1060,7 +1060,8 @@ class _ElementStatement:
                 else a
                 for a in value.args
             ]
-            return tvm.ir.Call(value.op, args, ret_ty="float32")
+            # a test (T.isnan) stays a condition, for the logic and selects around it
+            return tvm.ir.Call(value.op, args, ret_ty="bool" if str(value.ty) == "bool" else "float32")
         fields = {}
         for name in ("a", "b", "condition", "true_value", "false_value"):
             if hasattr(value, name):
@@ -1069,6 +1070,8 @@ class _ElementStatement:
             return tirx.Select(fields["condition"], fields["true_value"], fields["false_value"])
         if fields.keys() == {"a", "b"}:
             return type(value)(fields["a"], fields["b"])
+        if isinstance(value, tirx.Not):
+            return tirx.Not(fields["a"])
         raise TTCompileError.at(
             self.loc,
             f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet",

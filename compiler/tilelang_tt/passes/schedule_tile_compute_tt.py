@@ -86,6 +86,8 @@ from ..tile_ops import (
     SCALAR_BINARY,
     SFPU_BINARY,
     SFPU_UNARY,
+    SfpuStep,
+    power,
 )
 from .lower_tile_program_tt import operand_cbs
 
@@ -142,9 +144,18 @@ def _children(e) -> list:
         return list(parts)
     if hasattr(e, "a") and hasattr(e, "b"):
         return [e.a, e.b]
+    if isinstance(e, tirx.Not):
+        return [e.a]
     if isinstance(e, tvm.ir.Call) and not _is_operand(e):
         return list(e.args)
     return []
+
+
+def _function(e) -> str | None:
+    """The name of the element-wise function ``e`` calls (``T.sin(x)`` → "sin"), else None."""
+    if isinstance(e, tvm.ir.Call) and not _is_operand(e) and isinstance(e.op, tvm.ir.Op):
+        return str(e.op.name).split(".")[-1]
+    return None
 
 
 def _comparison(e):
@@ -155,6 +166,8 @@ def _comparison(e):
 
 
 _BINARY_NODES = {
+    tirx.And: "mul",
+    tirx.Or: "max",
     tirx.Add: "add",
     tirx.Sub: "sub",
     tirx.Mul: "mul",
@@ -181,6 +194,8 @@ class _Expr:
         kind = _comparison(e)
         if kind is not None:
             return self.need(tirx.Sub(e.a, e.b))
+        if isinstance(e, tirx.Not):
+            return self.need(e.a)
         kind = self._binary(e)
         if kind is not None:
             a, b = e.a, e.b
@@ -200,6 +215,8 @@ class _Expr:
 
     @staticmethod
     def _binary(e):
+        """The SFPU_BINARY op of an arithmetic node; a logical one combines 1.0 / 0.0 masks (and: their
+        product, or: their max)."""
         for node, kind in _BINARY_NODES.items():
             if isinstance(e, node):
                 return kind
@@ -266,22 +283,35 @@ class _Expr:
         kind = self._binary(e)
         if kind is not None:
             return self.binary(kind, e.a, e.b, t, slot)
-        if isinstance(e, tvm.ir.Call):
-            name = str(e.op.name).split(".")[-1]
+        if isinstance(e, tirx.Not):  # 1 - a 1.0 / 0.0 mask
+            return self.emit(e.a, t, slot) + self.steps(SCALAR_BINARY[("sub", True)](1.0), slot)
+        name = _function(e)
+        if name == "pow":
+            exponent = _const(e.args[1])
+            if exponent is None:
+                raise TTCompileError.at(
+                    self.loc,
+                    "T.pow with an exponent that is not a constant is not supported on Tenstorrent yet",
+                )
+            return self.emit(e.args[0], t, slot) + self.steps(power(exponent), slot)
+        if name is not None:
             if name not in SFPU_UNARY:
                 raise TTCompileError.at(
                     self.loc, f"T.{name} in an element-wise statement is not supported on Tenstorrent yet"
                 )
-            out = self.emit(e.args[0], t, slot)
-            for api, scale in SFPU_UNARY[name]:
-                if scale is not None:
-                    out += [extern("binop_with_scalar_tile_init"), extern(api, slot, _bits(scale))]
-                else:
-                    out += [extern(f"{api}_init"), extern(api, slot)]
-            return out
+            return self.emit(e.args[0], t, slot) + self.steps(SFPU_UNARY[name], slot)
         raise TTCompileError.at(
             self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet"
         )
+
+    @staticmethod
+    def steps(steps: list[SfpuStep], slot) -> list:
+        """The SFPU calls of ``steps`` on DST[slot], each after its init."""
+        out = []
+        for step in steps:
+            args = [_bits(a) if isinstance(a, float) else tirx.const(a, "int32") for a in step.args]
+            out += [extern(step.init), extern(step.call, slot, *args)]
+        return out
 
     def binary(self, kind, a, b, t, slot):
         fpu = self._fpu(kind, a, b)
@@ -300,12 +330,7 @@ class _Expr:
             steps = SCALAR_BINARY.get((kind, scalar_first))
             if steps is None:  # max/min with a non-zero constant: the constant into a register
                 return self.binary_registers(kind, a, b, t, slot)
-            for api, operand in steps(c):
-                if operand is None:
-                    out += [extern(f"{api}_init"), extern(api, slot)]
-                else:
-                    out += [extern("binop_with_scalar_tile_init"), extern(api, slot, _bits(operand))]
-            return out
+            return out + self.steps(steps(c), slot)
         return self.binary_registers(kind, a, b, t, slot)
 
     def compare(self, kind, a, b, t, slot):
