@@ -53,6 +53,8 @@ SPECS: dict[str, OpSpec] = {
     "tl.transpose": OpSpec(("src", "dst")),
     "tl.im2col": OpSpec(("img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad")),
     "tl.atomic_add": OpSpec(("dst", "value")),
+    "tl.atomic_max": OpSpec(("dst", "value")),
+    "tl.atomic_min": OpSpec(("dst", "value")),
     "tl.loc": OpSpec(()),
     "tl.serial_loc": OpSpec(()),
     "tl.persistent": OpSpec(("workers", "worker", "dims")),
@@ -126,6 +128,8 @@ SPECS: dict[str, OpSpec] = {
     "tt.tile.transpose": OpSpec(("src", "dst"), "compute", reads=("src",), writes=("dst",)),
 }
 TL_OPS = tuple(name for name in SPECS if name.startswith("tl."))
+# T.atomic_add / _max / _min: how each combines the value a grid point brings with the element's
+ATOMICS = {"tl.atomic_add": "add", "tl.atomic_max": "max", "tl.atomic_min": "min"}
 TT_OPS = tuple(name for name in SPECS if name.startswith("tt."))
 
 _OPAQUE = tirx.CallEffectKind.Opaque.value

@@ -109,7 +109,7 @@ def check_reads_precede_writes(func: tirx.PrimFunc) -> None:
     statement of the same kernel wrote: a program's reader and writer are different RISCs, and nothing
     orders the writer's DRAM write before the reader's read. Two ``T.Kernel`` blocks are ordered."""
     written: dict = {}  # global buffer -> where the kernel first writes it
-    for site in find_ops(func.body, ("tl.copy", "tl.atomic_add")):
+    for site in find_ops(func.body, ("tl.copy", *ops.ATOMICS)):
         fields = ops.fields(site.call)
         source = getattr(fields, "src", None)
         if isinstance(source, tvm.ir.TensorRegion) and source.source in written:

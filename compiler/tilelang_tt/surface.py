@@ -53,7 +53,7 @@ _names(
     prim_func Kernel Tensor dtype Parallel Pipelined serial Serial grid
     alloc_shared alloc_fragment alloc_local alloc_reducer alloc_var finalize_reducer
     copy im2col c2d_im2col gemm fill clear transpose
-    reduce_sum reduce_max reduce_min reduce_abssum reduce_absmax atomic_add
+    reduce_sum reduce_max reduce_min reduce_abssum reduce_absmax atomic_add atomic_max atomic_min
     const dynamic empty GemmWarpPolicy clamp Persistent cumsum reshape view alloc_global
     """,
 )
@@ -146,7 +146,7 @@ _names(
     """
     PersistentTileScheduler BaseTileScheduler cummax
     reduce reduce_bitand reduce_bitor reduce_bitxor reducer_init reducer_update
-    atomic_max atomic_min atomic_addx2 atomic_addx4 atomic_load atomic_store atomic_or
+    atomic_addx2 atomic_addx4 atomic_load atomic_store atomic_or
     any_of all_of loop_break async_copy annotate_safe_value gemm_sp symbolic
     print device_assert inline meta_class import_source has_let_value get_let_value
     parallel thread_binding KernelLaunchFrame JITFunc PrimFunc Any Ref

@@ -62,6 +62,8 @@ __all__ = [
     "get_block_extents",
     "index_to_coordinates",
     "atomic_add",
+    "atomic_max",
+    "atomic_min",
     "finalize_reducer",
     "grid",
     "clear",
@@ -659,21 +661,37 @@ def atomic_add(dst, value, memory_order=None, return_prev: bool = False, use_tma
     ``T.atomic_add(C[by * bM, bx * bN], C_local)`` (or a slice ``C[r:r + bM, :]``) adds a whole tile: the
     same, as a ``T.Parallel`` nest over the tile. ``memory_order`` and ``use_tma`` are GPU knobs; the
     previous value cannot be returned."""
+    return _atomic("add", dst, value, return_prev)
+
+
+def atomic_max(dst, value, memory_order=None, return_prev: bool = False):
+    """``T.atomic_max(C[i, j], x)``: C[i, j] = max(C[i, j], x), whichever grid point writes; an element in a
+    ``T.Parallel`` nest or a whole tile, as ``T.atomic_add``."""
+    return _atomic("max", dst, value, return_prev)
+
+
+def atomic_min(dst, value, memory_order=None, return_prev: bool = False):
+    """``T.atomic_min(C[i, j], x)``: C[i, j] = min(C[i, j], x), as ``T.atomic_max``."""
+    return _atomic("min", dst, value, return_prev)
+
+
+def _atomic(kind: str, dst, value, return_prev: bool):
+    """One ``tl.atomic_<kind>`` statement per element (``ops.ATOMICS``), or a ``T.Parallel`` nest of them
+    over a tile."""
+    name = f"T.atomic_{kind}"
     if return_prev:
-        raise TypeError("T.atomic_add(return_prev=True) is not supported on Tenstorrent yet")
+        raise TypeError(f"{name}(return_prev=True) is not supported on Tenstorrent yet")
     loc = _loc()
     if isinstance(value, tirx.Buffer | tvm.ir.TensorRegion) or isinstance(dst, tvm.ir.TensorRegion):
-        _atomic_add_tile(_region(dst, like=value), _region(value), loc)
+        _atomic_tile(kind, _region(dst, like=value), _region(value), loc)
         return None
     if not isinstance(dst, tvm.ir.TensorLoad):
-        raise TypeError(
-            f"T.atomic_add adds into an element C[i, j] or a tile region; got {type(dst).__name__}"
-        )
-    return _statement(ops.call("tl.atomic_add", dst=dst, value=value, loc=loc))
+        raise TypeError(f"{name} writes into an element C[i, j] or a tile region; got {type(dst).__name__}")
+    return _statement(ops.call(f"tl.atomic_{kind}", dst=dst, value=value, loc=loc))
 
 
-def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: str) -> None:
-    """``dst += src`` element by element, written into the function being parsed as the ``T.Parallel``
+def _atomic_tile(kind: str, dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: str) -> None:
+    """``dst op= src`` element by element, written into the function being parsed as the ``T.Parallel``
     nest a user would write: one loop per dimension of ``src`` whose extent is not 1, matched with the
     dimensions of ``dst`` whose extent is not 1, in order."""
 
@@ -690,7 +708,7 @@ def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: st
     if len(src_dims) != len(dst_dims) or not all(map(provably_equal, src_extents, dst_extents)):
         shapes = [", ".join(str(e) for e in extents) for extents in (dst_extents, src_extents)]
         raise TypeError(
-            f"T.atomic_add: the region of {dst.source.name} ({shapes[0]}) and the tile {src.source.name} "
+            f"T.atomic_{kind}: the region of {dst.source.name} ({shapes[0]}) and the tile {src.source.name} "
             f"({shapes[1]}) differ in shape"
         )
     _T.evaluate(ops.call("tl.loc", loc))
@@ -705,9 +723,8 @@ def _atomic_add_tile(dst: tvm.ir.TensorRegion, src: tvm.ir.TensorRegion, loc: st
         position = dict(zip(dst_dims, ids, strict=True))
         dst_index = [r.min + position[d] if d in position else r.min for d, r in enumerate(dst.region)]
         element = tirx.BufferLoad(src.source, src_index)
-        _T.evaluate(
-            ops.call("tl.atomic_add", dst=tirx.BufferLoad(dst.source, dst_index), value=element, loc=loc)
-        )
+        target = tirx.BufferLoad(dst.source, dst_index)
+        _T.evaluate(ops.call(f"tl.atomic_{kind}", dst=target, value=element, loc=loc))
     finally:
         frame.__exit__(None, None, None)
 

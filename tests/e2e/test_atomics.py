@@ -114,3 +114,52 @@ def test_heads_adding_into_their_groups_block_take_turns(target):
     expected = y + x.reshape(2, 2, 64, 64).sum(1)
     kernel(x, y)
     np.testing.assert_allclose(y, expected, rtol=1e-6, atol=1e-6)
+
+
+def atomic_extreme_program(kind, K, M, N, block_M, block_N, dtype=T.float32):
+    """TileLang's testing/python/language/test_tilelang_language_atomic.py atomic_max_program /
+    atomic_min_program, imports changed: every slice of A's first axis is one grid point, and each keeps
+    the larger (smaller) of its elements and B's."""
+    extreme = T.atomic_max if kind == "max" else T.atomic_min
+
+    @T.prim_func
+    def atomic_extreme(A: T.Tensor((K, M, N), dtype), B: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), T.ceildiv(N, block_N), K, threads=32) as (bx, by, bz):
+            A_shared = T.alloc_shared((block_M, block_N), dtype)
+
+            T.copy(A[bz, bx * block_M : (bx + 1) * block_M, by * block_N : (by + 1) * block_N], A_shared)
+
+            for i, j in T.Parallel(block_M, block_N):
+                extreme(B[bx * block_M + i, by * block_N + j], A_shared[i, j])
+
+    return atomic_extreme
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_atomic_max_and_min_from_every_slice(target, kind):
+    kernel = tilelang.compile(atomic_extreme_program(kind, 4, 64, 96, 32, 32), target=target)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 64, 96)).astype(np.float32)
+    b = rng.standard_normal((64, 96)).astype(np.float32)  # the starting values take part
+    combine = np.maximum if kind == "max" else np.minimum
+    expected = combine(b, combine.reduce(a, axis=0))
+    kernel(a, b)
+    np.testing.assert_array_equal(b, expected, err_msg=f"T.atomic_{kind} of 4 slices into B")
+
+
+@T.prim_func
+def row_maxima_of_a_tile(A: T.Tensor((128, 64), "float32"), M: T.Tensor((32, 64), "float32")):
+    # Four row blocks keep the elementwise max of their rows' tiles in M: a whole tile at a region start.
+    with T.Kernel(4, threads=128) as bx:
+        A_s = T.alloc_shared((32, 64), "float32")
+        T.copy(A[bx * 32, 0], A_s)
+        T.atomic_max(M[0, 0], A_s)
+
+
+def test_a_whole_tile_atomic_max():
+    kernel = tilelang.compile(row_maxima_of_a_tile)
+    a = np.random.default_rng(4).standard_normal((128, 64)).astype(np.float32)
+    m = np.full((32, 64), -np.inf, np.float32)
+    kernel(a, m)
+    np.testing.assert_array_equal(m, a.reshape(4, 32, 64).max(0))

@@ -54,30 +54,63 @@ def atomic_outside_parallel(A: TL.Tensor((32, 32), "float32"), C: TL.Tensor((32,
         TL.atomic_add(C[0, 0], A[bz, 0])
 
 
+def moving_with_the_loop(atomic):
+    """A kernel whose atomic into C moves a block per step of its loop over k."""
+
+    @TL.prim_func
+    def program(A: TL.Tensor((64, 32), "float32"), C: TL.Tensor((64, 32), "float32")):
+        with TL.Kernel(1, 2) as (bx, by):
+            A_s = TL.alloc_fragment((32, 32), "float32")
+            for k in TL.serial(2):
+                TL.copy(A[k * 32, 0], A_s)
+                for i, j in TL.Parallel(32, 32):
+                    atomic(C[k * 32 + i, j], A_s[i, j])
+
+    return program
+
+
 @TL.prim_func
-def atomic_moving_with_the_loop(A: TL.Tensor((64, 32), "float32"), C: TL.Tensor((64, 32), "float32")):
-    with TL.Kernel(1, 2) as (bx, by):
+def max_and_add_into_one_tensor(A: TL.Tensor((32, 32), "float32"), C: TL.Tensor((32, 32), "float32")):
+    with TL.Kernel(1, 2) as (bx, bz):
         A_s = TL.alloc_fragment((32, 32), "float32")
-        for k in TL.serial(2):
-            TL.copy(A[k * 32, 0], A_s)
-            for i, j in TL.Parallel(32, 32):
-                TL.atomic_add(C[k * 32 + i, j], A_s[i, j])
+        TL.copy(A[0, 0], A_s)
+        for i, j in TL.Parallel(32, 32):
+            TL.atomic_add(C[i, j], A_s[i, j])
+        for i, j in TL.Parallel(32, 32):
+            TL.atomic_max(C[i, j], A_s[i, j])
 
 
 @pytest.mark.parametrize(
-    "program, message",
+    "program, message, quoted",
     [
-        (atomic_outside_parallel, "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet"),
         (
-            atomic_moving_with_the_loop,
+            atomic_outside_parallel,
+            "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet",
+            "add",
+        ),
+        (
+            moving_with_the_loop(TL.atomic_add),
             "T.atomic_add into C at a position that moves with the loop over k is not supported",
+            "atomic(C[k * 32 + i, j]",
+        ),
+        (
+            moving_with_the_loop(TL.atomic_max),
+            "T.atomic_max into C at a position that moves with the loop over k is not supported on "
+            "Tenstorrent yet: the writes of each grid point must go to one block",
+            "atomic(C[k * 32 + i, j]",
+        ),
+        (
+            max_and_add_into_one_tensor,
+            "T.atomic_max into C, which this kernel also writes with T.atomic_add: one kind of atomic per "
+            "tensor",
+            "TL.atomic_max(",
         ),
     ],
 )
-def test_atomic_adds_it_cannot_serialize_are_located_errors(program, message):
+def test_atomics_it_cannot_serialize_are_located_errors(program, message, quoted):
     with pytest.raises(TTCompileError, match=message) as err:
         lower(program, "SerializeSplitKTT")
-    assert "TL.atomic_add(" in str(err.value), f"the error should quote the atomic add:\n{err.value}"
+    assert quoted in str(err.value), f"the error should quote the atomic's line:\n{err.value}"
 
 
 @T.prim_func(private=True)

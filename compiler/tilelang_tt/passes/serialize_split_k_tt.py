@@ -56,11 +56,31 @@ from ..ir_utils import cast_to, collect_vars, find_ops, is_global, parallel_loc,
 
 
 def _atomic_sites(stmt) -> list[tuple]:
-    """(atomic add call, enclosing T.Parallel loops outermost first) for each atomic add under ``stmt``."""
+    """(atomic call, enclosing T.Parallel loops outermost first) for each atomic add / max / min under
+    ``stmt``."""
     return [
         (site.call, [lp for lp in site.loops if parallel_loc(lp) is not None])
-        for site in find_ops(stmt, ("tl.atomic_add",))
+        for site in find_ops(stmt, tuple(ops.ATOMICS))
     ]
+
+
+def _kind(call) -> str:
+    """The kind of an atomic call: "add", "max" or "min"."""
+    return ops.ATOMICS[str(call.op.name)]
+
+
+def _combine(kind: str, own, value):
+    """The element an atomic of ``kind`` leaves: ``own`` combined with the ``value`` it brings."""
+    value = cast_to(value, str(own.ty))
+    if kind == "max":
+        return tirx.Max(own, value)
+    if kind == "min":
+        return tirx.Min(own, value)
+    return own + value
+
+
+# The partials' starting value: what combines with a value into that value.
+_IDENTITY = {"add": 0.0, "max": float("-inf"), "min": float("inf")}
 
 
 def _check_fixed_targets(stmt) -> None:
@@ -68,7 +88,7 @@ def _check_fixed_targets(stmt) -> None:
     adds would go to one block per iteration, which the one accumulator per output this pass keeps cannot
     hold. (``tilelang_tt.compile`` has already made the common form of these, attention backward's
     ``dQ[k * block_N + i, j]`` in the key loop, stores into a workspace: atomic_shares.py.)"""
-    for site in find_ops(stmt, ("tl.atomic_add",)):
+    for site in find_ops(stmt, tuple(ops.ATOMICS)):
         dst = ops.fields(site.call).dst
         if not is_global(dst.source):
             continue
@@ -80,7 +100,7 @@ def _check_fixed_targets(stmt) -> None:
             for lp in site.loops
             if parallel_loc(lp) is None and any(lp.loop_var.same_as(v) for v in used)
         ]
-        if moving:
+        if moving and _kind(site.call) == "add":
             raise TTCompileError.at(
                 ops.loc_of(site.call),
                 f"T.atomic_add into {dst.source.name} at a position that moves with the loop over "
@@ -90,11 +110,19 @@ def _check_fixed_targets(stmt) -> None:
                 f"loop and T.Parallel variables alone, its rows and last dimension multiples of 32 (the grid "
                 f"points then write shares that a second program adds up)",
             )
+        if moving:
+            raise TTCompileError.at(
+                ops.loc_of(site.call),
+                f"T.atomic_{_kind(site.call)} into {dst.source.name} at a position that moves with the "
+                f"loop over {', '.join(moving)} is not supported on Tenstorrent yet: the writes of each grid "
+                f"point must go to one block",
+            )
 
 
-def _add_to_output(dst, loops, acc, loc: str) -> list:
-    """The output block ``dst`` (a ``T.Parallel`` element index over ``loops``) += ``acc``: read into a
-    fragment, added, written back (element statements may not read and write one global tensor)."""
+def _combine_into_output(kind: str, dst, loops, acc, loc: str) -> list:
+    """The output block ``dst`` (a ``T.Parallel`` element index over ``loops``) combined with ``acc`` by the
+    atomic ``kind`` (+=, max, min): read into a fragment, combined, written back (element statements may
+    not read and write one global tensor)."""
     mins, extents = [], []
     for index in dst.indices:
         start = simplify(
@@ -111,8 +139,8 @@ def _add_to_output(dst, loops, acc, loc: str) -> list:
         if not moving and not (isinstance(offset, tirx.IntImm) and int(offset) == 0):
             raise TTCompileError.at(
                 loc,
-                f"T.atomic_add into {dst.source.name}[{', '.join(map(str, dst.indices))}]: each index must "
-                "be a block start plus one T.Parallel variable",
+                f"T.atomic_{kind} into {dst.source.name}[{', '.join(map(str, dst.indices))}]: each index "
+                "must be a block start plus one T.Parallel variable",
             )
         mins.append(start)
         extents.append(int(moving[0].extent) if moving else 1)
@@ -128,9 +156,7 @@ def _add_to_output(dst, loops, acc, loc: str) -> list:
     )
     fresh = [tirx.Var(lp.loop_var.name, lp.loop_var.ty.dtype) for lp in loops]
     add = tirx.BufferStore(
-        out,
-        tirx.BufferLoad(out, fresh) + cast_to(tirx.BufferLoad(acc, fresh), str(dst.source.ty.dtype)),
-        fresh,
+        out, _combine(kind, tirx.BufferLoad(out, fresh), tirx.BufferLoad(acc, fresh)), fresh
     )
     for lp, v in reversed(list(zip(loops, fresh, strict=True))):
         add = tirx.For(v, lp.min, lp.extent, lp.kind, add, lp.thread_binding, lp.annotations)
@@ -181,18 +207,22 @@ def _is_int(e, value: int) -> bool:
     return isinstance(e, tirx.IntImm) and int(e.value) == value
 
 
+def _is_atomic(stmt) -> bool:
+    return any(ops.is_op(stmt, name) for name in ops.ATOMICS)
+
+
 def _local_adds(body) -> tirx.Stmt:
-    """``body`` with each atomic add into a non-global buffer made a read-modify-write store."""
+    """``body`` with each atomic into a non-global buffer made a read-modify-write store."""
 
     def rewrite(stmt):
-        if not ops.is_op(stmt, "tl.atomic_add"):
+        if not _is_atomic(stmt):
             return stmt
         f = ops.fields(stmt.value)
         dst = f.dst
         if is_global(dst.source):
             return stmt
         own = tirx.BufferLoad(dst.source, dst.indices)
-        return tirx.BufferStore(dst.source, own + cast_to(f.value, str(dst.source.ty.dtype)), dst.indices)
+        return tirx.BufferStore(dst.source, _combine(_kind(stmt.value), own, f.value), dst.indices)
 
     return tvm_ffi.structural_map(body, (tirx.Evaluate, rewrite), order="post")
 
@@ -214,8 +244,8 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             if not loops:
                 raise TTCompileError.at(
                     ops.loc_of(call),
-                    "T.atomic_add outside T.Parallel is not supported on Tenstorrent yet; add a tile's "
-                    "elements in a T.Parallel nest",
+                    f"T.atomic_{_kind(call)} outside T.Parallel is not supported on Tenstorrent yet; write a "
+                    "tile's elements in a T.Parallel nest",
                 )
         # An axis the atomic adds' indices do not use adds into the same elements from each of its grid
         # points: it is serialised, even where another output uses it (LayerNorm's backward writes dX
@@ -233,25 +263,32 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
         loc = ops.loc_of(sites[0][0])
 
         partials: dict[str, tirx.Buffer] = {}
+        kinds: dict[str, str] = {}
         finals = []
 
         def accumulate(stmt):
-            if not ops.is_op(stmt, "tl.atomic_add"):
+            if not _is_atomic(stmt):
                 return stmt
             call = stmt.value
             f = ops.fields(call)
+            kind = _kind(call)
             loops = next(lps for c, lps in sites if c.same_as(call))
             name = str(f.dst.source.name)
+            if kinds.setdefault(name, kind) != kind:
+                raise TTCompileError.at(
+                    ops.loc_of(call),
+                    f"T.atomic_{kind} into {name}, which this kernel also writes with "
+                    f"T.atomic_{kinds[name]}: one kind of atomic per tensor is supported on Tenstorrent",
+                )
             if name not in partials:
                 extents = [int(lp.extent) for lp in loops]
                 partials[name] = tirx.decl_buffer(
                     extents, "float32", f"{name}_partials", scope="local.fragment"
                 )
-                finals.append((f.dst, loops, partials[name]))
+                finals.append((kind, f.dst, loops, partials[name]))
             acc = partials[name]
             index = [lp.loop_var for lp in loops]
-            own = tirx.BufferLoad(acc, index)
-            return tirx.BufferStore(acc, own + cast_to(f.value, "float32"), index)
+            return tirx.BufferStore(acc, _combine(kind, tirx.BufferLoad(acc, index), f.value), index)
 
         looped = tvm_ffi.structural_map(body, (tirx.Evaluate, accumulate), order="post")
         serial = looped
@@ -262,15 +299,15 @@ def SerializeSplitKTT() -> tvm.transform.Pass:  # noqa: N802
             serial = tirx.For(axis.node.var, 0, axis.value, tirx.ForKind.SERIAL, serial)
         zero = tirx.const(0, "int32")
         before, after = [], []
-        for dst, loops, acc in finals:
+        for kind, dst, loops, acc in finals:
             region = tirx.BufferRegion(
                 acc, [tvm.ir.Range.from_min_extent(zero, int(lp.extent)) for lp in loops]
             )
             before += [
                 tirx.AllocBuffer(acc),
-                tirx.Evaluate(ops.call("tl.fill", region, tirx.const(0.0, "float32"), loc)),
+                tirx.Evaluate(ops.call("tl.fill", region, tirx.const(_IDENTITY[kind], "float32"), loc)),
             ]
-            after += _add_to_output(dst, loops, acc, loc)
+            after += _combine_into_output(kind, dst, loops, acc, loc)
         out = seq(before + [serial] + after)
         for axis, g, member in members:
             out = _walk_groups(out, axis.node.var, g, member)
