@@ -66,6 +66,9 @@ def _program(body_kind):
             elif body_kind == "unsupported_function":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = T.atan2(A_s[i, j], 2.0)
+            elif body_kind == "scan_of_a_vector":
+                T.reduce_max(A_s, v, dim=1)
+                T.cummax(v)
             elif body_kind == "rounding_mode":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = T.round(A_s[i, j], "upward")
@@ -92,6 +95,7 @@ CASES = {
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
     "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
     "unsupported_function": "T.atan2 is not supported on Tenstorrent yet: no SFPU lowering of this function",
+    "scan_of_a_vector": "T.cummax of v: only 2-D tiles are supported on Tenstorrent",
     "rounding_mode": "T.round: rounding_mode 'upward' is not one of 'ties-to-even', 'ties-away-from-zero'",
     "power_of_a_tile": "T.pow with an exponent that is not a constant is not supported on Tenstorrent yet",
     "slice_of_tile_buffer": "slicing a tile buffer is not supported yet",

@@ -54,7 +54,7 @@ _names(
     alloc_shared alloc_fragment alloc_local alloc_reducer alloc_var finalize_reducer
     copy im2col c2d_im2col gemm fill clear transpose
     reduce_sum reduce_max reduce_min reduce_abssum reduce_absmax atomic_add atomic_max atomic_min
-    const dynamic empty GemmWarpPolicy clamp Persistent cumsum reshape view alloc_global
+    const dynamic empty GemmWarpPolicy clamp Persistent cumsum cummax reshape view alloc_global
     """,
 )
 _names(LOWERED, "a TVMScript macro: its body is inlined where it is called", "macro")
@@ -144,7 +144,7 @@ _names(
     REJECTED,
     "TileLang surface not lowered for Tenstorrent yet",
     """
-    PersistentTileScheduler BaseTileScheduler cummax
+    PersistentTileScheduler BaseTileScheduler
     reduce reduce_bitand reduce_bitor reduce_bitxor reducer_init reducer_update
     atomic_addx2 atomic_addx4 atomic_load atomic_store atomic_or
     any_of all_of loop_break async_copy annotate_safe_value gemm_sp symbolic

@@ -944,6 +944,21 @@ def view(src, shape=None, dtype=None):
     return Tensor(shape, str(src.ty.dtype), src.data)
 
 
+def _scan(what: str, src, dim: int) -> tuple:
+    """(region, shape, dim in 0..1, DSL location, a name for its buffers) of ``T.<what>(src, dim=dim)``,
+    checked: a 2-D tile and a dimension of it."""
+    src_region = _region(src)
+    shape = [r.extent for r in src_region.region]
+    if len(shape) != 2:
+        raise TypeError(f"T.{what} of {src_region.source.name}: only 2-D tiles are supported on Tenstorrent")
+    if not -2 <= dim < 2:
+        raise TypeError(f"T.{what}: dim {dim} is out of range for the 2-D tile {src_region.source.name}")
+    loc = _loc()
+    line = loc.rsplit(":", 2)[-2] if loc.count(":") >= 2 else "0"
+    # the statement's line keeps the names of its buffers apart from another scan's: names must be unique
+    return src_region, shape, dim % 2, loc, f"{src_region.source.name}_{what}_line{line}"
+
+
 def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
     """``T.cumsum(src, dst=None, dim=0, reverse=False)``: the inclusive running sum of a 2-D tile along
     ``dim`` (into ``src`` itself without ``dst``; ``reverse`` sums from the end). A Tenstorrent core has no
@@ -951,17 +966,8 @@ def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
     computes a tile at a time: along rows (dim=1) ``src @ U`` with ``U[k, j] = (k <= j)``, down columns
     (dim=0) ``L @ src`` with ``L[i, k] = (k <= i)`` (``>=`` when reversed). The triangle is a tile the
     reader generates; the product accumulates in float32. ``annotations`` is accepted and ignored."""
-    src_region = _region(src)
-    shape = [r.extent for r in src_region.region]
-    if len(shape) != 2:
-        raise TypeError(f"T.cumsum of {src_region.source.name}: only 2-D tiles are supported on Tenstorrent")
-    if not -2 <= dim < 2:
-        raise TypeError(f"T.cumsum: dim {dim} is out of range for the 2-D tile {src_region.source.name}")
-    dim %= 2
-    loc = _loc()
+    src_region, shape, dim, loc, name = _scan("cumsum", src, dim)
     n = shape[dim]
-    line = loc.rsplit(":", 2)[-2] if loc.count(":") >= 2 else "0"
-    name = f"{src_region.source.name}_cumsum_line{line}"  # unique per statement: buffer names must be
     triangle = _T.alloc_buffer((n, n), "float32", scope="shared")
     IRBuilder.name(f"{name}_triangle", triangle)
     _T.evaluate(ops.call("tl.loc", loc))  # the nest below is a T.Parallel statement
@@ -983,6 +989,68 @@ def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
     a, b = (src_region, whole) if dim == 1 else (whole, src_region)
     _T.evaluate(ops.call("tl.gemm", a, b, _full_region(total), False, False, loc))
     _T.evaluate(ops.call("tl.copy", _full_region(total), _region(dst if dst is not None else src), loc))
+    return None
+
+
+def cummax(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
+    """``T.cummax(src, dst=None, dim=0, reverse=False)``: the running maximum of a 2-D tile along ``dim``
+    (into ``src`` itself without ``dst``; ``reverse`` runs from the end). A Tenstorrent core has no scan
+    unit, and the matrix engine that computes ``T.cumsum`` adds rather than takes maxima, so element ``k``
+    of each line is the maximum of the line masked to the positions up to ``k``: a loop over the ``n``
+    positions of ``dim``, each a masked copy, a row (column) maximum and a select into the result. That is
+    ``n`` passes over the tile, and exact. ``annotations`` is accepted and ignored."""
+    src_region, shape, dim, loc, name = _scan("cummax", src, dim)
+    source = src_region.source
+    masked = _T.alloc_buffer(tuple(shape), "float32", scope="local.fragment")
+    IRBuilder.name(f"{name}_masked", masked)
+    running = _T.alloc_buffer(tuple(shape), "float32", scope="local.fragment")
+    IRBuilder.name(f"{name}_result", running)
+    lane = _T.alloc_buffer((shape[1 - dim],), "float32", scope="local.fragment")
+    IRBuilder.name(f"{name}_max", lane)
+    _T.evaluate(ops.call("tl.copy", src_region, _full_region(running), loc))
+
+    def parallel(store):
+        """``for i, j in T.Parallel(*shape): store(i, j)``, as the DSL writes it."""
+        _T.evaluate(ops.call("tl.loc", loc))
+        frame = _T.grid(*shape)
+        i, j = frame.__enter__()
+        IRBuilder.name(f"{name}_i", i)
+        IRBuilder.name(f"{name}_j", j)
+        try:
+            store(i, j)
+        finally:
+            frame.__exit__(None, None, None)
+
+    _T.evaluate(ops.call("tl.serial_loc", loc))
+    steps = _T.serial(shape[dim])
+    k = steps.__enter__()
+    IRBuilder.name(f"{name}_k", k)
+    try:
+        lowest = tirx.const(float("-inf"), "float32")
+
+        def mask(i, j):
+            position = j if dim == 1 else i
+            keep = position >= k if reverse else position <= k
+            value = tirx.BufferLoad(
+                source, [r.min + x for r, x in zip(src_region.region, (i, j), strict=True)]
+            )
+            value = value if str(source.ty.dtype) == "float32" else tirx.Cast("float32", value)
+            _T.buffer_store(masked, _T.if_then_else(keep, value, lowest), [i, j])
+
+        parallel(mask)
+        _T.evaluate(ops.call("tl.reduce", _full_region(masked), _full_region(lane), "max", dim, True, loc))
+
+        def place(i, j):
+            position, other = (j, i) if dim == 1 else (i, j)
+            kept = tirx.BufferLoad(running, [i, j])
+            _T.buffer_store(
+                running, _T.if_then_else(position == k, tirx.BufferLoad(lane, [other]), kept), [i, j]
+            )
+
+        parallel(place)
+    finally:
+        steps.__exit__(None, None, None)
+    _T.evaluate(ops.call("tl.copy", _full_region(running), _region(dst if dst is not None else src), loc))
     return None
 
 

@@ -1,7 +1,7 @@
 """Programs in the style of TileLang's ``testing/python/language`` tests and examples (clamp, alloc_var, the
 ``T.Tensor[...]`` annotation, ``T.Serial``, the kernel's own block index, macros, ``if`` in element loops,
-``T.Persistent``, ``T.cumsum``, ``T.reshape``, global-to-global copies), imports changed only, compared with
-numpy: the programs that exercise the target (GEMMs, masks, persistent
+``T.Persistent``, ``T.cumsum``, ``T.cummax``, ``T.reshape``, global-to-global copies), imports changed only,
+compared with numpy: the programs that exercise the target (GEMMs, masks, persistent
 kernels) on both simulated architectures, each smaller construct on one of them, alternating."""
 
 import ml_dtypes
@@ -303,12 +303,13 @@ def test_copy_between_global_tensors_converts_the_dtype(target, dtype_in, dtype_
     )
 
 
-def cumsum_test(M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, scope="smem"):
-    """TileLang's testing/python/language/test_tilelang_language_scan.py cumsum_smem_test and
-    cumsum_fragment_test (``scope``), imports changed."""
+def scan_test(scan, M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, scope="smem"):
+    """TileLang's testing/python/language/test_tilelang_language_scan.py cumsum_smem_test,
+    cumsum_fragment_test and cummax_smem_out_test (``scope``: in place in shared or fragment memory, or into
+    a second shared buffer), imports changed, for ``scan`` T.cumsum or T.cummax."""
 
     @T.prim_func
-    def cumsum(
+    def main(
         A: T.Tensor((M, N), dtype),
         B: T.Tensor((M, N), dtype),
     ):
@@ -316,15 +317,28 @@ def cumsum_test(M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, s
             A_shared = T.alloc_shared((block_M, block_N), dtype)
             T.copy(A[by * block_M, bx * block_N], A_shared)
             if scope == "smem":
-                T.cumsum(src=A_shared, dim=dim, reverse=reverse)
+                scan(src=A_shared, dim=dim, reverse=reverse)
                 T.copy(A_shared, B[by * block_M, bx * block_N])
-            else:
+            elif scope == "fragment":
                 A_fragment = T.alloc_fragment((block_M, block_N), dtype)
                 T.copy(A_shared, A_fragment)
-                T.cumsum(src=A_fragment, dim=dim, reverse=reverse)
+                scan(src=A_fragment, dim=dim, reverse=reverse)
                 T.copy(A_fragment, B[by * block_M, bx * block_N])
+            else:
+                B_shared = T.alloc_shared((block_M, block_N), dtype)
+                scan(src=A_shared, dst=B_shared, dim=dim, reverse=reverse)
+                T.copy(B_shared, B[by * block_M, bx * block_N])
 
-    return cumsum
+    return main
+
+
+def _blockwise(a, block_M, block_N, dim, reverse, accumulate):
+    """numpy's running ``accumulate`` within each block along ``dim``, forwards or reversed."""
+    M, N = a.shape
+    blocks = a.reshape(M // block_M, block_M, N // block_N, block_N)
+    axis = 1 if dim == 0 else 3
+    running = accumulate(np.flip(blocks, axis) if reverse else blocks, axis=axis)
+    return (np.flip(running, axis) if reverse else running).reshape(M, N)
 
 
 @pytest.mark.parametrize(
@@ -339,14 +353,30 @@ def cumsum_test(M, N, block_M, block_N, dim=0, reverse=False, dtype=T.float32, s
 def test_cumsum_along_rows_and_columns(target, scope, dim, reverse):
     M, N, block = 128, 128, 64
     kernel = tilelang.compile(
-        cumsum_test(M, N, block, block, dim, reverse, scope=scope), out_idx=-1, target=target
+        scan_test(T.cumsum, M, N, block, block, dim, reverse, scope=scope), out_idx=-1, target=target
     )
     a = np.random.default_rng(11).standard_normal((M, N)).astype(np.float32)
-    blocks = a.reshape(M // block, block, N // block, block)
-    axis = 1 if dim == 0 else 3
-    running = np.cumsum(np.flip(blocks, axis) if reverse else blocks, axis=axis)
-    expected = (np.flip(running, axis) if reverse else running).reshape(M, N)
-    _close(kernel(a), expected)
+    _close(kernel(a), _blockwise(a, block, block, dim, reverse, np.cumsum))
+
+
+@pytest.mark.parametrize(
+    "target, scope, dim, reverse, shape",
+    [
+        ("wormhole", "smem", 0, False, (192, 160, 64, 32)),  # upstream's blocks narrower than they are tall
+        ("wormhole", "fragment", 1, True, (128, 128, 64, 64)),
+        ("blackhole", "smem", 1, False, (128, 128, 64, 64)),
+        ("blackhole", "smem_out", 0, True, (192, 160, 64, 32)),
+    ],
+)
+def test_cummax_along_rows_and_columns(target, scope, dim, reverse, shape):
+    M, N, block_M, block_N = shape
+    kernel = tilelang.compile(
+        scan_test(T.cummax, M, N, block_M, block_N, dim, reverse, scope=scope), out_idx=-1, target=target
+    )
+    a = np.random.default_rng(12).standard_normal((M, N)).astype(np.float32)
+    expected = _blockwise(a, block_M, block_N, dim, reverse, np.maximum.accumulate)
+    got = kernel(a)
+    assert np.array_equal(got, expected), f"max |difference| {np.abs(got - expected).max()} (cummax is exact)"
 
 
 def reshape_test(N, M, dtype):

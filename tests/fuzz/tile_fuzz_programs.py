@@ -172,7 +172,7 @@ MUTATIONS = [
         "whose condition reads y, which a store of its branches changes",
         None,
     ),
-    ("cummax", ["T.cummax(y, dim=1)"], 0, "T.cummax is not supported on Tenstorrent yet", None),
+    ("print", ["T.print(y)"], 0, "T.print is not supported on Tenstorrent yet", None),
     ("warp_shuffle", ["y[0, 0] = T.shfl_xor(y[0, 0], 1)"], 0, "T.shfl_xor is not supported", None),
     ("tma", ["T.tma_copy(A[0, 0], x)"], 0, "T.tma_copy is not supported on Tenstorrent yet", None),
     ("element_atomic_outside_parallel", ["T.atomic_add(C[0, 0], y[0, 0])"], 0, "outside T.Parallel", None),
