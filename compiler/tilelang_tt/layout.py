@@ -26,6 +26,10 @@ __all__ = [
     "make_half_bank_swizzled_layout",
     "make_quarter_bank_swizzled_layout",
     "make_linear_layout",
+    "make_gemm_fragment_8x8",
+    "make_gemm_fragment_8x8_transposed",
+    "make_fully_replicated_layout_fragment",
+    "make_cutlass_metadata_layout",
 ]
 
 Layout = T.Layout
@@ -47,7 +51,7 @@ class SwizzleMode:
 
 
 def _layout(kind: str):
-    def make(buffer, *args, **kwargs) -> GpuLayout:
+    def make(buffer=None, *args, **kwargs) -> GpuLayout:
         return GpuLayout(kind, buffer)
 
     make.__name__ = f"make_{kind}_layout"
@@ -65,3 +69,8 @@ make_full_bank_swizzled_layout = _layout("full_bank_swizzled")
 make_half_bank_swizzled_layout = _layout("half_bank_swizzled")
 make_quarter_bank_swizzled_layout = _layout("quarter_bank_swizzled")
 make_linear_layout = _layout("linear")
+# register fragments of the GPU's ldmatrix / stmatrix and MMA metadata (these take no buffer or a buffer)
+make_gemm_fragment_8x8 = _layout("gemm_fragment_8x8")
+make_gemm_fragment_8x8_transposed = _layout("gemm_fragment_8x8_transposed")
+make_fully_replicated_layout_fragment = _layout("fully_replicated_fragment")
+make_cutlass_metadata_layout = _layout("cutlass_metadata")

@@ -408,10 +408,11 @@ def classified(
                 )
                 + T.round(B_s[i, j]) * 1e4
                 + T.nearbyint(B_s[i, j]) * 1e5
+                + T.Select(True, B_s[i, j], A_s[i, j]) * 1e6  # a constant condition picks its branch
             )
 
 
-def test_classification_logic_and_halfway_rounding():
+def test_classification_logic_selects_and_halfway_rounding():
     # NaN and both infinities among the values; B holds every multiple of 0.25 in [-4, 4), halves included,
     # where T.round's two modes differ (T.round and T.nearbyint take halves to even, as TVM's).
     a = RNG.standard_normal((M, N)).astype(np.float32)
@@ -425,6 +426,7 @@ def test_classification_logic_and_halfway_rounding():
         + (~(b > 1) | (_round(b) == 3)) * 1e3
         + np.rint(b) * 1e4
         + np.rint(b) * 1e5
+        + b * 1e6
     )
     wrong = np.argwhere(got != expected)
     assert not len(wrong), (

@@ -483,3 +483,8 @@ def test_gpu_layouts_from_tilelang_layout_are_accepted_and_ignored():
     a = np.random.default_rng(5).standard_normal((64, 64)).astype(np.float16)
     np.testing.assert_array_equal(tilelang.compile(copy_with_a_swizzle_hint, out_idx=[1])(a), a)
     assert tilelang.layout.make_wgmma_swizzled_layout(None, continuity=64).kind == "wgmma_swizzled"
+    # upstream's tilelang/layout/__init__.py exports these too (ldmatrix fragments take no buffer)
+    assert tilelang.layout.make_gemm_fragment_8x8_transposed().kind == "gemm_fragment_8x8_transposed"
+    assert (
+        tilelang.layout.make_fully_replicated_layout_fragment(None, 128).kind == "fully_replicated_fragment"
+    )

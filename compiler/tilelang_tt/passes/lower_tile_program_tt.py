@@ -1067,7 +1067,12 @@ class _ElementStatement:
             if hasattr(value, name):
                 fields[name] = self._operands(getattr(value, name), dst_axes, dst_shape, dst_dtype)
         if isinstance(value, tirx.Select):
-            return tirx.Select(fields["condition"], fields["true_value"], fields["false_value"])
+            condition = fields["condition"]
+            if isinstance(condition, tirx.FloatImm | tirx.IntImm):  # T.Select(True, a, b), folded
+                return fields["true_value"] if float(condition.value) else fields["false_value"]
+            if str(condition.ty) != "bool":  # a value used as a condition: true where it is not zero
+                condition = tirx.NE(condition, tirx.const(0.0, str(condition.ty)))
+            return tirx.Select(condition, fields["true_value"], fields["false_value"])
         if fields.keys() == {"a", "b"}:
             return type(value)(fields["a"], fields["b"])
         if isinstance(value, tirx.Not):
