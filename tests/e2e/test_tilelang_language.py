@@ -488,3 +488,46 @@ def test_gpu_layouts_from_tilelang_layout_are_accepted_and_ignored():
     assert (
         tilelang.layout.make_fully_replicated_layout_fragment(None, 128).kind == "fully_replicated_fragment"
     )
+
+
+def copy_mask(M, N, block_M, block_N, threads_take, parallel, dtype=T.float16):
+    """TileLang's testing/python/language/test_tilelang_language_mask_op.py programs, imports changed: the
+    copy in is done by the threads ``threads_take`` names (warp specialisation's producers), as a
+    ``T.Parallel`` nest or a ``T.copy``."""
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((M, N), dtype),
+        B: T.Tensor((M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=256) as (bx, by):
+            A_shared = T.alloc_shared((block_M, block_N), dtype)
+
+            tx = T.get_thread_binding(0)
+
+            if threads_take(tx):
+                if parallel:
+                    for i, k in T.Parallel(block_M, block_N):
+                        A_shared[i, k] = A[by * block_M + i, bx * block_N + k]
+                else:
+                    T.copy(A[by * block_M, bx * block_N], A_shared)
+
+            T.copy(A_shared, B[by * block_M, bx * block_N])
+
+    return main
+
+
+@pytest.mark.parametrize(
+    "target, parallel, threads_take",
+    [
+        ("wormhole", True, lambda tx: tx < 128),
+        ("blackhole", False, lambda tx: T.And(tx >= 128, tx < 256)),
+    ],
+    ids=["first_half_parallel", "second_half_copy"],
+)
+def test_a_copy_some_threads_do_is_done_once(target, parallel, threads_take):
+    kernel = tilelang.compile(
+        copy_mask(256, 256, 128, 128, threads_take, parallel), out_idx=[1], target=target
+    )
+    a = np.random.default_rng(13).standard_normal((256, 256)).astype(np.float16)
+    np.testing.assert_array_equal(kernel(a), a)

@@ -132,3 +132,44 @@ def test_a_per_thread_statement_without_a_line_is_located_at_its_loop():
     with pytest.raises(TTCompileError, match="depends on the thread index") as err:
         VectorizeThreadsTT()(tvm.IRModule({"main": per_thread_call_in_a_loop}))
     assert (err.value.filename, err.value.lineno) == ("p.py", 9), str(err.value)
+
+
+@T.prim_func(private=True)
+def producer_threads(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
+    """TileLang's warp-specialised copy (test_tilelang_language_mask_op.py): the thread index is asked for
+    below the allocation, and the copy in is the first half of the threads' work."""
+    bx = T.launch_thread("blockIdx.x", 1)
+    A_shared = T.alloc_shared((64, 64))
+    with T.launch_thread("threadIdx.x", 256) as tx:
+        if tx >= 128 and tx < 256:
+            T.tl.copy(A[0:64, 0:64], A_shared[0:64, 0:64], "p.py:7:12")
+        T.tl.copy(A_shared[0:64, 0:64], B[0:64, 0:64], "p.py:8:8")
+
+
+@T.prim_func(private=True)
+def producer_threads_vectorized(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32")):
+    bx = T.launch_thread("blockIdx.x", 1)
+    A_shared = T.alloc_shared((64, 64))
+    # the threads that take the branch share one block-wide copy: it is done once
+    T.tl.copy(A[0:64, 0:64], A_shared[0:64, 0:64], "p.py:7:12")
+    T.tl.copy(A_shared[0:64, 0:64], B[0:64, 0:64], "p.py:8:8")
+
+
+def test_a_tile_statement_some_threads_take_is_done_once():
+    assert_pass(VectorizeThreadsTT(), producer_threads, producer_threads_vectorized)
+
+
+@T.prim_func(private=True)
+def scalar_work_of_several_threads(A: T.Buffer((32,), "float32"), C: T.Buffer((32,), "float32")):
+    bn = T.launch_thread("blockIdx.x", 1)
+    tn = T.launch_thread("threadIdx.x", 32)
+    count = T.alloc_shared((1,))
+    count[0] = T.float32(0)
+    if tn < 4:  # four threads each add one: not the same as doing it once
+        count[0] = count[0] + T.float32(1)
+    C[tn] = A[tn] + count[0]
+
+
+def test_a_scalar_statement_several_threads_take_is_a_located_error():
+    with pytest.raises(TTCompileError, match="depends on the thread index .tn."):
+        VectorizeThreadsTT()(tvm.IRModule({"main": scalar_work_of_several_threads}))

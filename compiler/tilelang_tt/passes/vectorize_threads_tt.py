@@ -43,21 +43,73 @@ from tvm import tirx
 
 from .. import ops
 from ..errors import TTCompileError
-from ..ir_utils import collect_vars, def_loc, map_children, seq
+from ..ir_utils import collect_vars, def_loc, map_children, parallel_loc, seq, simplify
 from .vectorize_element_loops_tt import store_nest
 
 
+def _is_thread_launch(stmt) -> bool:
+    return (
+        isinstance(stmt, tirx.AttrStmt)
+        and stmt.attr_key == "thread_extent"
+        and str(stmt.node.thread_tag).startswith("threadIdx.")
+    )
+
+
 def _threads(func) -> tuple[list, tirx.Stmt, list]:
-    """(block launches, body, thread launches) of the launch nest at the top of ``func``."""
+    """(block launches, body, thread launches) of the launch nest at the top of ``func``. A thread index
+    the kernel first asks for after other statements (``T.get_thread_binding`` below an allocation) is
+    launched there; the launch is taken to the top, around the statements before it, which do not use it."""
     blocks, threads, node = [], [], func.body
-    while isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
-        (threads if str(node.node.thread_tag).startswith("threadIdx.") else blocks).append(node)
-        node = node.body
+    while True:
+        if isinstance(node, tirx.SeqStmt):
+            at = next((k for k, x in enumerate(node.seq) if _is_thread_launch(x)), None)
+            if at is None:
+                break
+            launch = node.seq[at]
+            threads.append(launch)
+            node = seq(list(node.seq[:at]) + [launch.body] + list(node.seq[at + 1 :]))
+        elif isinstance(node, tirx.AttrStmt) and node.attr_key == "thread_extent":
+            (threads if _is_thread_launch(node) else blocks).append(node)
+            node = node.body
+        else:
+            break
     return blocks, node, threads
 
 
 def _uses(stmt, variables) -> bool:
     return any(any(v.same_as(t) for t in variables) for v in collect_vars(stmt))
+
+
+def _holds(cond, var, value: int) -> bool:
+    """Whether ``cond`` (over ``var`` alone) is true for ``var = value``."""
+    fixed = tvm_ffi.structural_map(
+        cond, (tvm.ir.Var, lambda v: tirx.const(value, v.ty.dtype) if v.same_as(var) else v)
+    )
+    folded = simplify(fixed)
+    return isinstance(folded, tirx.IntImm) and bool(folded.value)
+
+
+def _block_wide(stmt) -> bool:
+    """Whether ``stmt`` is tile statements alone (TileLang operators and T.Parallel nests), each of which
+    the block's threads do together."""
+    if isinstance(stmt, tirx.SeqStmt):
+        return all(_block_wide(s) for s in stmt.seq)
+    if parallel_loc(stmt) is not None:
+        return True
+    return any(ops.is_op(stmt, name) for name in _BLOCK_OPS)
+
+
+# TileLang's tile operators (and the markers of a statement's line): the block's threads share each one
+_BLOCK_OPS = (
+    "tl.copy",
+    "tl.fill",
+    "tl.gemm",
+    "tl.reduce",
+    "tl.transpose",
+    "tl.im2col",
+    "tl.loc",
+    "tl.serial_loc",
+)
 
 
 def _nest(loops, stores) -> tirx.Stmt:
@@ -245,18 +297,24 @@ def VectorizeThreadsTT() -> tvm.transform.Pass:  # noqa: N802
             )
 
         def _one_thread(stmt):
-            """The body of ``if t == c:`` (no else), t a thread index and c one of its values, when the
-            body does not use t: what one thread of each other index does, done once (``if tk == 0:
-            C_shared[tn] = 0``); else None."""
+            """The body of ``if <condition on one thread index t>:`` (no else) when the body does not use t
+            and some thread takes the branch: what the body does, done once. With one thread taking it
+            (``if tk == 0: C_shared[tn] = 0``) that is what that thread does; with several (``if tx < 128:``
+            around a copy, the producer threads of warp specialisation) only a body of block-wide tile
+            statements, which the threads taking it share (copies, fills, GEMMs, reductions, T.Parallel
+            nests), is the same done once. Else None."""
             if not isinstance(stmt, tirx.IfThenElse) or stmt.else_case is not None:
                 return None
             cond = stmt.condition
-            if not isinstance(cond, tirx.EQ):
+            named = [(v, c) for v, c in zip(variables, counts, strict=True) if _uses(cond, [v])]
+            if len(named) != 1:
                 return None
-            for var, value in ((cond.a, cond.b), (cond.b, cond.a)):
-                hits = [c for v, c in zip(variables, counts, strict=True) if var.same_as(v)]
-                if hits and isinstance(value, tirx.IntImm) and 0 <= int(value) < hits[0]:
-                    return None if _uses(stmt.then_case, [var]) else stmt.then_case
+            var, count = named[0]
+            if not all(v.same_as(var) for v in collect_vars(cond)) or _uses(stmt.then_case, [var]):
+                return None
+            taking = [t for t in range(int(count)) if _holds(cond, var, t)]
+            if len(taking) == 1 or (taking and _block_wide(stmt.then_case)):
+                return stmt.then_case
             return None
 
         out = wrap(body)
