@@ -531,3 +531,33 @@ def test_a_copy_some_threads_do_is_done_once(target, parallel, threads_take):
     )
     a = np.random.default_rng(13).standard_normal((256, 256)).astype(np.float16)
     np.testing.assert_array_equal(kernel(a), a)
+
+
+def if_range(M, N, block_M, block_N, dtype=T.float16):
+    """TileLang's testing/python/language/test_tilelang_language_if_range.py tilelang_if_range, imports
+    changed: named element positions, a chained comparison, and both branches storing the element."""
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((M, N), dtype),
+        B: T.Tensor((M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            for i, j in T.Parallel(block_M, block_N):
+                row_idx = by * block_M + i
+                col_idx = bx * block_N + j
+                if 16 < row_idx < 96:
+                    B[row_idx, col_idx] = A[row_idx, col_idx] * 2.0
+                else:
+                    B[row_idx, col_idx] = A[row_idx, col_idx] * 0.5
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_branches_storing_one_element_from_a_chained_comparison(target):
+    kernel = tilelang.compile(if_range(128, 128, 32, 32), out_idx=[1], target=target)
+    a = np.random.default_rng(14).standard_normal((128, 128)).astype(np.float16)
+    rows = np.arange(128)[:, None]
+    expected = np.where((rows > 16) & (rows < 96), a * np.float16(2), a * np.float16(0.5))
+    np.testing.assert_array_equal(kernel(a), expected)

@@ -38,6 +38,28 @@ def test_branches_become_selects_in_order():
 
 
 @T.prim_func(private=True)
+def one_element(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:20"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:20"}):
+            if i > 16 and i < 24:
+                B[i, j] = A[i, j] * T.float32(2)
+            else:
+                B[i, j] = A[i, j] * T.float32(0.5)
+
+
+@T.prim_func(private=True)
+def one_element_selected(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    for i in T.serial(32, annotations={"tl.loc": "p.py:4:20"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:4:20"}):
+            # one branch's value or the other's: the old value of B is not read
+            B[i, j] = T.if_then_else(i > 16 and i < 24, A[i, j] * T.float32(2), A[i, j] * T.float32(0.5))
+
+
+def test_branches_storing_the_same_elements_take_one_select():
+    assert_pass(SelectElementBranchesTT(), one_element, one_element_selected)
+
+
+@T.prim_func(private=True)
 def guarded(A: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
     bx = T.launch_thread("blockIdx.x", 2)
     for i in T.serial(32, annotations={"tl.serial_loc": "p.py:4:20"}):

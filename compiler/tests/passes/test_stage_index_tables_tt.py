@@ -91,6 +91,24 @@ def test_a_float_tensor_read_once_per_block_becomes_a_scalar_table():
 
 
 @TL.prim_func
+def read_through_a_named_row(A: TL.Tensor((64, 64), "float32"), B: TL.Tensor((64, 64), "float32")):
+    with TL.Kernel(2) as by:
+        for i, j in TL.Parallel(32, 64):
+            row = by * 32 + i
+            col = j
+            if row < 48:
+                B[row, col] = A[row, col] * 2.0
+            else:
+                B[row, col] = A[row, col] * 0.5
+
+
+def test_a_tensor_read_at_a_named_element_position_is_no_scalar_table():
+    # row and col name values of the element's i and j: A is read element by element, not once per block
+    func = lower(read_through_a_named_row, "StageIndexTablesTT")["gemm"]
+    assert "tt.index_tables" not in func.attrs, func.attrs["tt.index_tables"]
+
+
+@TL.prim_func
 def copied_as_tiles(A: TL.Tensor((64, 64), "int32"), B: TL.Tensor((64, 64), "float32")):
     with TL.Kernel(2) as bx:
         S = TL.alloc_shared((32, 64), "int32")

@@ -8,6 +8,12 @@ branch taken would leave there:
     if cond: X[i, j] = a          →  X[i, j] = T.if_then_else(cond, a, X[i, j])
     else:    Y[i, j] = b          →  Y[i, j] = T.if_then_else(cond, Y[i, j], b)
 
+and branches that store to the same elements in the same order take one store each, which reads no old
+value (a store into a global tensor may then read another: ``B[r, c] = A[r, c] * 2`` or ``* 0.5``):
+
+    if cond: X[i, j] = a          →  X[i, j] = T.if_then_else(cond, a, b)
+    else:    X[i, j] = b
+
 Stores keep their order, so a later store in a branch sees an earlier one's value when the branch is
 taken and the old value when it is not, as the ``if`` would. The condition is evaluated again in each
 store, so it may read a buffer the branches store to only if no store to it comes before another store
@@ -94,6 +100,21 @@ def _only_guards_bounds(condition, stores: list) -> bool:
         return bool(analyzer.can_prove(condition))
 
 
+def _same_targets(then: list, other: list) -> bool:
+    """Whether both branches store, in the same order, to the same elements and nothing else."""
+    return (
+        bool(then)
+        and len(then) == len(other)
+        and all(
+            isinstance(a, tirx.BufferStore)
+            and isinstance(b, tirx.BufferStore)
+            and a.buffer.same_as(b.buffer)
+            and tvm_ffi.structural_equal(list(a.indices), list(b.indices))
+            for a, b in zip(then, other, strict=True)
+        )
+    )
+
+
 def _select(branch: tirx.IfThenElse, loc: str) -> list | None:
     """The branch as select stores, or None when a branch holds more than stores and named values."""
     then, other = _statements(branch.then_case), _statements(branch.else_case) if branch.else_case else []
@@ -112,6 +133,12 @@ def _select(branch: tirx.IfThenElse, loc: str) -> list | None:
                 f"its branches changes before the store to {store.buffer.name}, is not supported on "
                 f"Tenstorrent yet; store {', '.join(clash)} last",
             )
+
+    if _same_targets(then, other):  # each element gets one branch's value: nothing old is read
+        return [
+            tirx.BufferStore(a.buffer, tirx.if_then_else(branch.condition, a.value, b.value), list(a.indices))
+            for a, b in zip(then, other, strict=True)
+        ]
 
     def selected(stmt, taken: bool):
         if isinstance(stmt, tirx.Bind):

@@ -145,8 +145,15 @@ def _nest_vars(nest) -> list:
 
 
 def _positional_loads(nest, names: set[str]) -> list[str]:
-    """Tensors of ``names`` a ``T.Parallel`` nest reads at an index that depends on the element."""
+    """Tensors of ``names`` a ``T.Parallel`` nest reads at an index that depends on the element (directly,
+    or through a name the nest gives such a value: ``row_idx = by * bM + i``)."""
     element = {v.name for v in _nest_vars(nest)}
+
+    def named(b):
+        if any(v.name in element for v in collect_vars(b.value)):
+            element.add(b.var.name)
+
+    tvm_ffi.structural_walk(nest, (tirx.Bind, named))  # in program order: a name may use an earlier one
     found = []
 
     def visit(t):
