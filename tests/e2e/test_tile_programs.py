@@ -435,6 +435,24 @@ def test_classification_logic_selects_and_halfway_rounding():
     )
 
 
+@T.prim_func
+def plus_a_16_bit_position(A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 64), "float16")):
+    with T.Kernel(1, threads=128):
+        A_s = T.alloc_shared((64, 64), "float16")
+        T.copy(A, A_s)
+        for i, j in T.Parallel(64, 64):
+            B[i, j] = A_s[i, j] + T.Cast("float16", T.Cast("float32", i) * 0.5 + T.Cast("float32", j))
+
+
+def test_a_value_of_the_position_cast_to_16_bits():
+    # the reader writes the position's values into a tile, computing in float32 (it has no 16-bit floats)
+    a = RNG.standard_normal((64, 64)).astype(np.float16)
+    i, j = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
+    position = (i * 0.5 + j).astype(np.float16).astype(np.float32)
+    expected = (a.astype(np.float32) + position).astype(np.float16)
+    np.testing.assert_array_equal(tilelang.compile(plus_a_16_bit_position, out_idx=[1])(a), expected)
+
+
 def test_copies_between_scopes_and_fills():
     kernel = tilelang.compile(copies_and_fills, out_idx=[1, 2])
     a = RNG.standard_normal((M, N)).astype(ml_dtypes.bfloat16)

@@ -232,6 +232,19 @@ def _calls_math(value) -> bool:
     return bool(found)
 
 
+def _in_float32(value):
+    """``value`` as the reader computes it, in float32 (a RISC-V core has no 16-bit float type): a cast to a
+    16-bit float of a value read from a 16-bit tensor is exact, and of any other value only rounds less."""
+    return tvm_ffi.structural_map(
+        value,
+        (
+            tirx.Cast,
+            lambda c: cast_to(c.value, "float32") if str(c.ty.dtype) in ("float16", "bfloat16") else c,
+        ),
+        order="post",
+    )
+
+
 def _fold_constant(value) -> float | None:
     """The value of a scalar expression made of constants, else None (it changes at run time)."""
     if isinstance(value, tvm.ir.Call) and str(value.op.name).split(".")[-1] in _CONSTANT_FUNCTIONS:
@@ -1104,7 +1117,7 @@ class _ElementStatement:
         i = self.vars[dst_axes[0]] if dst_axes[0] is not None else tirx.Var("unused_i", "int32")
         j = self.vars[dst_axes[1]] if dst_axes[1] is not None else tirx.Var("unused_j", "int32")
         rows, cols = cb["tile_shape"]
-        value = tirx.Cast("float32", value)
+        value = tirx.Cast("float32", _in_float32(value))
         self.before += self.low._tile_op(
             "tt.gen_tile", self.loc, cb=cb["cb"], value=value, i=i, j=j, rows=rows, cols=cols
         )
@@ -1115,16 +1128,7 @@ class _ElementStatement:
         """A value known per block only (``T.Cast("float32", bx)``, a value of a scalar table such as
         ``Sinks[by]``): the reader computes it into a tile, and every element takes it from there."""
         cb = self.p.new_cb("scalar", "float32", "input", 1, 1, 2, self.loc)
-        # The reader computes in float32: a cast to a 16-bit float of a value read from a 16-bit tensor is
-        # exact, and of any other value only rounds less.
-        value = tvm_ffi.structural_map(
-            value,
-            (
-                tirx.Cast,
-                lambda c: cast_to(c.value, "float32") if str(c.ty.dtype) in ("float16", "bfloat16") else c,
-            ),
-            order="post",
-        )
+        value = _in_float32(value)
         unused_i, unused_j = tirx.Var("unused_i", "int32"), tirx.Var("unused_j", "int32")
         self.before += self.low._tile_op(
             "tt.gen_tile",
