@@ -32,6 +32,7 @@ from .ir_utils import (
     STORAGE_DTYPES_ATTR,
     collect_vars,
     find_ops,
+    is_global,
     provably_equal,
     simplify,
     substitute_buffers,
@@ -86,6 +87,7 @@ __all__ = [
     "Vectorized",
     "clamp",
     "round",
+    "infinity",
     "likely",
     "reduce_sum",
     "reduce_max",
@@ -518,13 +520,26 @@ def _statement(call: tvm.ir.Call) -> None:
 
 
 def fill(buffer, value):
-    """Set every element of ``buffer`` (a shared or fragment tile, or a ``T.alloc_var``) to the constant
-    ``value``."""
+    """Set every element of ``buffer`` (a shared or fragment tile, a ``T.alloc_var``, or a region of a
+    global tensor: the ``T.Parallel`` nest of element stores that means, which reach the tensor through a
+    staged tile) to the constant ``value``."""
     variable = _variable(buffer)
     if variable is not None:
         _T.buffer_store(variable, tirx.Cast(variable.ty.dtype, _fill_value(value)), [0])
         return None
-    return _statement(ops.call("tl.fill", _region(buffer), _fill_value(value), _loc()))
+    region, loc = _region(buffer), _loc()
+    if not is_global(region.source):
+        return _statement(ops.call("tl.fill", region, _fill_value(value), loc))
+    _T.evaluate(ops.call("tl.loc", loc))  # the nest below is a T.Parallel statement
+    frame = _T.grid(*[r.extent for r in region.region])
+    ids = frame.__enter__()
+    ids = [ids] if isinstance(ids, tvm.ir.Var) else list(ids)
+    try:
+        element = tirx.Cast(region.source.ty.dtype, _fill_value(value))
+        _T.buffer_store(region.source, element, [r.min + i for r, i in zip(region.region, ids, strict=True)])
+    finally:
+        frame.__exit__(None, None, None)
+    return None
 
 
 def clear(buffer):
@@ -648,6 +663,14 @@ def round(x, rounding_mode: str = "ties-to-even", span=None):  # noqa: A001 - Ti
     one, zero = (tirx.const(v, str(x.ty)) for v in (1.0, 0.0))
     away = _T.if_then_else(x < zero, zero - one, one)
     return whole + _T.if_then_else(_T.abs(x - whole) >= 0.5, away, zero)
+
+
+def infinity(dtype, span=None):
+    """``T.infinity(dtype)``: +inf of a float dtype (TVM's own knows no bfloat16)."""
+    name = str(dtype)
+    if not name.startswith(("float", "bfloat")):
+        raise TypeError(f"T.infinity: {name} is not a floating-point dtype")
+    return tirx.const(float("inf"), name)
 
 
 def likely(condition):

@@ -561,3 +561,33 @@ def test_branches_storing_one_element_from_a_chained_comparison(target):
     rows = np.arange(128)[:, None]
     expected = np.where((rows > 16) & (rows < 96), a * np.float16(2), a * np.float16(0.5))
     np.testing.assert_array_equal(kernel(a), expected)
+
+
+def infinity_kernel(dtype):
+    """TileLang's testing/python/language/test_tilelang_language_infinity.py get_inf_kernel, imports
+    changed: T.fill straight into a global tensor."""
+
+    @T.prim_func
+    def main(A: T.Tensor((32,), dtype)):
+        with T.Kernel(1, threads=32):
+            T.fill(A, T.infinity(dtype))
+
+    return main
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_a_global_tensor_filled_with_infinity(dtype):
+    output = tilelang.compile(infinity_kernel(dtype), out_idx=-1, target=TARGETS[len(dtype) % 2])()
+    assert str(output.dtype) == dtype and np.all(np.asarray(output, np.float32) == np.inf), output
+
+
+@T.prim_func
+def clear_rows_of_a_global_tensor(A: T.Tensor((64, 96), "float32")):
+    with T.Kernel(2, threads=32) as bx:
+        T.clear(A[bx * 32 : bx * 32 + 32, 0:96])
+
+
+def test_blocks_clear_their_rows_of_a_global_tensor():
+    a = np.ones((64, 96), np.float32)
+    tilelang.compile(clear_rows_of_a_global_tensor)(a)
+    np.testing.assert_array_equal(a, 0)
