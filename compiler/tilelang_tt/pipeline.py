@@ -36,6 +36,7 @@ def tt_passes(
         P.StageIndexTablesTT(),  # integer/bool tensors read value by value → index tables in L1
         P.SerializeSplitKTT(),  # grid points that T.atomic_add into one output take turns on one core
         P.SelectElementBranchesTT(),  # an if around element stores → a select in each store
+        P.KeepNamedValuesTT(),  # a named element value used after a store it reads → kept in a fragment
         P.CoarsenSubTileRowsTT(),  # grid points of fewer rows than a tile share one core's tiles
         P.VectorizeThreadsTT(),  # SIMT code: thread-local values get a thread dimension, statements loops
         P.VectorizeElementLoopsTT(),  # scalar nests of element statements → T.Parallel / row sums

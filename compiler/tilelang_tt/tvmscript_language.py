@@ -440,6 +440,31 @@ def _bind_one_index_kernels_like_upstream() -> None:
 _bind_one_index_kernels_like_upstream()
 
 
+def _assign_chains_like_python() -> None:
+    """``A[i] = B[i] = C[i] = 1``, which TileLang's front end takes and TVMScript refuses: as Python, the
+    value once (a constant as it is, anything else named first), then each target from left to right.
+    Installed over the tirx dialect's assignment visitor, which every single assignment reaches unchanged."""
+    visit_assign = _dispatch.get(token="tirx", type_name="Assign")
+
+    def visit_assign_chain(parser, node):
+        if len(node.targets) < 2:
+            return visit_assign(parser, node)
+        at = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+        value = node.value
+        if not isinstance(value, _doc.Constant):
+            name = f"_chain_{node.lineno}_{node.col_offset}"
+            visit_assign(parser, _doc.Assign([_doc.Name(name, _doc.Store(), *at)], value, *at))
+            value = _doc.Name(name, _doc.Load(), *at)
+        for target in node.targets:
+            visit_assign(parser, _doc.Assign([target], value, *at))
+        return None
+
+    _dispatch.register(token="tirx", type_name="Assign")(visit_assign_chain)
+
+
+_assign_chains_like_python()
+
+
 def ceildiv(a, b):
     """⌈a / b⌉, a Python int when both are ints."""
     if isinstance(a, int) and isinstance(b, int):

@@ -591,3 +591,42 @@ def test_blocks_clear_their_rows_of_a_global_tensor():
     a = np.ones((64, 96), np.float32)
     tilelang.compile(clear_rows_of_a_global_tensor)(a)
     np.testing.assert_array_equal(a, 0)
+
+
+def chain_equal(N, block_size, dtype=T.float32):
+    """TileLang's testing/python/language/test_tilelang_language_chain_equal.py chain_equal, imports
+    changed: one value assigned to three tensors in one statement."""
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((N,), dtype),
+        B: T.Tensor((N,), dtype),
+        C: T.Tensor((N,), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_size), threads=block_size) as bx:
+            for lane in T.Parallel(block_size):
+                idx = bx * block_size + lane
+                A[idx] = B[idx] = C[idx] = 1
+
+    return main
+
+
+@T.prim_func
+def chained_value_read_from_a_target(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):
+    with T.Kernel(1, threads=128):
+        A_f = T.alloc_fragment((64, 64), "float32")
+        B_f = T.alloc_fragment((64, 64), "float32")
+        T.copy(A, A_f)
+        for i, j in T.Parallel(64, 64):
+            A_f[i, j] = B_f[i, j] = A_f[i, j] * 2.0  # as Python: the value once, then A_f, then B_f
+        for i, j in T.Parallel(64, 64):
+            B[i, j] = A_f[i, j] + B_f[i, j]
+
+
+def test_chained_assignments_assign_one_value_left_to_right():
+    a, b, c = (np.zeros(128, np.float32) for _ in range(3))
+    tilelang.compile(chain_equal(128, 64), target="blackhole")(a, b, c)
+    for name, x in zip("ABC", (a, b, c), strict=True):
+        np.testing.assert_array_equal(x, 1, err_msg=name)
+    x = np.random.default_rng(15).standard_normal((64, 64)).astype(np.float32)
+    np.testing.assert_array_equal(tilelang.compile(chained_value_read_from_a_target, out_idx=[1])(x), 4 * x)

@@ -12,6 +12,7 @@ from .infer_tt_layout import InferTTLayout
 from .inline_region_indices_tt import InlineRegionIndicesTT
 from .insert_compute_init_tt import InsertComputeInitTT
 from .insert_dst_management_tt import InsertDSTManagementTT
+from .keep_named_values_tt import KeepNamedValuesTT
 from .layout_aware_work_partition_tt import LayoutAwareWorkPartitionTT
 from .legalize_vectors_tt import LegalizeVectorsTT
 from .lower_cb_intrinsics import LowerCBIntrinsics
@@ -37,6 +38,7 @@ __all__ = [
     "StageIndexTablesTT",
     "SerializeSplitKTT",
     "SelectElementBranchesTT",
+    "KeepNamedValuesTT",
     "CoarsenSubTileRowsTT",
     "VectorizeThreadsTT",
     "VectorizeElementLoopsTT",
