@@ -15,7 +15,9 @@
 Inputs are numpy arrays in each parameter's dtype (``tensor_supply.py``); the kernel runs on the mock
 device. A reference program, or a function timed, that is torch code
 (``torch_interop.wants_torch``) gets the same inputs as torch tensors sharing their memory, as upstream's
-profiler gives them; results are compared as numpy, whichever side made them.
+profiler gives them (a reference whose torch shows only in its arguments' methods, ``A.view(n, m)``, gets
+them when it fails on numpy arrays: ``torch_interop.call_reference``); results are compared as numpy,
+whichever side made them.
 
 ``Profiler.do_bench()`` of the kernel returns **modelled device time** in milliseconds: the simulator's
 timing model (runtime_mock.profile, constants in runtime_mock/arch/<arch>.json) replays one call and says
@@ -228,7 +230,7 @@ class Profiler:
         """Run ``reference_program`` and the kernel on the same inputs (generated, or ``input_tensors``)
         and compare their outputs one by one (``assert_close``); AssertionError names the output."""
         inputs = self._get_inputs() if input_tensors is None else list(input_tensors)
-        expected = _as_list(reference_program(*self._inputs_for(reference_program, inputs)))
+        expected = _as_list(torch_interop.call_reference(reference_program, inputs))
         actual = _as_list(self.kernel(*inputs))
         if len(actual) != len(expected):
             raise AssertionError(

@@ -110,9 +110,7 @@ def check_against_reference(
     if ref_program is None:
         return CheckResult(seconds)
     outputs = [arrays[i] for i in output_indices]
-    if torch_interop.wants_torch(ref_program):
-        inputs = [torch_interop.from_numpy(a) for a in inputs]
-    refs = ref_program(*inputs)
+    refs = torch_interop.call_reference(ref_program, inputs)
     refs = list(refs) if isinstance(refs, tuple | list) else [refs]
     if len(refs) != len(outputs):
         raise ValueError(f"ref_program returned {len(refs)} arrays for the kernel's {len(outputs)} outputs")

@@ -8,6 +8,7 @@ has imported torch, so ``sys.modules`` says whether to look at all.
     view = as_numpy(t, "A", written=True)  # the tensor's own memory as numpy (bf16: ml_dtypes.bfloat16)
     t2 = from_numpy(array)                 # a torch tensor over a numpy array's memory
     wants_torch(ref_program)               # does the function's code use torch?
+    call_reference(ref_program, arrays)    # run it on arrays, as torch tensors where it wants them
 
 Views are zero-copy where numpy can describe the tensor (DLPack): every dtype we support, any strides.
 A written tensor must be one the kernel can write without losing the write or breaking autograd, else a
@@ -26,7 +27,7 @@ import numpy as np
 from .code_names import names_used
 from .errors import TTArgumentError
 
-__all__ = ["as_numpy", "from_numpy", "is_tensor", "to_numpy", "wants_torch"]
+__all__ = ["as_numpy", "call_reference", "from_numpy", "is_tensor", "to_numpy", "wants_torch"]
 
 
 def _torch():
@@ -113,3 +114,26 @@ def wants_torch(func, _seen: set | None = None) -> bool:
         if isinstance(value, types.FunctionType) and wants_torch(value, seen):
             return True
     return False
+
+
+def call_reference(func, arrays: list):
+    """``func(*arrays)``, with torch tensors over the arrays' memory when ``func`` is torch code
+    (``wants_torch``). Code that says so only through its arguments' methods (``A.view(N // M, M)``, a torch
+    call numpy reads as a dtype) fails on arrays: when it does and the program has imported torch, it runs
+    again on torch tensors over copies of the arrays as they were. An error there too raises the first."""
+    if _torch() is None or wants_torch(func):
+        return func(*_as_torch(arrays))
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in arrays]
+    try:
+        return func(*arrays)
+    except (TypeError, ValueError, AttributeError) as numpy_error:
+        try:
+            return func(*_as_torch(before))
+        except Exception:
+            raise numpy_error from None
+
+
+def _as_torch(arrays: list) -> list:
+    if _torch() is None:
+        return arrays
+    return [from_numpy(a) if isinstance(a, np.ndarray) else a for a in arrays]

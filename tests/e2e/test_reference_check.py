@@ -61,3 +61,34 @@ def test_a_tensor_the_kernel_accumulates_into_reaches_the_reference_with_its_sta
     assert [p["access"] for p in kernel.params] == ["read", "read", "read_write"]
     result = tilelang_tt.check_against_reference(kernel, lambda A, B, C: C + _ref(A, B))
     assert result.passed, str(result)
+
+
+@T.prim_func
+def flat_to_rows(A: T.Tensor((1024,), "float32"), B: T.Tensor((32, 32), "float32")):
+    # TileLang's test_tilelang_language_view.py view_test: a 1-D tensor read through a 2-D view
+    with T.Kernel(1) as _:
+        T.copy(T.view(A, [32, 32]), B)
+
+
+def test_a_reference_that_is_torch_code_only_through_its_arguments_methods_gets_torch_tensors():
+    # A.view(32, 32) is torch's reshape and numpy's reinterpretation as a dtype (a TypeError): the
+    # reference runs again on torch tensors, as upstream's profiler would have handed it
+    import torch
+
+    kernel = tilelang_tt.compile(flat_to_rows, out_idx=-1)
+
+    def ref_program(A):
+        return A.view(32, 32)
+
+    kernel.get_profiler().assert_allclose(ref_program, atol=0, rtol=0)
+    result = tilelang_tt.check_against_reference(kernel, ref_program)
+    assert result.passed and result.max_relative_error == 0, str(result)
+    assert torch.is_tensor(ref_program(torch.zeros(1024)))  # (the reference is indeed torch code)
+
+
+def test_a_reference_failing_on_both_kinds_of_tensor_raises_its_numpy_error(kernel):
+    def ref_program(A, B):
+        return A.no_such_method()
+
+    with pytest.raises(AttributeError, match="numpy.ndarray' object has no attribute 'no_such_method'"):
+        tilelang_tt.check_against_reference(kernel, ref_program)
