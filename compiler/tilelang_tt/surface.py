@@ -150,7 +150,7 @@ _names(
     any_of all_of loop_break async_copy annotate_safe_value gemm_sp symbolic
     print device_assert inline meta_class import_source has_let_value get_let_value
     parallel thread_binding KernelLaunchFrame JITFunc PrimFunc Any Ref
-    allocate alloc_barrier make_tensor make_tensor_from_addr StridedTensor
+    allocate alloc_barrier make_tensor make_tensor_from_addr StridedTensor ptr
     SharedBuffer FragmentBuffer LocalBuffer
     """,
 )
