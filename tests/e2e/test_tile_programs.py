@@ -636,3 +636,55 @@ def test_a_cast_copy_packed_by_the_statement_that_made_its_values():
     s = np.exp2(a.astype(np.float32) * 0.125)
     expected = (s.astype(np.float16).astype(np.float32) @ b.astype(np.float32)) / s.sum(1, keepdims=True)
     np.testing.assert_allclose(kernel(a, b), expected, rtol=2e-3, atol=2e-3)
+
+
+def _whole_vector_reduction(reduce, dtype):
+    """A vector reduced to one value: as TileLang's test_tilelang_language_reduce_maxmin_nan.py writes it
+    (a row: a 1-D tensor copied in), and a column (the row maxima of a tile) reduced again."""
+
+    @T.prim_func
+    def program(
+        a: T.Tensor((64,), dtype),
+        S: T.Tensor((64, 64), dtype),
+        out: T.Tensor((1,), dtype),
+        out_of_rows: T.Tensor((1,), dtype),
+    ):
+        with T.Kernel(1, threads=32):
+            frag = T.alloc_fragment((64,), dtype)
+            out_frag = T.alloc_fragment((1,), dtype)
+            T.copy(a, frag)
+            reduce(frag, out_frag)
+            T.copy(out_frag, out)
+            S_s = T.alloc_shared((64, 64), dtype)
+            rows = T.alloc_fragment((64,), dtype)
+            total = T.alloc_fragment((1,), dtype)
+            T.copy(S, S_s)
+            reduce(S_s, rows, dim=1)
+            reduce(rows, total)
+            T.copy(total, out_of_rows)
+
+    return program
+
+
+@pytest.mark.parametrize(
+    "reduce, reference, dtype, target",
+    [
+        (T.reduce_max, np.max, "float16", "wormhole"),
+        (T.reduce_sum, np.sum, "float32", "blackhole"),
+        (T.reduce_min, np.min, "bfloat16", "wormhole"),
+    ],
+    ids=["max", "sum", "min"],
+)
+def test_a_whole_vector_reduced_to_one_value(reduce, reference, dtype, target):
+    kernel = tilelang.compile(_whole_vector_reduction(reduce, dtype), out_idx=[2, 3], target=target)
+    np_dtype = {"float16": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32}[dtype]
+    a = RNG.standard_normal(64).astype(np_dtype)
+    s = RNG.standard_normal((64, 64)).astype(np_dtype)
+    got, got_of_rows = (np.asarray(x, np.float32) for x in kernel(a, s))
+    for value, expected, what in (
+        (got, reference(a.astype(np.float32)), "the row"),
+        (got_of_rows, reference(s.astype(np.float32)), "the column of row results"),
+    ):
+        assert abs(float(value[0]) - float(expected)) <= 1e-2 * max(1.0, abs(float(expected))), (
+            f"{reduce.__name__} of {what}: {value[0]} instead of {expected}"
+        )

@@ -315,6 +315,19 @@ def _rewrite(func, vectors, uf):
         buf, _ = lookup(a.buffer)
         return a if buf is None else tirx.AllocBuffer(buf, a.annotations)
 
+    def reduce_of_a_vector(ev):
+        """``T.reduce_max(v, out)`` of a whole vector: its one dimension is the tile dimension it lies
+        along, 1 for a row (1, L), 0 for a column (L, 1)."""
+        if not ops.is_op(ev, "tl.reduce"):
+            return ev
+        src = ops.fields(ev.value).src
+        orientation = next((uf.of(name) for name, b in new.items() if b.same_as(src.source)), None)
+        if orientation is None:
+            return ev
+        args = list(ev.value.args)
+        args[3] = tirx.const(1 if orientation == ROW else 0, "int32")
+        return tirx.Evaluate(tvm.ir.Call(ev.value.op, args, ret_ty=ev.value.ty))
+
     body = tvm_ffi.structural_map(
         func.body,
         [
@@ -322,6 +335,7 @@ def _rewrite(func, vectors, uf):
             (tvm.ir.TensorLoad, load),
             (tvm.ir.TensorRegion, region),
             (tirx.AllocBuffer, alloc),
+            (tirx.Evaluate, reduce_of_a_vector),
         ],
         order="post",
     )
