@@ -55,6 +55,7 @@ _names(
     copy im2col c2d_im2col gemm fill clear transpose
     reduce_sum reduce_max reduce_min reduce_abssum reduce_absmax atomic_add atomic_max atomic_min
     const dynamic empty GemmWarpPolicy clamp Persistent cumsum cummax reshape view alloc_global
+    all_of any_of
     """,
 )
 _names(LOWERED, "a TVMScript macro: its body is inlined where it is called", "macro")
@@ -147,7 +148,7 @@ _names(
     PersistentTileScheduler BaseTileScheduler
     reduce reduce_bitand reduce_bitor reduce_bitxor reducer_init reducer_update
     atomic_addx2 atomic_addx4 atomic_load atomic_store atomic_or
-    any_of all_of loop_break async_copy annotate_safe_value gemm_sp symbolic
+    loop_break async_copy annotate_safe_value gemm_sp symbolic
     print device_assert inline meta_class import_source has_let_value get_let_value
     parallel thread_binding KernelLaunchFrame JITFunc PrimFunc Any Ref
     allocate alloc_barrier make_tensor make_tensor_from_addr StridedTensor ptr

@@ -9,7 +9,10 @@ function body), so every later error and every generated C++ block can point bac
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
+import itertools
+import math
 import os
 import threading
 import types
@@ -87,6 +90,8 @@ __all__ = [
     "Vectorized",
     "clamp",
     "round",
+    "all_of",
+    "any_of",
     "infinity",
     "likely",
     "reduce_sum",
@@ -696,6 +701,37 @@ def infinity(dtype, span=None):
     if not name.startswith(("float", "bfloat")):
         raise TypeError(f"T.infinity: {name} is not a floating-point dtype")
     return tirx.const(float("inf"), name)
+
+
+def all_of(region):
+    """``T.all_of(mask[b, k, :])``: whether every element of a small region (a row of a bool block mask)
+    is set — the conjunction of its elements, each a value the kernels read as an index table does."""
+    return _fold_region("all_of", region, tirx.And)
+
+
+def any_of(region):
+    """``T.any_of(mask[b, k, :])``: whether some element of a small region is set (their disjunction)."""
+    return _fold_region("any_of", region, tirx.Or)
+
+
+def _fold_region(what: str, region, combine):
+    """``combine`` over the elements of ``region`` (a buffer, or a slice of constant extents), each as a
+    condition (a number: not zero)."""
+    r = _region(region)
+    extents = [int(x.extent) if isinstance(x.extent, tirx.IntImm) else None for x in r.region]
+    if None in extents or math.prod(extents) > MAX_FOLDED_ELEMENTS:
+        raise TypeError(
+            f"T.{what} of {r.source.name}: a region of constant extents, at most {MAX_FOLDED_ELEMENTS} "
+            f"elements, is supported on Tenstorrent (got {[str(x.extent) for x in r.region]})"
+        )
+    terms = []
+    for offsets in itertools.product(*(range(e) for e in extents)):
+        element = tirx.BufferLoad(r.source, [x.min + o for x, o in zip(r.region, offsets, strict=True)])
+        terms.append(element if str(element.ty) == "bool" else element != tirx.const(0, str(element.ty)))
+    return functools.reduce(combine, terms)
+
+
+MAX_FOLDED_ELEMENTS = 64  # T.all_of / T.any_of: one condition term per element
 
 
 def likely(condition):

@@ -100,6 +100,47 @@ def test_blocksparse_gemm_skips_the_blocks_its_mask_clears(target):
     assert not c[64:, :64].any(), "the output block whose mask is all False must be zeros"
 
 
+def blocksparse_matmul_all_of(M, N, K, condition_dim, block_M, block_N, block_K, dtype=T.float16):
+    """TileLang's testing/python/language/test_tilelang_language_all_of.py blocksparse_matmul_global,
+    imports changed (GPU arguments left out): a K step runs where every entry of its mask row is set."""
+    block_mask_shape = (M // block_M, N // block_N, K // block_K, condition_dim)
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((M, K), dtype),
+        B: T.Tensor((K, N), dtype),
+        BlockMask: T.Tensor(block_mask_shape, "bool"),
+        C: T.Tensor((M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+            A_shared = T.alloc_shared((block_M, block_K), dtype)
+            B_shared = T.alloc_shared((block_K, block_N), dtype)
+            C_local = T.alloc_fragment((block_M, block_N), T.float32)
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
+                if T.all_of(BlockMask[by, bx, k, :]):
+                    T.copy(A[by * block_M, k * block_K], A_shared)
+                    T.copy(B[k * block_K, bx * block_N], B_shared)
+                    T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C[by * block_M, bx * block_N])
+
+    return main
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_blocksparse_gemm_runs_the_steps_whose_whole_mask_row_is_set(target):
+    kernel = tilelang.compile(blocksparse_matmul_all_of(128, 128, 128, 2, 64, 64, 32), target=target)
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((128, 128)).astype(np.float16)
+    b = rng.standard_normal((128, 128)).astype(np.float16)
+    mask = rng.random((2, 2, 4, 2)) > 0.3
+    c = np.zeros((128, 128), np.float16)
+    kernel(a, b, mask, c)
+    expected = blocksparse_reference(a, b, mask.all(axis=-1), 64, 64, 32)
+    error = np.abs(c.astype(np.float32) - expected).max() / np.abs(expected).max()
+    assert error < 1e-2, f"T.all_of block-sparse GEMM on {target}: max relative error {error:.3g}"
+
+
 # TileLang's examples/blocksparse_attention/example_tilelang_block_sparse_attn.py, imports changed (upstream
 # decorates it with @tilelang.jit(out_idx=[4], pass_configs=...); here the test compiles it per target). It
 # copies its row of the bool block mask into a fragment, ``T.copy(BlockSparseMask[bz, by, bx, :],
