@@ -69,6 +69,8 @@ def _program(body_kind):
             elif body_kind == "scan_of_a_vector":
                 T.reduce_max(A_s, v, dim=1)
                 T.cummax(v)
+            elif body_kind == "let_of_a_value":
+                T.let(bx * 2, 1)
             elif body_kind == "any_of_a_tile":
                 if T.any_of(A_s):
                     T.copy(A_s, C_f)
@@ -101,6 +103,7 @@ CASES = {
     "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
     "unsupported_function": "T.atan2 is not supported on Tenstorrent yet: no SFPU lowering of this function",
     "scan_of_a_vector": "T.cummax of v: only 2-D tiles are supported on Tenstorrent",
+    "let_of_a_value": r"T.let binds a variable \(v = T.int32\(\); T.let\(v, value\)\); got Mul",
     "any_of_a_tile": "T.any_of of A_s: a region of constant extents, at most 64 elements",
     "integer_infinity": "T.infinity: int32 is not a floating-point dtype",
     "rounding_mode": "T.round: rounding_mode 'upward' is not one of 'ties-to-even', 'ties-away-from-zero'",

@@ -86,6 +86,11 @@ class CompiledKernel:
         ``run_once()`` on inputs drawn as ``tensor_supply_type`` says (``profiler.py``)."""
         return Profiler(self, tensor_supply_type)
 
+    def run_once(self, func=None):
+        """TileLang's ``kernel.run_once()``: the kernel (or ``func``) called once on generated inputs; its
+        result (``Profiler.run_once``)."""
+        return self.get_profiler().run_once(func)
+
     def profile(self, *args) -> KernelProfile:
         """One call, with ``__call__``'s arguments (none: generated inputs), under the device timing model:
         modelled time, per-core per-RISC breakdown, TFLOPS against the peak, Chrome trace (profiler.py)."""

@@ -90,6 +90,7 @@ __all__ = [
     "Vectorized",
     "clamp",
     "round",
+    "let",
     "all_of",
     "any_of",
     "infinity",
@@ -732,6 +733,25 @@ def _fold_region(what: str, region, combine):
 
 
 MAX_FOLDED_ELEMENTS = 64  # T.all_of / T.any_of: one condition term per element
+
+
+class _Let:
+    """``T.let``: TVMScript's annotation of a named value (``x: T.let[T.int32] = ...``), and TileLang's
+    statement binding a variable declared earlier (``v = T.int32()``; ``T.let(v, ko * block_K)``), after which
+    ``v`` names that value."""
+
+    def __getitem__(self, item):
+        return _T.let[item]
+
+    def __call__(self, var, value):
+        if not isinstance(var, tirx.Var):
+            raise TypeError(
+                f"T.let binds a variable (v = T.int32(); T.let(v, value)); got {type(var).__name__}"
+            )
+        _T.bind(value, var=var)
+
+
+let = _Let()
 
 
 def likely(condition):
