@@ -66,9 +66,8 @@ def _program(body_kind):
             elif body_kind == "unsupported_function":
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = T.atan2(A_s[i, j], 2.0)
-            elif body_kind == "scan_of_a_vector":
-                T.reduce_max(A_s, v, dim=1)
-                T.cummax(v)
+            elif body_kind == "scan_along_no_dimension":
+                T.cummax(A_s, dim=2)
             elif body_kind == "let_of_a_value":
                 T.let(bx * 2, 1)
             elif body_kind == "any_of_a_tile":
@@ -102,7 +101,7 @@ CASES = {
     "data_dependent_gather": r"A\[T.Cast\(\"int32\", D_f\w*\[i, j\]\), j\]: an element-wise statement",
     "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
     "unsupported_function": "T.atan2 is not supported on Tenstorrent yet: no SFPU lowering of this function",
-    "scan_of_a_vector": "T.cummax of v: only 2-D tiles are supported on Tenstorrent",
+    "scan_along_no_dimension": "T.cummax: dim 2 is out of range for the 2-D tile A_s",
     "let_of_a_value": r"T.let binds a variable \(v = T.int32\(\); T.let\(v, value\)\); got Mul",
     "any_of_a_tile": "T.any_of of A_s: a region of constant extents, at most 64 elements",
     "integer_infinity": "T.infinity: int32 is not a floating-point dtype",

@@ -446,6 +446,21 @@ def _bind_one_index_kernels_like_upstream() -> None:
 _bind_one_index_kernels_like_upstream()
 
 
+def _binds_a_python_callable(parser, node) -> bool:
+    """``scan = T.cumsum if op == "cumsum" else T.cummax``: a name for a Python function (or class, or
+    module) chosen in the body, bound as Python binds it (TVMScript would make it an IR value and fail).
+    Only values without calls are looked at, so nothing is evaluated twice."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], _doc.Name):
+        return False
+    if not isinstance(node.value, _doc.IfExp | _doc.Name | _doc.Attribute):
+        return False
+    value = parser.eval_expr(node.value)
+    if not (callable(value) or isinstance(value, types.ModuleType)) or isinstance(value, tvm.ir.Node):
+        return False
+    parser.var_table.add(node.targets[0].id, value, allow_shadowing=True)
+    return True
+
+
 def _assign_chains_like_python() -> None:
     """``A[i] = B[i] = C[i] = 1``, which TileLang's front end takes and TVMScript refuses: as Python, the
     value once (a constant as it is, anything else named first), then each target from left to right.
@@ -453,6 +468,8 @@ def _assign_chains_like_python() -> None:
     visit_assign = _dispatch.get(token="tirx", type_name="Assign")
 
     def visit_assign_chain(parser, node):
+        if _binds_a_python_callable(parser, node):
+            return None
         if len(node.targets) < 2:
             return visit_assign(parser, node)
         at = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
@@ -1049,18 +1066,21 @@ def view(src, shape=None, dtype=None):
 
 
 def _scan(what: str, src, dim: int) -> tuple:
-    """(region, shape, dim in 0..1, DSL location, a name for its buffers) of ``T.<what>(src, dim=dim)``,
-    checked: a 2-D tile and a dimension of it."""
+    """(region, shape, dim in 0..rank-1, DSL location, a name for its buffers) of ``T.<what>(src,
+    dim=dim)``, checked: a vector or a 2-D tile, and a dimension of it."""
     src_region = _region(src)
     shape = [r.extent for r in src_region.region]
-    if len(shape) != 2:
-        raise TypeError(f"T.{what} of {src_region.source.name}: only 2-D tiles are supported on Tenstorrent")
-    if not -2 <= dim < 2:
-        raise TypeError(f"T.{what}: dim {dim} is out of range for the 2-D tile {src_region.source.name}")
+    rank = len(shape)
+    if rank not in (1, 2):
+        raise TypeError(
+            f"T.{what} of {src_region.source.name}: vectors and 2-D tiles are supported on Tenstorrent"
+        )
+    if not -rank <= dim < rank:
+        raise TypeError(f"T.{what}: dim {dim} is out of range for the {rank}-D tile {src_region.source.name}")
     loc = _loc()
     line = loc.rsplit(":", 2)[-2] if loc.count(":") >= 2 else "0"
     # the statement's line keeps the names of its buffers apart from another scan's: names must be unique
-    return src_region, shape, dim % 2, loc, f"{src_region.source.name}_{what}_line{line}"
+    return src_region, shape, dim % rank, loc, f"{src_region.source.name}_{what}_line{line}"
 
 
 def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
@@ -1069,7 +1089,11 @@ def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
     scan unit, but a running sum is a product with a triangular matrix of ones, which the matrix engine
     computes a tile at a time: along rows (dim=1) ``src @ U`` with ``U[k, j] = (k <= j)``, down columns
     (dim=0) ``L @ src`` with ``L[i, k] = (k <= i)`` (``>=`` when reversed). The triangle is a tile the
-    reader generates; the product accumulates in float32. ``annotations`` is accepted and ignored."""
+    reader generates; the product accumulates in float32. A vector (one line, which a product would need as
+    a tile of one row) takes the masked scan of ``T.cummax`` instead. ``annotations`` is accepted and
+    ignored."""
+    if len(_region(src).region) == 1:
+        return _masked_scan("cumsum", "sum", src, dst, dim, reverse)
     src_region, shape, dim, loc, name = _scan("cumsum", src, dim)
     n = shape[dim]
     triangle = _T.alloc_buffer((n, n), "float32", scope="shared")
@@ -1097,31 +1121,39 @@ def cumsum(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
 
 
 def cummax(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None):
-    """``T.cummax(src, dst=None, dim=0, reverse=False)``: the running maximum of a 2-D tile along ``dim``
-    (into ``src`` itself without ``dst``; ``reverse`` runs from the end). A Tenstorrent core has no scan
-    unit, and the matrix engine that computes ``T.cumsum`` adds rather than takes maxima, so element ``k``
-    of each line is the maximum of the line masked to the positions up to ``k``: a loop over the ``n``
-    positions of ``dim``, each a masked copy, a row (column) maximum and a select into the result. That is
-    ``n`` passes over the tile, and exact. ``annotations`` is accepted and ignored."""
-    src_region, shape, dim, loc, name = _scan("cummax", src, dim)
+    """``T.cummax(src, dst=None, dim=0, reverse=False)``: the running maximum of a vector, or of a 2-D tile
+    along ``dim`` (into ``src`` itself without ``dst``; ``reverse`` runs from the end). The matrix engine
+    that computes ``T.cumsum`` adds rather than takes maxima: a masked scan (``_masked_scan``), exact.
+    ``annotations`` is accepted and ignored."""
+    _masked_scan("cummax", "max", src, dst, dim, reverse)
+
+
+def _masked_scan(what: str, kind: str, src, dst, dim: int, reverse: bool) -> None:
+    """``T.<what>`` as the running ``kind`` ("max", "sum") of a vector or a 2-D tile along ``dim``, with
+    no scan unit: element ``k`` of each line is the ``kind`` of the line masked to the positions up to
+    ``k`` (from ``k`` when reversed) — a loop over the line's ``n`` positions, each a masked copy, a
+    reduction along ``dim`` and a select of its result into position ``k``: ``n`` passes over the tile."""
+    src_region, shape, dim, loc, name = _scan(what, src, dim)
     source = src_region.source
+    rank = len(shape)
     masked = _T.alloc_buffer(tuple(shape), "float32", scope="local.fragment")
     IRBuilder.name(f"{name}_masked", masked)
     running = _T.alloc_buffer(tuple(shape), "float32", scope="local.fragment")
     IRBuilder.name(f"{name}_result", running)
-    lane = _T.alloc_buffer((shape[1 - dim],), "float32", scope="local.fragment")
-    IRBuilder.name(f"{name}_max", lane)
+    lane = _T.alloc_buffer((shape[1 - dim],) if rank == 2 else (1,), "float32", scope="local.fragment")
+    IRBuilder.name(f"{name}_line", lane)
     _T.evaluate(ops.call("tl.copy", src_region, _full_region(running), loc))
 
     def parallel(store):
-        """``for i, j in T.Parallel(*shape): store(i, j)``, as the DSL writes it."""
+        """``for *ids in T.Parallel(*shape): store(ids)``, as the DSL writes it."""
         _T.evaluate(ops.call("tl.loc", loc))
         frame = _T.grid(*shape)
-        i, j = frame.__enter__()
-        IRBuilder.name(f"{name}_i", i)
-        IRBuilder.name(f"{name}_j", j)
+        ids = frame.__enter__()
+        ids = [ids] if isinstance(ids, tvm.ir.Var) else list(ids)
+        for axis, var in enumerate(ids):
+            IRBuilder.name(f"{name}_{'ij'[axis]}", var)
         try:
-            store(i, j)
+            store(ids)
         finally:
             frame.__exit__(None, None, None)
 
@@ -1130,32 +1162,26 @@ def cummax(src, dst=None, dim: int = 0, reverse: bool = False, annotations=None)
     k = steps.__enter__()
     IRBuilder.name(f"{name}_k", k)
     try:
-        lowest = tirx.const(float("-inf"), "float32")
+        identity = tirx.const(float("-inf") if kind == "max" else 0.0, "float32")
 
-        def mask(i, j):
-            position = j if dim == 1 else i
-            keep = position >= k if reverse else position <= k
-            value = tirx.BufferLoad(
-                source, [r.min + x for r, x in zip(src_region.region, (i, j), strict=True)]
-            )
+        def mask(ids):
+            keep = ids[dim] >= k if reverse else ids[dim] <= k
+            value = tirx.BufferLoad(source, [r.min + x for r, x in zip(src_region.region, ids, strict=True)])
             value = value if str(source.ty.dtype) == "float32" else tirx.Cast("float32", value)
-            _T.buffer_store(masked, _T.if_then_else(keep, value, lowest), [i, j])
+            _T.buffer_store(masked, _T.if_then_else(keep, value, identity), ids)
 
         parallel(mask)
-        _T.evaluate(ops.call("tl.reduce", _full_region(masked), _full_region(lane), "max", dim, True, loc))
+        _T.evaluate(ops.call("tl.reduce", _full_region(masked), _full_region(lane), kind, dim, True, loc))
 
-        def place(i, j):
-            position, other = (j, i) if dim == 1 else (i, j)
-            kept = tirx.BufferLoad(running, [i, j])
-            _T.buffer_store(
-                running, _T.if_then_else(position == k, tirx.BufferLoad(lane, [other]), kept), [i, j]
-            )
+        def place(ids):
+            line = tirx.BufferLoad(lane, [ids[1 - dim]] if rank == 2 else [0])
+            kept = tirx.BufferLoad(running, ids)
+            _T.buffer_store(running, _T.if_then_else(ids[dim] == k, line, kept), ids)
 
         parallel(place)
     finally:
         steps.__exit__(None, None, None)
     _T.evaluate(ops.call("tl.copy", _full_region(running), _region(dst if dst is not None else src), loc))
-    return None
 
 
 def transpose(src, dst, annotations=None):

@@ -671,3 +671,49 @@ def test_regions_named_as_buffers_and_an_offset_bound_by_let():
     a, b = (rng.standard_normal((128, 128)).astype(np.float16) for _ in range(2))
     _close(kernel(a, b), a.astype(np.float32) @ b.astype(np.float32).T)
     assert np.asarray(kernel.run_once()).shape == (128, 128)  # upstream's own test only runs it once
+
+
+def scan_1d_test(op, N, block_N, reverse=False, dtype=T.float32, scope="smem"):
+    """TileLang's test_tilelang_language_scan.py cumsum_smem_test_1d / cumsum_fragment_test_1d (and their
+    cummax twins), imports changed; the scan is picked in the body, as its strided tests do."""
+
+    @T.prim_func
+    def main(
+        A: T.Tensor((N,), dtype),
+        B: T.Tensor((N,), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), threads=block_N) as bx:
+            A_shared = T.alloc_shared((block_N,), dtype)
+            T.copy(A[bx * block_N], A_shared)
+            scan = T.cumsum if op == "cumsum" else T.cummax
+            if scope == "smem":
+                scan(src=A_shared, dim=0, reverse=reverse)
+                T.copy(A_shared, B[bx * block_N])
+            else:
+                A_fragment = T.alloc_fragment((block_N,), dtype)
+                T.copy(A_shared, A_fragment)
+                scan(src=A_fragment, dim=0, reverse=reverse)
+                T.copy(A_fragment, B[bx * block_N])
+
+    return main
+
+
+@pytest.mark.parametrize(
+    "target, op, reverse, scope",
+    [
+        ("wormhole", "cumsum", False, "smem"),
+        ("blackhole", "cumsum", True, "fragment"),
+        ("wormhole", "cummax", True, "fragment"),
+        ("blackhole", "cummax", False, "smem"),
+    ],
+)
+def test_scans_of_a_vector(target, op, reverse, scope):
+    kernel = tilelang.compile(scan_1d_test(op, 256, 64, reverse, scope=scope), out_idx=-1, target=target)
+    a = np.random.default_rng(17).standard_normal(256).astype(np.float32)
+    accumulate = np.cumsum if op == "cumsum" else np.maximum.accumulate
+    expected = _blockwise(a[None, :], 1, 64, 1, reverse, accumulate)[0]
+    got = kernel(a)
+    if op == "cummax":
+        np.testing.assert_array_equal(got, expected)
+    else:
+        _close(got, expected)
