@@ -6,7 +6,7 @@ element-wise constructs, with a numpy model of each valid one:
         T.copy(A[bx * blk_m, 0], x)
         <2 to 5 statements>   assign | masked (if x[i, j] > c) | position (if j < k: ... else: ...)
                               | clamp | a value of the block index | row reduction then a broadcast
-                              subtraction
+                              subtraction | a named value used after a store to what it read
         <store>               T.copy(y, C[bx * blk_m, 0]) | guarded element stores (if row < M)
 
 and malformed ones: one statement replaced by a construct that must be a located TTCompileError (a
@@ -89,7 +89,8 @@ def _header(w: _Writer, M: int, N: int, blk_m: int) -> None:
 def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
     """Write one statement; return its numpy model (x, y) → y."""
     value, model = rng.choice(VALUES if not first else [v for v in VALUES if "y[" not in v[0]])
-    kind = "assign" if first else rng.choice(["assign", "masked", "position", "clamp", "block", "reduce"])
+    kinds = ["assign", "masked", "position", "clamp", "block", "reduce", "named"]
+    kind = "assign" if first else rng.choice(kinds)
     loop = f"for i, j in T.Parallel({blk_m}, {N}):"
     if kind == "assign":
         w.add(loop, 2)
@@ -110,6 +111,12 @@ def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
         w.add("y[i, j] = y[i, j] * 0.5", 4)
         columns = np.arange(N)[None, :]
         return lambda x, y: np.where(columns < k, model(x, y), y * 0.5)
+    if kind == "named":  # a name used after a store changes what it read: it keeps its value
+        w.add(loop, 2)
+        w.add(f"v = y[i, j] + {value}", 3)
+        w.add("y[i, j] = v * 0.5", 3)
+        w.add("y[i, j] = y[i, j] + v", 3)
+        return lambda x, y: 1.5 * (y + model(x, y))
     if kind == "clamp":
         lo = round(rng.uniform(-1.5, 0), 2)
         hi = round(rng.uniform(0, 1.5), 2)
