@@ -22,6 +22,7 @@ def test_passes_in_design_order():
     assert pass_names() == [
         "InlineRegionIndicesTT", "ResolveTensorViewsTT", "StageIndexTablesTT", "SerializeSplitKTT",
         "SelectElementBranchesTT",
+        "KeepNamedValuesTT",
         "CoarsenSubTileRowsTT", "VectorizeThreadsTT", "VectorizeElementLoopsTT",
         "LegalizeVectorsTT", "StageElementGlobalsTT",
         "ApplyTTDefaults", "ReblockGemmForCoresTT", "InferTTLayout", "PropagateTTLayout",
@@ -53,7 +54,7 @@ def test_run_pipeline_writes_the_plan_too(tmp_path):
 def test_dump_ir_after_every_pass(tmp_path):
     run_pipeline(_mod(), dump_ir=str(tmp_path))
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert len(names) == 30 and names[0] == "01_InlineRegionIndicesTT.py" and names[-1] == "30_VerifyTTIR.py"
+    assert len(names) == 31 and names[0] == "01_InlineRegionIndicesTT.py" and names[-1] == "31_VerifyTTIR.py"
 
 
 def test_timings_are_reported():
