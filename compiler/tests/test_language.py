@@ -218,3 +218,14 @@ def test_a_kernel_reading_a_global_it_wrote_is_a_located_error(program):
     ) as err:
         tilelang_tt.compile(program)
     assert err.value.filename == __file__ and "T.copy(W[bx * 32, 0], a)" in str(err.value), err.value
+
+
+@pytest.mark.parametrize("name", ["__exp", "__sin", "__log10"])
+def test_fast_math_functions_take_floating_point_values_only(name):
+    from tvm import tirx
+
+    function = getattr(T, name)
+    assert function.__name__ == name
+    with pytest.raises(TypeError, match=rf"T\.{name} only supports floating-point inputs, but got int32"):
+        function(tirx.Var("n", "int32"))
+    assert str(function(tirx.Var("x", "bfloat16")).ty) == "bfloat16"

@@ -1266,5 +1266,20 @@ for _name in surface.names_with(surface.IGNORED):
         __all__.append(_name)
 del _name
 
-# TileLang's fast-math spellings: the SFPU has one accuracy for each function
-globals().update({name: getattr(_T, name[2:]) for name in surface.FAST_MATH})
+
+def _fast_math(name: str):
+    """TileLang's fast-math spelling ``T.__exp`` of ``T.exp``: the SFPU has one accuracy for each function;
+    like upstream's, it takes floating-point values only."""
+    function = getattr(_T, name[2:])
+
+    def fast(x):
+        dtype = str(x.ty) if isinstance(x, tvm.ir.Node) and hasattr(x, "ty") else "float32"
+        if not dtype.startswith(("float", "bfloat")) or dtype.startswith("float8"):
+            raise TypeError(f"T.{name} only supports floating-point inputs, but got {dtype}")
+        return function(x)
+
+    fast.__name__ = fast.__qualname__ = name
+    return fast
+
+
+globals().update({name: _fast_math(name) for name in surface.FAST_MATH})
