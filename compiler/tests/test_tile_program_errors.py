@@ -68,6 +68,9 @@ def _program(body_kind):
                     C_f[i, j] = T.atan2(A_s[i, j], 2.0)
             elif body_kind == "scan_along_no_dimension":
                 T.cummax(A_s, dim=2)
+            elif body_kind == "product_reducer":
+                r = T.alloc_reducer((M,), "float32", op="prod")
+                T.clear(r)
             elif body_kind == "let_of_a_value":
                 T.let(bx * 2, 1)
             elif body_kind == "any_of_a_tile":
@@ -102,6 +105,7 @@ CASES = {
     "computed_gather": r"a gather by computed indices is not supported yet \(a convolution's im2col",
     "unsupported_function": "T.atan2 is not supported on Tenstorrent yet: no SFPU lowering of this function",
     "scan_along_no_dimension": "T.cummax: dim 2 is out of range for the 2-D tile A_s",
+    "product_reducer": r'T.alloc_reducer\(op="prod"\): "sum", "max" and "min" reducers are supported',
     "let_of_a_value": r"T.let binds a variable \(v = T.int32\(\); T.let\(v, value\)\); got Mul",
     "any_of_a_tile": "T.any_of of A_s: a region of constant extents, at most 64 elements",
     "integer_infinity": "T.infinity: int32 is not a floating-point dtype",

@@ -911,15 +911,18 @@ def index_to_coordinates(index, shape) -> list:
 
 def alloc_reducer(shape, dtype, op: str = "sum", replication=None):
     """TileLang's per-thread reduction buffer: on Tenstorrent a fragment, reduced as a tile
-    (``o[i] += x[i, j]`` in ``T.Parallel`` is a row sum); ``op`` must be "sum", ``replication`` is a GPU
-    knob."""
-    if op != "sum":
-        raise TypeError(f'T.alloc_reducer(op="{op}"): only "sum" reducers are supported on Tenstorrent yet')
+    (``o[i] += x[i, j]`` in ``T.Parallel`` is a row sum, ``o[i] = T.max(o[i], x[i, j])`` a row maximum);
+    ``op`` is "sum", "max" or "min"; ``replication`` is a GPU knob."""
+    if op not in ("sum", "max", "min"):
+        raise TypeError(f'T.alloc_reducer(op="{op}"): "sum", "max" and "min" reducers are supported')
     return alloc_fragment(shape, dtype)
 
 
-def finalize_reducer(reducer):
-    """Nothing to do on Tenstorrent: the reduction is complete after the statement that makes it."""
+def finalize_reducer(reducer, batch: int = 1):
+    """Nothing to do on Tenstorrent: the reduction is complete after the statement that makes it.
+    ``batch`` (rows per batched all-reduce on a GPU) must be positive, as upstream checks."""
+    if int(batch) < 1:
+        raise TypeError(f"T.finalize_reducer: batch must be >= 1, got {batch}")
     return None
 
 

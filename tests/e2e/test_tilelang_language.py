@@ -717,3 +717,51 @@ def test_scans_of_a_vector(target, op, reverse, scope):
         np.testing.assert_array_equal(got, expected)
     else:
         _close(got, expected)
+
+
+def finalize_reducer_kernel(block_M, block_N, dtype, op, batch):
+    """TileLang's test_tilelang_language_reduce.py _make_finalize_reducer_kernel, imports changed: a
+    reducer of each kind, updated in ``T.Parallel`` and finalized (the reducer starts cleared, at 0)."""
+
+    @T.prim_func
+    def kernel(A: T.Tensor((block_M, block_N), dtype), B: T.Tensor((block_M,), dtype)):
+        with T.Kernel(1, threads=256):
+            o_reducer = T.alloc_reducer(block_M, dtype, op=op, replication="all")
+            T.clear(o_reducer)
+            A_smem = T.alloc_shared((block_M, block_N), dtype)
+            T.copy(A, A_smem)
+            A_frag = T.alloc_fragment((block_M, block_N), dtype)
+            T.copy(A_smem, A_frag)
+            for i, j in T.Parallel(block_M, block_N):
+                if op == "sum":
+                    o_reducer[i] += A_frag[i, j]
+                elif op == "max":
+                    o_reducer[i] = T.max(o_reducer[i], A_frag[i, j])
+                else:
+                    o_reducer[i] = T.min(o_reducer[i], A_frag[i, j])
+            T.finalize_reducer(o_reducer, batch=batch)
+            T.copy(o_reducer, B)
+
+    return kernel
+
+
+@pytest.mark.parametrize(
+    "op, dtype, block_M, block_N, batch, target",
+    [
+        ("sum", "float32", 128, 64, 4, "wormhole"),
+        ("max", "float16", 64, 128, 8, "blackhole"),
+        ("min", "float32", 128, 128, 16, "wormhole"),
+    ],
+)
+def test_reducers_of_each_kind(op, dtype, block_M, block_N, batch, target):
+    kernel = tilelang.compile(
+        finalize_reducer_kernel(block_M, block_N, dtype, op, batch), out_idx=-1, target=target
+    )
+    a = np.random.default_rng(18).standard_normal((block_M, block_N)).astype(dtype)
+    rows = a.astype(np.float32)
+    expected = {
+        "sum": rows.sum(1),
+        "max": np.maximum(rows.max(1), 0),  # the cleared reducer's 0 takes part
+        "min": np.minimum(rows.min(1), 0),
+    }[op]
+    _close(kernel(a).astype(np.float32), expected)

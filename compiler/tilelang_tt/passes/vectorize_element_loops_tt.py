@@ -9,7 +9,8 @@ and the data-movement cores would move one element per NOC transaction. So a nes
     loop variable, is a sum over that variable, in a ``T.Parallel`` nest too (TileLang's reducers:
     ``o_reducer[i] += a[i, j] * x[j]``): it becomes ``tmp[i, j] = f`` (a float32 fragment),
     ``T.reduce_sum(tmp, part, dim)`` and ``y[i] = y[i] + part[i]``, which later passes lower to tile math
-    (SFPU/FPU) and ``reduce_tile``.
+    (SFPU/FPU) and ``reduce_tile``; ``y[i] = T.max(y[i], f)`` (``T.min``) likewise, with
+    ``T.reduce_max`` (``T.reduce_min``) and ``T.max(y[i], part[i])``.
   * a store to a one-element tile buffer (a ``T.alloc_local((1,))`` scalar) is the element statement
     of a one-element ``T.Parallel``, and ``s[0] = s[0] + f(k)`` over one loop a row sum of a (1, L) row.
 Anything else (another loop-carried value, a store that does not cover the nest) is left as it is; what
@@ -84,10 +85,15 @@ def _element_wise(stores, loop_vars) -> bool:
     return True
 
 
-def _sum_terms(store: tirx.BufferStore):
-    """``f`` when ``store`` is ``y[I] = y[I] + f`` (either operand order), else None."""
+_REDUCTIONS = {tirx.Add: "sum", tirx.Max: "max", tirx.Min: "min"}  # how y[I] combines with f, by node
+
+
+def _reduction_terms(store: tirx.BufferStore):
+    """(kind, f) when ``store`` is ``y[I] = y[I] + f`` — or ``T.max(y[I], f)``, ``T.min(y[I], f)``: kind
+    "sum", "max", "min" — in either operand order, else None."""
     value = store.value
-    if not isinstance(value, tirx.Add):
+    kind = next((k for node, k in _REDUCTIONS.items() if isinstance(value, node)), None)
+    if kind is None:
         return None
     for own, terms in ((value.a, value.b), (value.b, value.a)):
         if (
@@ -96,8 +102,17 @@ def _sum_terms(store: tirx.BufferStore):
             and _same(own.indices, store.indices)
             and not any(load.source.same_as(store.buffer) for load in _loads(terms))
         ):
-            return terms
+            return kind, terms
     return None
+
+
+def _combined(kind: str, own, part):
+    """``own`` combined with a reduction's ``part`` as ``kind`` does."""
+    if kind == "max":
+        return tirx.Max(own, part)
+    if kind == "min":
+        return tirx.Min(own, part)
+    return own + part
 
 
 def _annotated(loops, body, marker) -> tirx.For:
@@ -121,8 +136,9 @@ def _once(store, marker) -> tirx.For:
     return _annotated([tirx.For(one, 0, 1, tirx.ForKind.SERIAL, indexed)], indexed, marker)
 
 
-def _scalar_sum(loop, store, terms, marker, loc: str) -> tirx.Stmt:
-    """``y[0] += terms(k)`` over one loop, ``y`` a one-element buffer → a (1, L) terms row, its sum, add."""
+def _scalar_reduction(kind, loop, store, terms, marker, loc: str) -> tirx.Stmt:
+    """``y[0] += terms(k)`` (or its max, min) over one loop, ``y`` a one-element buffer → a (1, L) terms
+    row, its reduction, combined into y."""
     length = int(loop.extent)
     name = str(store.buffer.name)
     terms_buf = tirx.decl_buffer([1, length], "float32", f"{name}_terms", scope="local.fragment")
@@ -138,23 +154,24 @@ def _scalar_sum(loop, store, terms, marker, loc: str) -> tirx.Stmt:
         ),
     ]
     own = tirx.BufferLoad(store.buffer, store.indices)
-    total = own + cast_to(tirx.BufferLoad(sum_buf, [zero, zero]), store.buffer.ty.dtype)
+    total = _combined(kind, own, cast_to(tirx.BufferLoad(sum_buf, [zero, zero]), store.buffer.ty.dtype))
     return seq(
         [
             tirx.AllocBuffer(terms_buf),
             tirx.AllocBuffer(sum_buf),
             _annotated([loop], fill, marker),
-            tirx.Evaluate(ops.call("tl.reduce", *regions, "sum", 1, True, loc)),
+            tirx.Evaluate(ops.call("tl.reduce", *regions, kind, 1, True, loc)),
             _once(tirx.BufferStore(store.buffer, total, store.indices), marker),
         ]
     )
 
 
-def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
-    """``y[I(kept)] += terms(kept, reduced)`` over a two-loop nest → terms tile, row/column sum, add."""
+def _row_reduction(kind, loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
+    """``y[I(kept)] += terms(kept, reduced)`` (or its max, min) over a two-loop nest → terms tile, row or
+    column reduction, combined into y."""
     kept = [i for i, lp in enumerate(loops) if lp.loop_var in _var_set(store.indices)]
     if len(loops) == 1 and not kept and _single_element(store.buffer):
-        return _scalar_sum(loops[0], store, terms, marker, loc)
+        return _scalar_reduction(kind, loops[0], store, terms, marker, loc)
     if len(loops) != 2 or len(kept) != 1:
         return None
     (keep,) = kept
@@ -170,9 +187,10 @@ def _row_sum(loops, store, terms, marker, loc: str) -> tirx.Stmt | None:
         tirx.BufferRegion(sum_buf, [tvm.ir.Range.from_min_extent(zero, extents[keep])]),
     ]
     # reduce over the other loop: dim 1 (a sum along each row) when the kept loop is the outer one
-    reduce = ops.call("tl.reduce", *regions, "sum", 1 - keep, True, loc)
+    reduce = ops.call("tl.reduce", *regions, kind, 1 - keep, True, loc)
     own = tirx.BufferLoad(store.buffer, store.indices)
-    total = own + cast_to(tirx.BufferLoad(sum_buf, [loops[keep].loop_var]), store.buffer.ty.dtype)
+    part = cast_to(tirx.BufferLoad(sum_buf, [loops[keep].loop_var]), store.buffer.ty.dtype)
+    total = _combined(kind, own, part)
     add = tirx.BufferStore(store.buffer, total, store.indices)
     return seq(
         [
@@ -201,9 +219,12 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
             loc = str(getattr(marker, "value", marker))
             loop_vars = {lp.loop_var for lp in loops}
             if len(stores) == 1 and _var_set(stores[0].indices) & loop_vars != loop_vars:
-                terms = _sum_terms(stores[0])
-                summed = None if terms is None else _row_sum(loops, stores[0], terms, marker, loc)
-                return loop if summed is None else summed
+                reduction = _reduction_terms(stores[0])
+                if reduction is None:
+                    return loop
+                kind, terms = reduction
+                reduced = _row_reduction(kind, loops, stores[0], terms, marker, loc)
+                return loop if reduced is None else reduced
             if parallel_loc(loop) is None and _element_wise(stores, loop_vars):
                 return _annotated(loops, body, marker)
             return loop
