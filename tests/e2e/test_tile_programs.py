@@ -688,3 +688,30 @@ def test_a_whole_vector_reduced_to_one_value(reduce, reference, dtype, target):
         assert abs(float(value[0]) - float(expected)) <= 1e-2 * max(1.0, abs(float(expected))), (
             f"{reduce.__name__} of {what}: {value[0]} instead of {expected}"
         )
+
+
+def _local_reduction(reduce):
+    """TileLang's test_tilelang_language_reduce.py test_reduce_local_packed_correctness program, imports
+    changed: a vector filled element by element, reduced into a one-element local, stored as one element."""
+
+    @T.prim_func
+    def main(A: T.Tensor((8,), T.float16), B: T.Tensor((1,), T.float16)):
+        with T.Kernel(1, threads=1):
+            src = T.alloc_local((8,), T.float16)
+            dst = T.alloc_local((1,), T.float16)
+            for i in T.serial(8):
+                src[i] = A[i]
+            reduce(src, dst, dim=0)
+            B[0] = dst[0]
+
+    return main
+
+
+@pytest.mark.parametrize(
+    "reduce, reference", [(T.reduce_sum, np.sum), (T.reduce_max, np.max)], ids=["sum", "max"]
+)
+def test_one_element_of_a_tensor_stored_outside_any_loop(reduce, reference):
+    a = RNG.standard_normal(8).astype(np.float16)
+    got = tilelang.compile(_local_reduction(reduce), out_idx=-1)(a)
+    expected = reference(a.astype(np.float32))
+    assert abs(float(got[0]) - float(expected)) <= 1e-2 * max(1.0, abs(float(expected))), (got, expected)

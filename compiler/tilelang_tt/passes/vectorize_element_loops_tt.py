@@ -11,8 +11,9 @@ and the data-movement cores would move one element per NOC transaction. So a nes
     ``T.reduce_sum(tmp, part, dim)`` and ``y[i] = y[i] + part[i]``, which later passes lower to tile math
     (SFPU/FPU) and ``reduce_tile``; ``y[i] = T.max(y[i], f)`` (``T.min``) likewise, with
     ``T.reduce_max`` (``T.reduce_min``) and ``T.max(y[i], part[i])``.
-  * a store to a one-element tile buffer (a ``T.alloc_local((1,))`` scalar) is the element statement
-    of a one-element ``T.Parallel``, and ``s[0] = s[0] + f(k)`` over one loop a row sum of a (1, L) row.
+  * a store to a one-element tile buffer (a ``T.alloc_local((1,))`` scalar), or of one element of a
+    global tensor outside any element loop (``B[0] = total[0]``), is the element statement of a
+    one-element ``T.Parallel``, and ``s[0] = s[0] + f(k)`` over one loop a row sum of a (1, L) row.
 Anything else (another loop-carried value, a store that does not cover the nest) is left as it is; what
 is left outside ``T.Parallel`` is reported by LowerTileProgramTT as scalar code not supported yet. In the
 timing model's terms a vectorised nest costs what its tile operations cost: one pass of the unpacker,
@@ -136,6 +137,17 @@ def _once(store, marker) -> tirx.For:
     return _annotated([tirx.For(one, 0, 1, tirx.ForKind.SERIAL, indexed)], indexed, marker)
 
 
+def _once_global(store, marker) -> tirx.For:
+    """A store of one element of a global tensor (``B[0] = total[0]``, outside any loop) as the element
+    statement of a ``T.Parallel`` nest of one element per dimension, each index its start plus the loop's
+    variable (0), the form StageElementGlobalsTT stages through a tile."""
+    ones = [tirx.Var(f"one{d}", "int32") for d in range(len(store.indices))]
+    indexed = tirx.BufferStore(
+        store.buffer, store.value, [i + v for i, v in zip(store.indices, ones, strict=True)]
+    )
+    return _annotated([tirx.For(v, 0, 1, tirx.ForKind.SERIAL, indexed) for v in ones], indexed, marker)
+
+
 def _scalar_reduction(kind, loop, store, terms, marker, loc: str) -> tirx.Stmt:
     """``y[0] += terms(k)`` (or its max, min) over one loop, ``y`` a one-element buffer → a (1, L) terms
     row, its reduction, combined into y."""
@@ -236,6 +248,8 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
                     return out
             if isinstance(stmt, tirx.BufferStore) and _single_element(stmt.buffer):
                 return _once(stmt, fallback)  # a scalar kept in a one-element tile (T.alloc_local((1,)))
+            if isinstance(stmt, tirx.BufferStore) and is_global(stmt.buffer):
+                return _once_global(stmt, fallback)  # ``B[0] = total[0]``: one element of a tensor
             return map_children(stmt, visit)
 
         return func.with_body(visit(func.body))
