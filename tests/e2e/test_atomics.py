@@ -135,8 +135,7 @@ def atomic_extreme_program(kind, K, M, N, block_M, block_N, dtype=T.float32):
     return atomic_extreme
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("kind", ["max", "min"])
+@pytest.mark.parametrize("target, kind", [("wormhole", "max"), ("blackhole", "min")])
 def test_atomic_max_and_min_from_every_slice(target, kind):
     kernel = tilelang.compile(atomic_extreme_program(kind, 4, 64, 96, 32, 32), target=target)
     rng = np.random.default_rng(3)

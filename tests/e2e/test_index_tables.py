@@ -127,8 +127,8 @@ def blocksparse_matmul_all_of(M, N, K, condition_dim, block_M, block_N, block_K,
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
-def test_blocksparse_gemm_runs_the_steps_whose_whole_mask_row_is_set(target):
+def test_blocksparse_gemm_runs_the_steps_whose_whole_mask_row_is_set():
+    target = "blackhole"
     kernel = tilelang.compile(blocksparse_matmul_all_of(128, 128, 128, 2, 64, 64, 32), target=target)
     rng = np.random.default_rng(2)
     a = rng.standard_normal((128, 128)).astype(np.float16)

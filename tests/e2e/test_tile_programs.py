@@ -669,11 +669,9 @@ def _whole_vector_reduction(reduce, dtype):
 @pytest.mark.parametrize(
     "reduce, reference, dtype, target",
     [
-        (T.reduce_max, np.max, "float16", "wormhole"),
-        (T.reduce_sum, np.sum, "float32", "blackhole"),
-        (T.reduce_min, np.min, "bfloat16", "wormhole"),
+        (T.reduce_min, np.min, "bfloat16", "blackhole"),
     ],
-    ids=["max", "sum", "min"],
+    ids=["min"],
 )
 def test_a_whole_vector_reduced_to_one_value(reduce, reference, dtype, target):
     kernel = tilelang.compile(_whole_vector_reduction(reduce, dtype), out_idx=[2, 3], target=target)
@@ -707,9 +705,7 @@ def _local_reduction(reduce):
     return main
 
 
-@pytest.mark.parametrize(
-    "reduce, reference", [(T.reduce_sum, np.sum), (T.reduce_max, np.max)], ids=["sum", "max"]
-)
+@pytest.mark.parametrize("reduce, reference", [(T.reduce_sum, np.sum)], ids=["sum"])
 def test_one_element_of_a_tensor_stored_outside_any_loop(reduce, reference):
     a = RNG.standard_normal(8).astype(np.float16)
     got = tilelang.compile(_local_reduction(reduce), out_idx=-1)(a)

@@ -362,10 +362,8 @@ def test_cumsum_along_rows_and_columns(target, scope, dim, reverse):
 @pytest.mark.parametrize(
     "target, scope, dim, reverse, shape",
     [
-        ("wormhole", "smem", 0, False, (192, 160, 64, 32)),  # upstream's blocks narrower than they are tall
         ("wormhole", "fragment", 1, True, (128, 128, 64, 64)),
-        ("blackhole", "smem", 1, False, (128, 128, 64, 64)),
-        ("blackhole", "smem_out", 0, True, (192, 160, 64, 32)),
+        ("blackhole", "smem_out", 0, True, (192, 160, 64, 32)),  # upstream's blocks narrower than tall
     ],
 )
 def test_cummax_along_rows_and_columns(target, scope, dim, reverse, shape):
@@ -520,10 +518,9 @@ def copy_mask(M, N, block_M, block_N, threads_take, parallel, dtype=T.float16):
 @pytest.mark.parametrize(
     "target, parallel, threads_take",
     [
-        ("wormhole", True, lambda tx: tx < 128),
         ("blackhole", False, lambda tx: T.And(tx >= 128, tx < 256)),
     ],
-    ids=["first_half_parallel", "second_half_copy"],
+    ids=["second_half_copy"],
 )
 def test_a_copy_some_threads_do_is_done_once(target, parallel, threads_take):
     kernel = tilelang.compile(
@@ -554,9 +551,8 @@ def if_range(M, N, block_M, block_N, dtype=T.float16):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
-def test_branches_storing_one_element_from_a_chained_comparison(target):
-    kernel = tilelang.compile(if_range(128, 128, 32, 32), out_idx=[1], target=target)
+def test_branches_storing_one_element_from_a_chained_comparison():
+    kernel = tilelang.compile(if_range(128, 128, 32, 32), out_idx=[1], target="blackhole")
     a = np.random.default_rng(14).standard_normal((128, 128)).astype(np.float16)
     rows = np.arange(128)[:, None]
     expected = np.where((rows > 16) & (rows < 96), a * np.float16(2), a * np.float16(0.5))
@@ -575,7 +571,7 @@ def infinity_kernel(dtype):
     return main
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("dtype", ["bfloat16"])  # the dtype TVM's own T.infinity knows not
 def test_a_global_tensor_filled_with_infinity(dtype):
     output = tilelang.compile(infinity_kernel(dtype), out_idx=-1, target=TARGETS[len(dtype) % 2])()
     assert str(output.dtype) == dtype and np.all(np.asarray(output, np.float32) == np.inf), output
@@ -701,10 +697,8 @@ def scan_1d_test(op, N, block_N, reverse=False, dtype=T.float32, scope="smem"):
 @pytest.mark.parametrize(
     "target, op, reverse, scope",
     [
-        ("wormhole", "cumsum", False, "smem"),
         ("blackhole", "cumsum", True, "fragment"),
-        ("wormhole", "cummax", True, "fragment"),
-        ("blackhole", "cummax", False, "smem"),
+        ("wormhole", "cummax", False, "smem"),
     ],
 )
 def test_scans_of_a_vector(target, op, reverse, scope):
@@ -748,7 +742,6 @@ def finalize_reducer_kernel(block_M, block_N, dtype, op, batch):
 @pytest.mark.parametrize(
     "op, dtype, block_M, block_N, batch, target",
     [
-        ("sum", "float32", 128, 64, 4, "wormhole"),
         ("max", "float16", 64, 128, 8, "blackhole"),
         ("min", "float32", 128, 128, 16, "wormhole"),
     ],
