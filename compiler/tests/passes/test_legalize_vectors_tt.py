@@ -119,3 +119,27 @@ def test_a_vector_read_into_named_values_is_a_column():
     """TileLang's LayerNorm backward reads each row's mean as ``m_v = Mean[row]``: as a column each value
     is a row of Mean's tiles, which a copy reads alone (row_copies.py)."""
     assert_pass(LegalizeVectorsTT(), shift_by_named_mean, shift_by_named_mean_legalized)
+
+
+@T.prim_func(private=True)
+def vector_total(a: T.Buffer((64,), "float32"), out: T.Buffer((1,), "float32")):
+    v = T.alloc_buffer((64,), scope="local.fragment")
+    total = T.alloc_buffer((1,), scope="local.fragment")
+    T.tl.copy(a[0:64], v[0:64], "p.py:5:8")
+    T.tl.reduce(v[0:64], total[0:1], "max", 0, 1, "p.py:6:8")
+    T.tl.copy(total[0:1], out[0:1], "p.py:7:8")
+
+
+@T.prim_func(private=True)
+def vector_total_legalized(a: T.Buffer((1, 64), "float32"), out: T.Buffer((1, 1), "float32")):
+    T.func_attr({"tt.declared_shapes": {"a": [64], "out": [1]}})
+    v = T.alloc_buffer((1, 64), scope="local.fragment")
+    total = T.alloc_buffer((1, 1), scope="local.fragment")
+    T.tl.copy(a[0:1, 0:64], v[0:1, 0:64], "p.py:5:8")
+    # the vector lies along a row: its reduction runs along dimension 1
+    T.tl.reduce(v[0:1, 0:64], total[0:1, 0:1], "max", 1, 1, "p.py:6:8")
+    T.tl.copy(total[0:1, 0:1], out[0:1, 0:1], "p.py:7:8")
+
+
+def test_a_whole_vector_reduced_runs_along_the_dimension_it_lies_on():
+    assert_pass(LegalizeVectorsTT(), vector_total, vector_total_legalized)

@@ -100,3 +100,51 @@ def scalar_total_vectorized(v: T.Buffer((64,), "float32")):
 
 def test_a_loop_carried_scalar_becomes_a_one_element_tile_and_its_sum_a_row_sum():
     assert_pass(VectorizeElementLoopsTT(), scalar_total, scalar_total_vectorized)
+
+
+@T.prim_func(private=True)
+def row_maxima(A: T.Buffer((32, 64), "float32")):
+    A_t = T.alloc_buffer((32, 64), scope="local.fragment")
+    y = T.alloc_buffer((32,), scope="local.fragment")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:9:8"}):
+        for j in T.serial(64, annotations={"tl.loc": "p.py:9:8"}):
+            y[i] = T.max(y[i], A_t[i, j])
+
+
+@T.prim_func(private=True)
+def row_maxima_vectorized(A: T.Buffer((32, 64), "float32")):
+    A_t = T.alloc_buffer((32, 64), scope="local.fragment")
+    y = T.alloc_buffer((32,), scope="local.fragment")
+    # a max reducer: the terms' row maxima, combined into y by a max
+    y_terms = T.alloc_buffer((32, 64), scope="local.fragment")
+    y_sum = T.alloc_buffer((32,), scope="local.fragment")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:9:8"}):
+        for j in T.serial(64, annotations={"tl.loc": "p.py:9:8"}):
+            y_terms[i, j] = A_t[i, j]
+    T.tl.reduce(y_terms[0:32, 0:64], y_sum[0:32], "max", 1, 1, "p.py:9:8")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:9:8"}):
+        y[i] = T.max(y[i], y_sum[i])
+
+
+def test_a_max_over_the_inner_loop_becomes_a_row_maximum():
+    assert_pass(VectorizeElementLoopsTT(), row_maxima, row_maxima_vectorized)
+
+
+@T.prim_func(private=True)
+def one_element_stored(A: T.Buffer((1,), "float32")):
+    total = T.alloc_buffer((1,), scope="local")
+    A[0] = total[0]
+
+
+@T.prim_func(private=True)
+def one_element_stored_vectorized(A: T.Buffer((1,), "float32")):
+    total = T.alloc_buffer((1,), scope="local")
+    # one element of a tensor outside any loop: a one-element T.Parallel nest, its index start + loop
+    for one0 in T.serial(1, annotations={"tl.loc": "p.py:1:0"}):
+        A[0 + one0] = total[0]
+
+
+def test_one_element_of_a_tensor_outside_any_loop_becomes_a_one_element_nest():
+    func = one_element_stored.with_attr("tl.def_loc", "p.py:1:0")
+    expected = one_element_stored_vectorized.with_attr("tl.def_loc", "p.py:1:0")
+    assert_pass(VectorizeElementLoopsTT(), func, expected)
