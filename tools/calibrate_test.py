@@ -23,8 +23,12 @@ KNOWN_OFF = {
 }
 
 
-@pytest.mark.parametrize("arch", calibrate.ARCHS)
-@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+# Each program's C++ is the same on both archs (their figures below run it on each): it checks its result
+# on one, the archs taking turns.
+@pytest.mark.parametrize(
+    "name, arch",
+    [(name, calibrate.ARCHS[n % len(calibrate.ARCHS)]) for n, name in enumerate(sorted(BENCHMARKS))],
+)
 def test_program_checks_its_result(name, arch, capfd):
     bench = BENCHMARKS[name]
     status = calibrate.run_program(bench.program, {**bench.params, **bench.small_params}, arch)
@@ -39,7 +43,7 @@ def test_mcast_matmul_checks_its_result(arch, capfd):
     assert status == 0 and "matmul_mcast_2d: pass" in out, out
 
 
-@pytest.mark.parametrize("arch", calibrate.ARCHS)
+@pytest.mark.parametrize("arch", ["blackhole"])
 def test_mcast_matmul_at_full_size_on_130_lanes(arch, capfd, monkeypatch):
     """The published shape (calibrate.BIG_MATMUL) on one lane per Blackhole core (the small run above uses
     the default lanes): with more lanes than CPUs the host preempts kernels at any instruction, which is how

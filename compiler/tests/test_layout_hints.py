@@ -8,6 +8,7 @@ import pytest
 import tilelang_tt
 import tilelang_tt.language as T
 from programs import attr, box_stencil, gemm, lower, page_table_gather
+from targets import one_target_each
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes.layout_aware_work_partition_tt import core_blocks, z_order_position
 from tilelang_tt.records import CoreWork
@@ -158,8 +159,7 @@ HALOS = {
 }
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("name", list(HALOS))
+@pytest.mark.parametrize("name, target", one_target_each(HALOS))
 def test_halos_hold_the_neighbours_tiles_a_stencil_reads(name, target):
     """A sharded tensor with a halo: each core's L1 holds its shard widened by its neighbours' edge tiles
     (zeros past the tensor), and the reader takes a tile from there when the core holds it: the block
@@ -203,7 +203,7 @@ def doubled_then_box(shape):
     return doubled_box
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_a_halo_written_by_one_program_is_read_by_the_next_on_the_device(target):
     """The first program writes X's shards and its writer copies each shard's edge tiles into its
     neighbours' halos; the second reads them from its own window. One host program runs both: X never
@@ -266,7 +266,7 @@ def test_annotate_refuses_what_is_not_a_prim_func_or_a_layout():
         tilelang_tt.annotate_tt_layout(gemm(), {"A": "L1"})
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_a_gemm_with_its_inputs_interleaved_in_l1_runs(target):
     func = tilelang_tt.annotate_tt_layout(
         gemm(M=128, N=128, K=128), {"A": {"memory": "L1"}, "B": {"memory": "L1"}}
@@ -290,8 +290,7 @@ SHARDED_LAYOUTS = {
 }
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("name", list(SHARDED_LAYOUTS))
+@pytest.mark.parametrize("name, target", one_target_each(SHARDED_LAYOUTS))
 def test_sharded_tensors_run(name, target):
     """Sharded tensors live in their cores' L1 (the host writes and reads them shard by shard) and the kernels
     reach every page through the SDK's sharded TensorAccessor: the sum matches numpy exactly."""
@@ -327,8 +326,7 @@ def _blocks_by_core(plan: dict) -> dict[tuple[int, int], list[tuple[int, int]]]:
     return out
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("order", ["column_major", "z_order"])
+@pytest.mark.parametrize("order, target", one_target_each(["column_major", "z_order"]))
 def test_tile_orders_change_the_order_cores_walk_their_blocks(order, target):
     """12 x 11 output blocks, more than either card has cores: column_major hands out runs down the block
     columns, z_order runs along the Z curve; the sums stay exact."""
@@ -357,8 +355,7 @@ MATCH_SHARD = {
 }
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
-@pytest.mark.parametrize("name", list(MATCH_SHARD))
+@pytest.mark.parametrize("name, target", one_target_each(MATCH_SHARD))
 def test_match_shard_computes_each_block_on_the_core_holding_its_shard(name, target):
     """tile_id_order match_shard: the work partition follows the tensor's shards, so every block a core
     computes reads (and writes) only the shard in its own L1."""

@@ -249,7 +249,7 @@ def retention_reference(q, k, v, scale):
     return out
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_chunked_retention(target):
     batch, seq, heads, dim = 1, 128, 2, 64
     kernel = tilelang.jit(out_idx=3, target=target)(chunk_retention_fwd_kernel)(batch, seq, heads, dim, dim)
@@ -439,7 +439,7 @@ def split_kv_reference(q, k, v):
     return (weights @ v / weights.sum(-1, keepdims=True)).transpose(0, 2, 1, 3)
 
 
-@pytest.mark.parametrize("target", ["wormhole", "blackhole"])
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_flash_decoding_with_split_kv_workspaces(target):
     """Two kernels: the split kernel stores each (split, head) log-sum-exp row, one row per grid point;
     the combine reduces the 4 rows of splits (fewer than a tile: the padding is masked) and walks them one

@@ -20,6 +20,7 @@ import pytest
 import tilelang_tt
 import tilelang_tt.language as T
 from programs import gemm
+from targets import one_target_each
 from tilelang_tt.arguments import NUMPY_DTYPES
 from tilelang_tt.block_float import quantize
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
@@ -88,8 +89,7 @@ def _inputs(shape, seed=0):
     ]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("dtype", ["bfloat8_b", "bfloat4_b"])
+@pytest.mark.parametrize("dtype, arch", one_target_each(["bfloat8_b", "bfloat4_b"]))
 def test_block_float_inputs_reach_the_kernel_as_the_host_library_packs_them(arch, dtype):
     kernel = tilelang_tt.compile(add(64, 96, 32, dtype, "float32"), out_idx=[-1], target=arch)
     a, b = _inputs((64, 96))
@@ -102,8 +102,7 @@ def test_block_float_inputs_reach_the_kernel_as_the_host_library_packs_them(arch
     )
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("dtype", ["bfloat8_b", "bfloat4_b"])
+@pytest.mark.parametrize("dtype, arch", one_target_each(["bfloat4_b", "bfloat8_b"]))  # the other pairs
 def test_block_float_outputs_are_rounded_as_the_packer_rounds(arch, dtype):
     kernel = tilelang_tt.compile(add(64, 64, 32, "float32", dtype), out_idx=[-1], target=arch)
     a, b = _inputs((64, 64), seed=1)

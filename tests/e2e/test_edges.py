@@ -11,32 +11,36 @@ import tilelang_tt as tilelang
 import tilelang_tt.language as T
 from gemm_check import check
 from programs import batched_gemm, gemm
+from targets import one_target_each
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.reference_check import MAX_RELATIVE_ERROR, MIN_PCC, compare
 
-TARGETS = [("wormhole", "row_major"), ("blackhole", "block")]
+# Each target walks its blocks in a different partition; the targets take turns over the cases.
+PARTITIONS = {"wormhole": "row_major", "blackhole": "block"}
 
 
-@pytest.mark.parametrize("target, partition", TARGETS)
 @pytest.mark.parametrize(
-    "shape",
-    [
-        dict(M=275, N=273, K=271, bM=64, bN=64, bK=32, dtype="bfloat16"),
-        dict(M=275, N=273, K=271, bM=32, bN=64, bK=64, dtype="bfloat16"),
-        dict(M=64, N=64, K=96, bM=64, bN=64, bK=64, dtype="bfloat16"),  # the K remainder regression
-        dict(M=100, N=70, K=96, bM=64, bN=64, bK=64, dtype="float32", accum="float32"),
-    ],
-    ids=["275x273x271_b64x64x32", "275x273x271_b32x64x64", "k96_bk64", "fp32_100x70x96"],
+    "shape, target",
+    one_target_each(
+        [
+            dict(M=275, N=273, K=271, bM=64, bN=64, bK=32, dtype="bfloat16"),
+            dict(M=275, N=273, K=271, bM=32, bN=64, bK=64, dtype="bfloat16"),
+            dict(M=64, N=64, K=96, bM=64, bN=64, bK=64, dtype="bfloat16"),  # the K remainder regression
+            dict(M=100, N=70, K=96, bM=64, bN=64, bK=64, dtype="float32", accum="float32"),
+        ],
+        ids=["275x273x271_b64x64x32", "275x273x271_b32x64x64", "k96_bk64", "fp32_100x70x96"],
+    ),
 )
-def test_gemm_with_edge_tiles_matches_numpy(shape, target, partition):
+def test_gemm_with_edge_tiles_matches_numpy(shape, target):
+    partition = PARTITIONS[target]
     kernel = tilelang.compile(gemm(**shape), out_idx=[-1], target=target, partition=partition)
     rel, pcc = check(kernel, seed=7)
     print(f"{target} {shape}: max rel err {rel:.3e}, PCC {pcc:.6f}")
 
 
-@pytest.mark.parametrize("target, partition", TARGETS)
-@pytest.mark.parametrize("dtype", ["bfloat16", "float32"])
-def test_batched_gemm_with_ragged_m_n_k_on_a_3d_grid(dtype, target, partition):
+@pytest.mark.parametrize("dtype, target", one_target_each(["bfloat16", "float32"]))
+def test_batched_gemm_with_ragged_m_n_k_on_a_3d_grid(dtype, target):
+    partition = PARTITIONS[target]
     # Each batch's M = 100 rows are padded to 128, so batch b + 1 starts on a tile row of the view; the
     # last 64-row block reaches rows 64:128 (28 of them padding), the last 64-column block columns 64:128.
     kernel = tilelang.compile(

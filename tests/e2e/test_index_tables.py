@@ -72,7 +72,7 @@ def blocksparse_reference(a, b, mask, block_M, block_N, block_K):
     return c
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_blocksparse_gemm_skips_the_blocks_its_mask_clears(target):
     M = N = K = 128
     block_M, block_N, block_K = 64, 64, 32
@@ -291,7 +291,7 @@ def paged_gather(num_pages, page, pages_per_seq, batch, dim, dtype=T.bfloat16):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_pages_named_by_an_int32_block_table_are_gathered(target):
     num_pages, page, pages_per_seq, batch, dim = 8, 32, 3, 2, 64
     kernel = tilelang.compile(

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from targets import one_target_each
 from tilelang_tt.errors import TTCompileError
 
 TARGETS = ["wormhole", "blackhole"]
@@ -179,7 +180,7 @@ def test_attention_forward_stores_its_log_sum_exp_row_by_row(target, is_causal):
     assert next(t for t in kernel.plan["tensors"] if t["name"] == "lse")["page_layout"] == "row_major"
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_backward_preprocess_stores_delta_row_by_row(target):
     """Delta = rowsum(O * dO): grid (heads, row blocks, batch), so the row a grid point stores is picked by
     blockIdx.x and blockIdx.z and its columns by blockIdx.y."""
@@ -254,7 +255,7 @@ def row_plus_block(rows, cols, picked, dtype="float32"):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_a_tensor_copied_as_a_row_and_as_tiles_reads_its_block_row_by_row(target):
     """Each of the block's 32 rows lands in its place in the tiles' faces (two 16-value runs per row per
     tile): the sums are exact."""
@@ -342,7 +343,7 @@ def rows_scaled_and_summed(rows, cols, block_rows=32):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["wormhole"])
 def test_a_row_statement_adds_into_an_accumulator_its_row_variable_does_not_index(target):
     rows, cols = 64, 128
     kernel = tilelang.compile(rows_scaled_and_summed(rows, cols), out_idx=[2], target=target)
@@ -432,7 +433,7 @@ def _layernorm_bwd(N, D, blk_m=32, threads=256, in_dtype="bfloat16"):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["blackhole"])
 def test_layernorm_backward_reads_each_rows_statistics_as_named_values(target):
     n, d = 64, 256
     kernel = tilelang.compile(_layernorm_bwd.get_tir(n, d), out_idx=[-3], target=target)
@@ -480,8 +481,7 @@ def rows_minus_named_value(rows, cols, dtype, also_as_tiles=False):
     return main
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("dtype, target", one_target_each(["float32", "float16"]))
 def test_a_value_per_row_of_a_vector_is_read_alone(target, dtype):
     """Each m_v is one value of M, stored as a column a page per row: one transfer from the page's aligned
     start, whatever the arch's DRAM alignment and however few bytes the value holds."""

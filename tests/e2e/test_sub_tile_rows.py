@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 import tilelang_tt as tilelang
 import tilelang_tt.language as T
+from targets import one_target_each
 
-TARGETS = ["wormhole", "blackhole"]
 M = 100  # rows: three full tiles and a ragged one
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 
@@ -75,8 +75,7 @@ def _assert_close(actual, expected, tolerance):
     assert error < tolerance, f"max error {error:.3g} (values up to {np.abs(expected).max():.3g})"
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("blk_m", [1, 2])
+@pytest.mark.parametrize("blk_m, target", one_target_each([1, 2]))
 def test_rms_norm_one_row_per_grid_point(examples, target, blk_m):
     x = np.random.default_rng(blk_m).standard_normal((M, 256)).astype(np.float32)
     kernel = _on(target, examples["rms_norm"].rms_norm.compile(M=M, N=256, blk_m=blk_m))

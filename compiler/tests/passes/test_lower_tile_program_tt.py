@@ -223,6 +223,26 @@ def test_a_reduction_over_four_rows_masks_the_padding_of_its_tiles():
 
 
 @TL.prim_func
+def kept_maxima(X: TL.Tensor((64, 64), "float32"), Y: TL.Tensor((64,), "float32")):
+    with TL.Kernel(1) as bx:
+        x = TL.alloc_fragment((64, 64), "float32")
+        y = TL.alloc_fragment((64,), "float32")
+        y_prev = TL.alloc_fragment((64,), "float32")
+        TL.copy(X[bx * 64, 0], x)
+        TL.reduce_max(x, y, dim=1)
+        TL.copy(y, y_prev)  # flash attention's T.copy(scores_max, scores_max_prev)
+        TL.copy(y_prev, Y[bx * 64])
+
+
+def test_a_vector_copied_whole_is_a_copy_of_its_tiles():
+    """A whole vector copied into another is its tiles copied, not a slice of a one-column buffer: no
+    generated tile selecting its column and no second reduction (flash attention's running maximum)."""
+    func = lower(kept_maxima, "LowerTileProgramTT")["gemm"]
+    assert not find_ops(func.body, ("tt.gen_tile",)), func.script()
+    assert len(find_ops(func.body, ("tt.tile.reduce",))) == 1, func.script()
+
+
+@TL.prim_func
 def selected_rows(X: TL.Tensor((3, 4, 64), "float32"), Y: TL.Tensor((3, 64), "float32")):
     with TL.Kernel(3) as bx:
         table = TL.alloc_fragment((4, 64), "float32")

@@ -770,9 +770,10 @@ class _Lowering:
         if b is None or is_global(dst.buffer):
             return None
         shape = [int(x) for x in b.buffer.ty.shape]
-        if src.extents == [1, shape[1]] and is_zero_mod(src.mins[1], shape[1]):
+        # A vector (one column or one row) copied whole is no slice: the tiles are copied as they are.
+        if src.extents == [1, shape[1]] and shape[0] > 1 and is_zero_mod(src.mins[1], shape[1]):
             dim, index = 0, src.mins[0]
-        elif src.extents == [shape[0], 1] and is_zero_mod(src.mins[0], shape[0]):
+        elif src.extents == [shape[0], 1] and shape[1] > 1 and is_zero_mod(src.mins[0], shape[0]):
             dim, index = 1, src.mins[1]
         else:
             return None
