@@ -79,10 +79,20 @@ def run(directory: Path, cache: Path, **env) -> tuple[bool, bool, bool]:
     return imported == "True", right == "True", cached == "True"
 
 
+@pytest.fixture(scope="module")
+def device_kernels(tmp_path_factory) -> Path:
+    """One device kernel cache for the module: its objects are keyed by their whole source and flags, so
+    sharing them only spares the g++ builds of kernels another test built already. What these tests judge is
+    the tilelang_tt program cache (TILELANG_TT_CACHE_DIR), which stays each test's own."""
+    return tmp_path_factory.mktemp("device_kernels")
+
+
 @pytest.fixture
-def program(tmp_path) -> tuple[Path, Path]:
+def program(tmp_path, device_kernels) -> tuple[Path, Path]:
     directory, cache = tmp_path / "program", tmp_path / "cache"
     directory.mkdir()
+    cache.mkdir()
+    (cache / "kernels").symlink_to(device_kernels, target_is_directory=True)
     write(directory)
     return directory, cache
 

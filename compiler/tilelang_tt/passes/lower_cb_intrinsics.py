@@ -456,14 +456,22 @@ def _substitute(node, var: tirx.Var, value):
 
 def _steps_alike(body) -> bool:
     """Whether every core runs the same steps whatever its blocks: no branch, and no loop but the work loop
-    whose trip count is not a constant (a causal bound on the block index would make cores diverge)."""
+    whose trip count is not a constant (a causal bound on the block index would make cores diverge). A
+    trip count named first (attention's ``loop_range = T.ceildiv(seq_kv, block_N)``) counts by the value
+    it names."""
+    constants = []  # (variable, the constant it is bound to)
     alike = [True]
 
     def visit(node):
+        if isinstance(node, tirx.Bind) and isinstance(node.value, tirx.IntImm):
+            constants.append((node.var, node.value))
+        extent = node.extent if isinstance(node, tirx.For) else None
+        if isinstance(extent, tirx.Var):
+            extent = next((value for var, value in constants if var.same_as(extent)), extent)
         if isinstance(node, tirx.IfThenElse) or (
-            isinstance(node, tirx.For)
-            and not isinstance(node.extent, tirx.IntImm)
-            and not ops.is_op(tirx.Evaluate(node.extent), "tt.work_count")
+            extent is not None
+            and not isinstance(extent, tirx.IntImm)
+            and not ops.is_op(tirx.Evaluate(extent), "tt.work_count")
         ):
             alike[0] = False
 
