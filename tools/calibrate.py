@@ -140,6 +140,22 @@ def benchmarks() -> list[Benchmark]:
             small_params={"tiles": "2"},
         )
     )
+    # The SDK's default exp_tile on bfloat16 tiles, its SFPU kernel looped 1M times (tt-metal PR #29495,
+    # 2025-09). Here each repeat also unpacks the tile again (16 cycles in the model).
+    rows.append(
+        Benchmark(
+            "SFPU exp (bfloat16-accurate), one core",
+            "sfpu_chain",
+            {"tiles": "8", "exp_only": "1"},
+            "repeats",
+            (4, 12),  # both compute-bound: one repeat per tile would wait for the reader
+            _tiles(8),
+            "cycles/tile",
+            {"wormhole": 1344.0, "blackhole": 672.0},
+            "tenstorrent/tt-metal PR #29495 (exp accurate, bfloat16: 1344 / 672 cycles per tile)",
+            small_params={"tiles": "2", "repeats": "2"},
+        )
+    )
     return rows
 
 

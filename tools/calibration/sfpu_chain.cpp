@@ -1,14 +1,17 @@
 // SFPU op chain throughput: core (0, 0) streams `tiles` tiles of x from DRAM through
-// kernels/compute/sfpu_chain.cpp (exp, then recip, then sqrt: exp(-x / 2)) and back to DRAM; the host
-// checks every value. Parameters: tiles.
+// kernels/compute/sfpu_chain.cpp (exp, then recip, then sqrt: exp(-x / 2); with exp_only=1, exp alone),
+// each tile `repeats` times over, and back to DRAM; the host checks every value.
+// Parameters: tiles, repeats, exp_only.
 #include "calibration_host.hpp"
 
 using namespace calibration;
 
 int main(int argc, char** argv) {
-    const Params params(argc, argv, {{"tiles", "64"}});
+    const Params params(argc, argv, {{"tiles", "64"}, {"repeats", "1"}, {"exp_only", "0"}});
     const uint32_t num_tiles = params.number("tiles");
-    TT_FATAL(num_tiles >= 1, "tiles must be at least 1");
+    const uint32_t repeats = params.number("repeats");
+    const bool exp_only = params.number("exp_only") == 1;
+    TT_FATAL(num_tiles >= 1 && repeats >= 1, "tiles and repeats must be at least 1");
     const uint32_t rows = 32, cols = 32 * num_tiles;
 
     Mesh mesh;
@@ -27,15 +30,16 @@ int main(int argc, char** argv) {
     const KernelHandle writer = CreateKernel(program, params.kernels() + "/dataflow/writer_tile_blocks.cpp", core,
                                              WriterDataMovementConfig(accessor_args({y_buffer})));
     CreateKernel(program, params.kernels() + "/compute/sfpu_chain.cpp", core,
-                 ComputeConfig{.compile_args = {num_tiles}});
+                 ComputeConfig{.compile_args = {num_tiles, repeats, exp_only ? 1u : 0u}});
     SetRuntimeArgs(program, reader, core, {address(x_buffer), num_tiles});
     SetRuntimeArgs(program, writer, core, {address(y_buffer), num_tiles, 1, 1});
     run(mesh, std::move(program));
 
     std::vector<float> want(x.size());
     for (size_t i = 0; i < x.size(); ++i) {
-        want[i] = std::exp(-static_cast<float>(x[i]) / 2);
+        want[i] = std::exp(exp_only ? static_cast<float>(x[i]) : -static_cast<float>(x[i]) / 2);
     }
-    fmt::print("sfpu_chain: {} tiles of exp, recip, sqrt\n", num_tiles);
+    fmt::print("sfpu_chain: {} tiles of {}, {} times each\n", num_tiles, exp_only ? "exp" : "exp, recip, sqrt",
+               repeats);
     return check_close("sfpu_chain", download_matrix(mesh, y_buffer, rows, cols), want, 2e-2f, 1e-2f);
 }

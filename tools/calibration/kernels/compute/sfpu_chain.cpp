@@ -1,6 +1,7 @@
-// SFPU op chain: for each tile, y = sqrt(recip(exp(x))) (= exp(-x / 2)), computed in DST with three SFPU
-// ops after one unpack, then packed: c_0 -> c_16, one tile at a time.
-// Compile-time args: num_tiles.
+// SFPU op chain: for each tile, `repeats` times over: unpack x into DST and apply the chain — y =
+// sqrt(recip(exp(x))) (= exp(-x / 2)), or with exp_only, y = exp(x) (the SDK's default, bfloat16-accurate
+// form) — then pack the last result: c_0 -> c_16, one tile at a time.
+// Compile-time args: num_tiles, repeats, exp_only.
 #include <cstdint>
 
 #include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
@@ -11,6 +12,8 @@
 
 void kernel_main() {
     constexpr uint32_t num_tiles = get_compile_time_arg_val(0);
+    constexpr uint32_t repeats = get_compile_time_arg_val(1);
+    constexpr bool exp_only = get_compile_time_arg_val(2) == 1;
     constexpr auto cb_in = tt::CBIndex::c_0;
     constexpr auto cb_out = tt::CBIndex::c_16;
 
@@ -21,10 +24,14 @@ void kernel_main() {
     for (uint32_t t = 0; t < num_tiles; ++t) {
         cb_wait_front(cb_in, 1);
         tile_regs_acquire();
-        copy_tile(cb_in, 0, 0);
-        exp_tile(0);
-        recip_tile(0);
-        sqrt_tile(0);
+        for (uint32_t r = 0; r < repeats; ++r) {
+            copy_tile(cb_in, 0, 0);  // a fresh x each time: the chain of a chain would overflow
+            exp_tile(0);
+            if constexpr (!exp_only) {
+                recip_tile(0);
+                sqrt_tile(0);
+            }
+        }
         tile_regs_commit();
         cb_pop_front(cb_in, 1);
 
