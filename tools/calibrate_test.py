@@ -20,14 +20,6 @@ KNOWN_OFF = {
         "DRAM read, one reader per bank",
         "blackhole",
     ): "dram_read_bytes_per_cycle 33 caps 8 readers at 356 GB/s",
-    **{
-        (
-            "SFPU exp (bfloat16-accurate), one core",
-            arch,
-        ): "sfpu_transcendental charges exp 128 cycles per tile, "
-        "the fast approximation's cost; the accurate form the SDK runs by default costs about 10x (issue 24)"
-        for arch in calibrate.ARCHS
-    },
 }
 
 

@@ -35,7 +35,7 @@ from .arguments import bind_arguments, output_indices
 from .errors import TTCompileError, TTRuntimeError
 from .factory import KernelFactory, source_def_loc
 from .options import CompileOptions
-from .pass_config import TT_MATH_FIDELITY, check_pass_configs
+from .pass_config import TT_MATH_FIDELITY, check_pass_configs, with_approximate_exp
 from .profiler import KernelProfile, Profiler
 from .tensor_supply import TensorSupplyType
 
@@ -497,6 +497,7 @@ def compile(
             f"{', '.join(EXECUTION_BACKENDS)} (none changes how a Tenstorrent kernel is called)"
         )
     configs = check_pass_configs(pass_configs)
+    func = with_approximate_exp(func, configs)
     configured = configs.get(TT_MATH_FIDELITY)
     if math_fidelity is not None and configured is not None and configured != math_fidelity:
         raise TTCompileError(

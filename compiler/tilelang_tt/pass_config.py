@@ -3,11 +3,16 @@
 
 Every key selects a CUDA/HIP code-generation or TVM-lowering behaviour (TMA, warp specialisation, thread
 storage sync, fast math, vectorisation, CSE, ptxas, ...) that has no counterpart in the Tenstorrent
-pipeline, so each is accepted and has no effect; the IR dumps TL_ENABLE_DUMP_IR asks for are written by
-``compile(..., dump_ir=DIR)`` / ``tools/compile.py --dump-ir``. A key that is not one of these (a typo) is
-a TTCompileError, as TVM's PassContext rejects unknown options upstream. TileLang-TT adds one key of its
-own, ``"tl.tt.math_fidelity"`` (``TT_MATH_FIDELITY``): LoFi, HiFi2, HiFi3 or HiFi4 (the default) for the
-compute kernels' matrix engine.
+pipeline, so each is accepted and has no effect. Fast math in particular: a GPU's ``__expf`` is within a few
+ulp, while the SDK's fast exponential is within 3.2% (examples/flash_attention_bshd.py's output 5.7% of its
+largest value off the reference), so TL_ENABLE_FAST_MATH keeps the accurate one and checks keep passing. The
+IR dumps TL_ENABLE_DUMP_IR asks for are written by ``compile(..., dump_ir=DIR)`` / ``tools/compile.py
+--dump-ir``. A key that is not one of these (a typo) is a TTCompileError, as TVM's PassContext rejects
+unknown options upstream. TileLang-TT adds two keys of its own: ``"tl.tt.math_fidelity"``
+(``TT_MATH_FIDELITY``): LoFi, HiFi2, HiFi3 or HiFi4 (the default) for the compute kernels' matrix engine;
+and ``"tl.tt.approximate_exp"`` (``TT_APPROXIMATE_EXP``): True makes ``T.exp`` and ``T.exp2`` the SDK's fast
+approximation (``exp_tile<true>``, within 3.2% of e^x, 19× cheaper than the accurate form on Wormhole; what
+Tenstorrent's own attention uses for its softmax).
 
     kernel = tilelang.compile(func, out_idx=[-1], pass_configs={
         tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER: True,
@@ -22,9 +27,17 @@ import enum
 
 from .errors import TTCompileError
 
-__all__ = ["PassConfigKey", "TT_MATH_FIDELITY", "check_pass_configs"]
+__all__ = [
+    "PassConfigKey",
+    "TT_APPROXIMATE_EXP",
+    "TT_MATH_FIDELITY",
+    "check_pass_configs",
+    "with_approximate_exp",
+]
 
 TT_MATH_FIDELITY = "tl.tt.math_fidelity"
+# Also the PrimFunc attribute that carries the option into the pipeline (ApplyTTDefaults' tt.options).
+TT_APPROXIMATE_EXP = "tl.tt.approximate_exp"
 
 
 class PassConfigKey(str, enum.Enum):
@@ -92,7 +105,7 @@ class PassConfigKey(str, enum.Enum):
 def check_pass_configs(pass_configs: dict | None) -> dict[str, object]:
     """``pass_configs`` with its keys as plain option strings; an unknown key is a TTCompileError."""
     checked: dict[str, object] = {}
-    known = {key.value for key in PassConfigKey} | {TT_MATH_FIDELITY}
+    known = {key.value for key in PassConfigKey} | {TT_MATH_FIDELITY, TT_APPROXIMATE_EXP}
     for key, value in (pass_configs or {}).items():
         name = key.value if isinstance(key, PassConfigKey) else key
         if name not in known:
@@ -104,3 +117,11 @@ def check_pass_configs(pass_configs: dict | None) -> dict[str, object]:
             )
         checked[name] = value
     return checked
+
+
+def with_approximate_exp(func, configs: dict[str, object]):
+    """``func`` marked (TT_APPROXIMATE_EXP) for the fast exponential when the checked ``configs`` ask for it,
+    else as it is."""
+    if configs.get(TT_APPROXIMATE_EXP):
+        return func.with_attr(TT_APPROXIMATE_EXP, True)
+    return func

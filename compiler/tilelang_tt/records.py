@@ -97,6 +97,8 @@ class Options(dc.Object):
     math_fidelity: str = "HiFi4"  # LoFi | HiFi2 | HiFi3 | HiFi4: the matrix engine's passes per multiply
     # the SDK's packer_l1_acc: a GEMM's partial sums accumulate in L1 by the packer, not reloaded into DST
     packer_l1_acc: bool = False
+    # tl.tt.approximate_exp: exp and exp2 take the SDK's fast approximation (exp_tile<true>)
+    approximate_exp: bool = False
 
 
 @_record("tt.LayoutDesc")

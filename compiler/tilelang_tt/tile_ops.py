@@ -79,6 +79,14 @@ SFPU_UNARY = {
     "isnan": [_fn("isnan_tile")],  # a 1.0 / 0.0 mask; T.isinf and T.isfinite are comparisons and isnan
 }
 
+# With tl.tt.approximate_exp: the SDK's fast approximation of e^x, exp_tile<true> (within 3.2%); 2^x is
+# e^(x·ln2), the product in fp32 (the SDK's own exp2_tile multiplies so too).
+_EXP_APPROXIMATE = SfpuStep("exp_tile<true>", "exp_tile_init<true>")
+SFPU_UNARY_APPROXIMATE = {
+    "exp": [_EXP_APPROXIMATE],
+    "exp2": [_scalar("mul_unary_tile", math.log(2.0)), _EXP_APPROXIMATE],
+}
+
 
 def power(exponent: float) -> list[SfpuStep]:
     """``T.pow(x, c)`` for a constant ``c``: the SFPU's power (a negative base takes an integer power's

@@ -29,6 +29,7 @@ from .. import ops
 from ..errors import TTCompileError
 from ..ir_utils import def_loc, find_ops, first_use_loc, get_attr, region, storage_dtype, tensor_params
 from ..options import PARTITION_STRATEGIES, check_math_fidelity
+from ..pass_config import TT_APPROXIMATE_EXP
 from ..records import Options
 from ..target import DATA_FORMATS, TABLE_FORMAT, get_target
 
@@ -118,6 +119,7 @@ def ApplyTTDefaults(
                     enable_prefetch=bool(enable_prefetch),
                     math_fidelity=math_fidelity,
                     packer_l1_acc=bool(packer_l1_acc),
+                    approximate_exp=bool(func.attrs and func.attrs.get(TT_APPROXIMATE_EXP, False)),
                 ),
                 "tt.data_formats": _formats(func, target),
             }

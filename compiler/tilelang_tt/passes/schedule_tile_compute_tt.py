@@ -86,6 +86,7 @@ from ..tile_ops import (
     SCALAR_BINARY,
     SFPU_BINARY,
     SFPU_UNARY,
+    SFPU_UNARY_APPROXIMATE,
     SfpuStep,
     power,
 )
@@ -299,7 +300,12 @@ class _Expr:
                 raise TTCompileError.at(
                     self.loc, f"T.{name} in an element-wise statement is not supported on Tenstorrent yet"
                 )
-            return self.emit(e.args[0], t, slot) + self.steps(SFPU_UNARY[name], slot)
+            table = (
+                SFPU_UNARY_APPROXIMATE
+                if self.s.approximate_exp and name in SFPU_UNARY_APPROXIMATE
+                else SFPU_UNARY
+            )
+            return self.emit(e.args[0], t, slot) + self.steps(table[name], slot)
         raise TTCompileError.at(
             self.loc, f"{e} in an element-wise statement is not supported on Tenstorrent yet"
         )
@@ -358,6 +364,7 @@ class _Scheduler:
         target = require_attr(func, "tt.target", "ScheduleTileComputeTT")
         self.fp32 = any(e.dtype == "float32" for e in self.cbs.values())
         self.capacity = target.dst_capacity(self.fp32)
+        self.approximate_exp = require_attr(func, "tt.options", "ScheduleTileComputeTT").approximate_exp
         self.target = target
         self.cb_budget, _ = l1_for_circular_buffers(func, target)
         self.live: set[int] = set()
