@@ -36,7 +36,7 @@ def test_program_checks_its_result(name, arch, capfd):
     assert status == 0 and f"{bench.program}: pass" in out, out
 
 
-@pytest.mark.parametrize("arch", calibrate.ARCHS)
+@pytest.mark.parametrize("arch", ["wormhole"])  # Blackhole runs it at full size below
 def test_mcast_matmul_checks_its_result(arch, capfd):
     status = calibrate.run_program("matmul_mcast_2d", calibrate.SMALL_MATMUL, arch)
     out = capfd.readouterr().out

@@ -196,7 +196,7 @@ def test_backward_preprocess_stores_delta_row_by_row(target):
     assert error < 1e-3, f"Delta off by {error:.3g}"
 
 
-@pytest.mark.parametrize("target, cols", [("wormhole", 128), ("blackhole", 128), ("wormhole", 96)])
+@pytest.mark.parametrize("target, cols", [("blackhole", 128), ("wormhole", 96)])
 def test_a_row_read_per_block_broadcasts_down_its_rows(target, cols):
     """At 96 columns the last 64-column block reaches past the rows' end: the row read leaves its last 32
     values zero (not the next row's), the tile store drops them."""
