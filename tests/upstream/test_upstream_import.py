@@ -21,7 +21,7 @@ REFERENCES = {
 
 @pytest.mark.parametrize(
     "name, target",
-    [("gemm", "wormhole"), ("gemm", "blackhole"), ("add", "wormhole"), ("rowsum", "wormhole")],
+    [("gemm", "wormhole"), ("add", "wormhole"), ("rowsum", "blackhole")],
 )
 def test_an_exported_upstream_program_runs_and_matches_numpy(name, target):
     kernel = upstream_import.compile_file(HERE / f"{name}.tvmscript", out_idx=[-1], target=target)
