@@ -34,6 +34,13 @@ def test_unknown_pass_config_key_names_it_and_suggests():
         tilelang.compile(gemm(), pass_configs={"tl.disable_tma_lowr": True})
 
 
+def test_approximate_exp_takes_a_bool():
+    with pytest.raises(
+        tilelang.TTCompileError, match=r"'tl.tt.approximate_exp'\] is True or False, got 'yes'"
+    ):
+        tilelang.compile(gemm(), pass_configs={"tl.tt.approximate_exp": "yes"})
+
+
 @pytest.mark.parametrize("target", [None, "auto", "cuda", "cuda -arch=sm_90", {"kind": "hip"}])
 def test_gpu_and_auto_targets_mean_the_default_device(target):
     assert tilelang.compile(gemm(), target=target).options.target == "wormhole"

@@ -115,6 +115,8 @@ def check_pass_configs(pass_configs: dict | None) -> dict[str, object]:
                 f"pass_configs has an unknown key {name!r}: keys are tilelang.PassConfigKey members or "
                 f"their string values{hint}"
             )
+        if name == TT_APPROXIMATE_EXP and not isinstance(value, bool):
+            raise TTCompileError(f"pass_configs[{name!r}] is True or False, got {value!r}")
         checked[name] = value
     return checked
 

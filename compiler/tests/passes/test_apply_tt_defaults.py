@@ -110,3 +110,11 @@ def test_a_block_float_tensor_takes_its_storage_format_and_its_tiles_stay_bf16()
     formats = attr(lower(gemm(dtype="bfloat8_b", out_dtype="bfloat16"), "ApplyTTDefaults"), "tt.data_formats")
     assert (formats["A"], formats["B"], formats["C"]) == ("Bfp8_b", "Bfp8_b", "Float16_b"), formats
     assert (formats["A_s"], formats["B_s"]) == ("Float16_b", "Float16_b"), formats
+
+
+def test_approximate_exp_is_recorded_from_its_function_attribute():
+    """Off by default; compile()'s pass config tl.tt.approximate_exp marks the PrimFunc, and the mark reaches
+    ScheduleTileComputeTT through tt.options."""
+    assert not attr(lower(gemm(), "ApplyTTDefaults"), "tt.options").approximate_exp
+    marked = gemm().with_attr("tl.tt.approximate_exp", True)
+    assert attr(lower(marked, "ApplyTTDefaults"), "tt.options").approximate_exp

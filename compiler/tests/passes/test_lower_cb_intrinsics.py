@@ -1,6 +1,7 @@
 """LowerCBIntrinsics: reader/writer NOC + CB protocol."""
 
 import pytest
+import tilelang_tt.language as TL
 import tvm
 import tvm_ffi
 from before_after import T, assert_pass
@@ -350,3 +351,37 @@ def test_im2col_reads_a_row_at_once_where_the_block_lies_in_one_window_position(
 
     tvm_ffi.structural_walk(reader.body, (tirx.Evaluate, note))
     assert sizes == {run_bytes}, sizes
+
+
+def _k_steps_named_first(named: bool):
+    @TL.prim_func
+    def main(
+        A: TL.Tensor((256, 256), "bfloat16"),
+        B: TL.Tensor((256, 256), "bfloat16"),
+        C: TL.Tensor((256, 256), "float32"),
+    ):
+        with TL.Kernel(2, 2) as (bx, by):
+            A_s = TL.alloc_shared((128, 32), "bfloat16")
+            B_s = TL.alloc_shared((32, 128), "bfloat16")
+            C_l = TL.alloc_fragment((128, 128), "float32")
+            TL.clear(C_l)
+            steps = TL.ceildiv(256, 32) if named else 8
+            for k in TL.Pipelined(steps):
+                TL.copy(A[by * 128, k * 32], A_s)
+                TL.copy(B[k * 32, bx * 128], B_s)
+                TL.gemm(A_s, B_s, C_l)
+            TL.copy(C_l, C[by * 128, bx * 128])
+
+    return main
+
+
+def test_a_k_loop_whose_trip_count_is_named_first_still_multicasts():
+    """``steps = TL.ceildiv(K, bK); for k in TL.Pipelined(steps)`` (attention's ``loop_range``) is as many
+    steps on every core as a constant bound: the 2x2 cores stepping in lockstep multicast A along their rows
+    and B down their columns either way."""
+    for named in (False, True):
+        reader = lower(_k_steps_named_first(named), "LowerCBIntrinsics", partition_strategy="block")[
+            "gemm_reader"
+        ]
+        calls = extern_calls(reader)
+        assert calls.count("noc_async_write_multicast") == 2, (named, calls)

@@ -381,3 +381,24 @@ def test_a_copy_of_a_statements_result_is_packed_by_the_statement():
     names = extern_calls(compute)
     exp = names.index("exp2_tile")
     assert names[exp + 1 : exp + 5] == ["tile_regs_commit", "tile_regs_wait", "pack_tile", "pack_tile"], names
+
+
+@TL.prim_func
+def exponentials(A: TL.Tensor((32, 32), "float32"), B: TL.Tensor((32, 32), "float32")):
+    with TL.Kernel(1) as bx:
+        a = TL.alloc_fragment((32, 32), "float32")
+        TL.copy(A[bx * 32, 0], a)
+        for i, j in TL.Parallel(32, 32):
+            a[i, j] = TL.exp(a[i, j]) + TL.exp2(a[i, j])
+        TL.copy(a, B[bx * 32, 0])
+
+
+def test_approximate_exp_takes_the_sdks_fast_exponential_for_exp_and_exp2():
+    """With tt.options' approximate_exp, TL.exp is exp_tile<true> and TL.exp2 the same after a product by ln2;
+    without it, the accurate exp_tile and exp2_tile."""
+    exact = extern_calls(lower(exponentials, "ScheduleTileComputeTT")["gemm_compute"])
+    assert "exp_tile" in exact and "exp2_tile" in exact and "exp_tile<true>" not in exact, exact
+    marked = exponentials.with_attr("tl.tt.approximate_exp", True)
+    fast = extern_calls(lower(marked, "ScheduleTileComputeTT")["gemm_compute"])
+    assert fast.count("exp_tile<true>") == 2 and "exp2_tile" not in fast and "exp_tile" not in fast, fast
+    assert fast[fast.index("exp_tile<true>", fast.index("exp_tile<true>") + 1) - 2] == "mul_unary_tile", fast
