@@ -35,14 +35,16 @@ __all__ = ["KernelFactory", "freeze", "source_def_loc"]
 def source_def_loc(func) -> str | None:
     """ "file:line:col" of a Python function's ``def`` line, read from its source (None when the source is
     not available). ``ir_utils.def_loc`` reads the same fact back from a parsed PrimFunc."""
+    # getsourcelines follows __wrapped__ (a factory made with functools.update_wrapper) and getsourcefile does
+    # not: both read the function it wraps.
+    func = inspect.unwrap(func)
     try:
         lines, first = inspect.getsourcelines(func)
+        path = inspect.getsourcefile(func)
     except (OSError, TypeError):
         return None
     offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
-    return (
-        f"{inspect.getsourcefile(func)}:{first + offset}:{len(lines[offset]) - len(lines[offset].lstrip())}"
-    )
+    return f"{path}:{first + offset}:{len(lines[offset]) - len(lines[offset].lstrip())}"
 
 
 def freeze(value, what: str):
