@@ -23,6 +23,18 @@ def page_table_gather(
         T.copy(K_s, O[(by * 3 + bx) * 32, 0])
 
 
+@T.prim_func
+def cut_to_integers(A: T.Tensor((64, 64), "float32"), Ranks: T.Tensor((64, 64), "int32")):
+    """A float tensor's values cut toward zero into an int32 tensor the kernel only writes (integer tiles)."""
+    with T.Kernel(2) as bx:
+        a = T.alloc_fragment((32, 64), "float32")
+        ranks = T.alloc_fragment((32, 64), "int32")
+        T.copy(A[bx * 32, 0], a)
+        for i, j in T.Parallel(32, 64):
+            ranks[i, j] = T.Cast("int32", a[i, j])
+        T.copy(ranks, Ranks[bx * 32, 0])
+
+
 def gemm(
     M=128,
     N=128,

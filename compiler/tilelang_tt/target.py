@@ -28,6 +28,8 @@ __all__ = [
     "DATA_FORMATS",
     "BLOCK_FLOAT_DTYPES",
     "compute_dtype",
+    "INTEGER_TILE_DTYPES",
+    "tile_compute_dtype",
     "TABLE_FORMAT",
     "TABLE_WORD_BYTES",
 ]
@@ -42,6 +44,7 @@ DATA_FORMATS: dict[str, tuple[str, int]] = {
     "float32": ("Float32", 4096),
     "bfloat8_b": ("Bfp8_b", 1024 + 64),  # a byte per value and a shared exponent per 16 (a face row)
     "bfloat4_b": ("Bfp4_b", 512 + 64),
+    "int32": ("Int32", 4096),
 }
 
 # Storage dtypes beyond TVM's (a Tenstorrent extension of the dtype strings): a tensor stored in a block-float
@@ -52,6 +55,17 @@ BLOCK_FLOAT_DTYPES: dict[str, str] = {"bfloat8_b": "bfloat16", "bfloat4_b": "bfl
 def compute_dtype(dtype: str) -> str:
     """The dtype kernels compute in for values stored as ``dtype`` (a block-float format's is bfloat16)."""
     return BLOCK_FLOAT_DTYPES.get(dtype, dtype)
+
+
+# Integer tiles: the matrix and vector engines compute on them as float32 (integers exact to 2^24, which
+# the compiler checks: IntegerTilesTT); only a tensor's tiles in DRAM, and the CB its writer drains, hold
+# int32 words, the SFPU's typecast converting on the way out.
+INTEGER_TILE_DTYPES = ("int32",)
+
+
+def tile_compute_dtype(dtype: str) -> str:
+    """The dtype of the tiles a tile buffer of ``dtype`` is held in between the compute engines."""
+    return "float32" if dtype in INTEGER_TILE_DTYPES else dtype
 
 
 # An index table (StageIndexTablesTT) holds one 32-bit word per value, whatever its declared integer dtype.

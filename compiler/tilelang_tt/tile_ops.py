@@ -87,6 +87,11 @@ SFPU_UNARY_APPROXIMATE = {
     "exp2": [_scalar("mul_unary_tile", math.log(2.0)), _EXP_APPROXIMATE],
 }
 
+# A float32 value in DST as the Int32 word an integer tensor's tile holds (toward zero; the compiler keeps
+# integer tiles exact, so nothing is cut off).
+_TYPECAST = "<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Int32>"
+TO_INT32 = SfpuStep(f"typecast_tile{_TYPECAST}", f"typecast_tile_init{_TYPECAST}")
+
 
 def power(exponent: float) -> list[SfpuStep]:
     """``T.pow(x, c)`` for a constant ``c``: the SFPU's power (a negative base takes an integer power's
@@ -196,6 +201,7 @@ _EXACT = {
         "round_tile",
     ],
     "api/compute/eltwise_unary/erf_erfc.h": ["erf_tile", "erf_tile_init"],
+    "api/compute/eltwise_unary/typecast.h": ["typecast_tile", "typecast_tile_init"],
     "api/compute/eltwise_unary/log1p.h": ["log1p_tile", "log1p_tile_init"],
     "api/compute/eltwise_unary/isinf_isnan.h": ["isnan_tile", "isnan_tile_init"],
     "api/compute/compute_kernel_api.h": [

@@ -131,6 +131,59 @@ TEST(sfpu_fast_exp_is_the_cards_approximation) {
     CHECK(got[0] > 0.97f && got[0] < 0.99f);
 }
 
+// typecast_tile between Float32 and Int32 as the SFPU does it: toward zero, saturating at the int32 range
+// (NaN gives INT32_MIN), and back to float32 rounded to nearest; Int32 words cross L1 and DST unchanged.
+TEST(sfpu_typecast_between_float32_and_int32) {
+    constexpr uint32_t kWordPage = 4096;
+    auto run = [](const std::vector<uint32_t>& words, DataFormat from, DataFormat to, const std::string& pair) {
+        Device device;
+        const uint64_t in = device.allocate_dram(kWordPage, kWordPage),
+                       out = device.allocate_dram(kWordPage, kWordPage);
+        device.write_interleaved(in, kWordPage, words.data(), kWordPage);
+        KernelSpec compute = test::kernel_on("compute_sfpu.cpp", KernelRole::Compute, kCore, {1}, {});
+        compute.defines = {{"SFPU_INIT()", "typecast_tile_init<" + pair + ">()"},
+                           {"SFPU_TILE(i)", "typecast_tile<" + pair + ">(i)"}};
+        ProgramSpec program;
+        program.kernels = {test::kernel_on("reader_unary.cpp", KernelRole::DataMovement1, kCore, {test::kDramAccessor},
+                                           {uint32_t(in), 1}),
+                           compute, writer({out, 1})};
+        for (const auto& [index, format] : {std::pair{0u, from}, std::pair{16u, to}}) {
+            CircularBufferSpec cb;
+            cb.cores = {kCore};
+            cb.total_size = 2 * kWordPage;
+            cb.indices = {{index, format, kWordPage}};
+            program.circular_buffers.push_back(cb);
+        }
+        device.run(program);
+        std::vector<uint32_t> result(1024);
+        device.read_interleaved(out, kWordPage, result.data(), kWordPage);
+        return result;
+    };
+    std::vector<float> x(1024);
+    for (size_t i = 0; i < x.size(); i++)
+        x[i] = (float(i) - 512.0f) * 0.75f;
+    x[0] = 3e9f, x[1] = -3e9f, x[2] = std::nanf(""), x[3] = 2147483520.0f, x[4] = -0.99f;
+    std::vector<uint32_t> bits(1024);
+    std::memcpy(bits.data(), x.data(), 4096);
+    const std::vector<uint32_t> ints =
+        run(bits, DataFormat::Float32, DataFormat::Int32, "(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Int32");
+    for (size_t i = 5; i < x.size(); i++)
+        CHECK(int32_t(ints[i]) == int32_t(std::trunc(x[i])));
+    CHECK(int32_t(ints[0]) == INT32_MAX && int32_t(ints[1]) == INT32_MIN && int32_t(ints[2]) == INT32_MIN);
+    CHECK(int32_t(ints[3]) == 2147483520 && int32_t(ints[4]) == 0);
+
+    std::vector<uint32_t> words(1024);
+    for (size_t i = 0; i < words.size(); i++)
+        words[i] = uint32_t(int32_t(i * 2654435761u));  // every magnitude up to 2^31, both signs
+    const std::vector<uint32_t> back = run(words, DataFormat::Int32, DataFormat::Float32,
+                                           "(uint32_t)DataFormat::Int32, (uint32_t)DataFormat::Float32");
+    for (size_t i = 0; i < words.size(); i++) {
+        float value;
+        std::memcpy(&value, &back[i], 4);
+        CHECK(value == float(int32_t(words[i])));
+    }
+}
+
 TEST(reduce_row_sum_and_col_max) {
     constexpr uint32_t R = 64, C = 96, Ht = R / 32, Wt = C / 32;
     const auto x = test::random_values(R * C, -2, 2, 6);

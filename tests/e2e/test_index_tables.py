@@ -336,8 +336,8 @@ def store_depends_on_mask(
             T.copy(S, B[bx * 32, 0])
 
 
-@T.prim_func
-def store_to_table(A: T.Tensor((64, 64), "float32"), Idx: T.Tensor((2, 1), "int32")):
+@T.prim_func  # an int8 tensor: an int32 one the kernel only writes is a tensor of integer tiles
+def store_to_table(A: T.Tensor((64, 64), "float32"), Idx: T.Tensor((2, 1), "int8")):
     with T.Kernel(2) as bx:
         S = T.alloc_shared((32, 64), "float32")
         T.copy(A[bx * 32, 0], S)

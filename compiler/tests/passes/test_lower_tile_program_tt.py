@@ -263,6 +263,35 @@ def test_a_row_selected_element_wise_is_a_sum_keeping_that_row():
 
 
 @TL.prim_func
+def ranked_columns(X: TL.Tensor((64, 64), "float32"), Ranks: TL.Tensor((64, 4), "int32")):
+    # top-k's shape: column k of an int32 fragment set per loop step, the fragment then written whole
+    with TL.Kernel(2) as bx:
+        xs = TL.alloc_fragment((32, 64), "float32")
+        best = TL.alloc_fragment((32,), "float32")
+        ranks = TL.alloc_fragment((32, 4), "int32")
+        TL.copy(X[bx * 32, 0], xs)
+        TL.clear(ranks)
+        for k in TL.serial(4):
+            TL.reduce_max(xs, best, dim=1)
+            for i in TL.Parallel(32):
+                ranks[i, k] = TL.Cast("int32", best[i])
+        TL.copy(ranks, Ranks[bx * 32, 0])
+
+
+def test_a_column_set_at_a_loop_position_keeps_the_other_columns_and_integers_compute_as_float32():
+    """``ranks[i, k] = best[i]`` is ranks = (column == k ? best : ranks) over the whole fragment, the mask
+    a tile the reader generates each step; the int32 fragment's CB holds float32 tiles (the value cut
+    toward zero by the SFPU's trunc), and only the CB the writer drains holds Int32 words."""
+    func = lower(ranked_columns, "LowerTileProgramTT")["gemm"]
+    (gen,) = [ops.fields(s.call) for s in find_ops(func.body, ("tt.gen_tile",))]
+    assert "k" in str(gen.value) and "==" in str(gen.value), gen.value
+    (eltwise,) = [ops.fields(s.call) for s in find_ops(func.body, ("tt.tile.eltwise",))]
+    assert "trunc" in str(eltwise.expr) and f"tt.tile.operand({gen.cb}" in str(eltwise.expr), eltwise.expr
+    formats = {e.name: e.format for e in attr({"gemm": func}, "tt.cb_table")}
+    assert formats["cb_ranks"] == "Float32" and formats["cb_ranks_out"] == "Int32", formats
+
+
+@TL.prim_func
 def scores_of_key_blocks(
     Q: TL.Tensor((64, 64), "bfloat16"), K: TL.Tensor((128, 64), "bfloat16"), S: TL.Tensor((64, 64), "float32")
 ):

@@ -5,7 +5,7 @@ import tvm
 import tvm_ffi
 from before_after import DEFAULT_OPTIONS, WORMHOLE, T, assert_pass
 from gather_tiles import CB_TABLE as GATHER_CB_TABLE
-from programs import cast_for_a_gemm, centred_rows, extern_calls, lower, rescaled_sums
+from programs import cast_for_a_gemm, centred_rows, cut_to_integers, extern_calls, lower, rescaled_sums
 from softmax_tiles import CB_TABLE, cb_entry
 from tilelang_tt import ops
 from tilelang_tt.passes import ScheduleTileComputeTT
@@ -402,3 +402,17 @@ def test_approximate_exp_takes_the_sdks_fast_exponential_for_exp_and_exp2():
     fast = extern_calls(lower(marked, "ScheduleTileComputeTT")["gemm_compute"])
     assert fast.count("exp_tile<true>") == 2 and "exp2_tile" not in fast and "exp_tile" not in fast, fast
     assert fast[fast.index("exp_tile<true>", fast.index("exp_tile<true>") + 1) - 2] == "mul_unary_tile", fast
+
+
+def test_integer_tiles_are_typecast_to_int32_words_just_before_the_writers_cb_takes_them():
+    """ranks holds float32 tiles (the cut toward zero on the SFPU's trunc); the copy into Ranks' output CB
+    turns each tile into Int32 words in DST, then packs it, and the compute kernel runs with a 32-bit DST."""
+    compute = lower(cut_to_integers, "ScheduleTileComputeTT")["gemm_compute"]
+    names = extern_calls(compute)
+    cast = "typecast_tile<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Int32>"
+    assert names.count(cast) == 1 and "trunc_tile" in names, names
+    assert names[names.index(cast) - 3 : names.index(cast) + 4] == [
+        "copy_init", "copy_tile", f"typecast_tile_init<{cast.split('<', 1)[1]}", cast,
+        "tile_regs_commit", "tile_regs_wait", "pack_tile",
+    ], names  # fmt: skip
+    assert compute.attrs["tt.compute_config"].fp32_dest_acc_en, "Int32 tiles need a 32-bit DST"

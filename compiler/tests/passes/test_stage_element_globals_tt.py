@@ -1,5 +1,6 @@
 """StageElementGlobalsTT: element-wise statements reach global tensors only through staged tiles."""
 
+import tvm
 from before_after import T, assert_pass
 from tilelang_tt.passes import StageElementGlobalsTT
 
@@ -164,3 +165,56 @@ def shift_rows_staged(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64, 1), 
 def test_a_value_named_from_a_global_tensor_is_staged_where_it_is_used():
     """TileLang's LayerNorm backward names each row's mean (``m_v = Mean[row]``) and uses it element-wise."""
     assert_pass(StageElementGlobalsTT(), shift_rows, shift_rows_staged)
+
+
+@T.prim_func(private=True)
+def top_values(Gates: T.Buffer((64, 6), "float32"), Rows: T.Buffer((6, 64), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    best = T.alloc_buffer((32, 1), scope="local.fragment")
+    T.tl.fill(best[0:32, 0:1], T.float32(0), "p.py:3:8")
+    for k in range(6):
+        for i in T.serial(32, annotations={"tl.loc": "p.py:5:20"}):
+            Gates[bx * 32 + i, k] = best[i, 0]
+            Rows[k, bx * 32 + i] = best[i, 0]
+
+
+@T.prim_func(private=True)
+def top_values_gathered(Gates: T.Buffer((64, 6), "float32"), Rows: T.Buffer((6, 64), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    best = T.alloc_buffer((32, 1), scope="local.fragment")
+    T.tl.fill(best[0:32, 0:1], T.float32(0), "p.py:3:8")
+    Gates_columns = T.alloc_buffer((32, 6), scope="local.fragment")
+    T.tl.fill(Gates_columns[0:32, 0:6], T.float32(0), "p.py:5:20")
+    Rows_rows = T.alloc_buffer((6, 32), scope="local.fragment")
+    T.tl.fill(Rows_rows[0:6, 0:32], T.float32(0), "p.py:5:20")
+    for k in range(6):
+        for i in T.serial(32, annotations={"tl.loc": "p.py:5:20"}):
+            Gates_columns[i, k] = best[i, 0]
+            Rows_rows[k, i] = best[i, 0]
+    T.tl.copy(Gates_columns[0:32, 0:6], Gates[bx * 32 : bx * 32 + 32, 0:6], "p.py:5:20")
+    T.tl.copy(Rows_rows[0:6, 0:32], Rows[0:6, bx * 32 : bx * 32 + 32], "p.py:5:20")
+
+
+def test_columns_a_loop_stores_at_its_position_gather_in_a_fragment_copied_out_after_it():
+    """Top-k's k-th result goes to column k of its output (and, transposed, row k): one column of a tile
+    row is narrower than a tile, so the loop fills a fragment, zeroed before it, copied out after it."""
+    assert_pass(StageElementGlobalsTT(), top_values, top_values_gathered)
+
+
+@T.prim_func(private=True)
+def column_read_back(Gates: T.Buffer((64, 6), "float32")):
+    bx = T.launch_thread("blockIdx.x", 2)
+    best = T.alloc_buffer((32, 1), scope="local.fragment")
+    T.tl.fill(best[0:32, 0:1], T.float32(0), "p.py:3:8")
+    for k in range(6):
+        for i in T.serial(32, annotations={"tl.loc": "p.py:5:20"}):
+            best[i, 0] = best[i, 0] + Gates[bx * 32 + i, 0]
+        for i in T.serial(32, annotations={"tl.loc": "p.py:6:20"}):
+            Gates[bx * 32 + i, k] = best[i, 0]
+
+
+def test_a_column_the_loop_also_reads_is_not_gathered():
+    """Deferring the stores would change what the loop reads: the tensor is staged per nest as before
+    (a located error later, at the one-wide region)."""
+    after = StageElementGlobalsTT()(tvm.IRModule({"main": column_read_back}))["main"]
+    assert "Gates_columns" not in after.script(), after.script()

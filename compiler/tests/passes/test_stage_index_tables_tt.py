@@ -3,7 +3,7 @@
 import pytest
 import tilelang_tt.language as TL
 from before_after import T, assert_pass
-from programs import lower, page_table_gather
+from programs import attr, cut_to_integers, lower, page_table_gather
 from tilelang_tt.errors import TTCompileError
 from tilelang_tt.passes import StageIndexTablesTT
 from tilelang_tt.records import IndexTable
@@ -139,3 +139,10 @@ def test_integer_tensors_used_as_tiles_are_located_errors(program, message, stat
     with pytest.raises(TTCompileError, match=message) as err:
         lower(program, "StageIndexTablesTT")
     assert statement in str(err.value), f"the error does not show the offending statement: {err.value}"
+
+
+def test_an_int32_tensor_the_kernel_only_writes_is_tiles_not_a_table():
+    """Top-k's indices: an int32 result tensor is written as tiles (integer_tiles.py), so it is no index
+    table and its stores are left alone."""
+    func = lower(cut_to_integers, "StageIndexTablesTT")["gemm"]
+    assert not attr({"gemm": func}, "tt.index_tables"), "Ranks became an index table"

@@ -24,7 +24,11 @@ The value model: a tile buffer's current value is the tiles at the front of its 
     converts) that the writer drains; a copy global → global goes reader → writer through one CB.
   * Element-wise statements read global tensors through input CBs and store to them through output CBs
     (``B[bx * 32 + i, 0] = m[i, 0]``); a sub-expression that depends on the element's position but on no
-    buffer (a causal mask) becomes a *generated* tile the reader writes into an input CB.
+    buffer (a causal mask) becomes a *generated* tile the reader writes into an input CB. A store into one
+    column of a 2-D buffer at a position the nest does not span (``acc[i, k] = v[i]``) is a store of the
+    whole buffer that keeps the other columns (a select on a generated ``p == k`` tile).
+  * Integer tile buffers are float32 CBs; only an int32 tensor's output CB holds Int32 words (the
+    scheduler typecasts before packing). What they are given is checked exact (integer_tiles.py).
 Input expectations
     After GridToCoreGrid: the persistent work loop, ``tl.copy`` / ``tl.fill`` / ``tl.gemm`` /
     ``tl.reduce`` over 2-D regions (LegalizeVectorsTT), ``T.Parallel`` nests (loops annotated ``tl.loc``)
@@ -69,7 +73,7 @@ import tvm
 import tvm_ffi
 from tvm import tirx
 
-from .. import ops
+from .. import integer_tiles, ops
 from ..errors import TTCompileError, TTResourceError
 from ..index_tables import word_dtype
 from ..ir_utils import (
@@ -96,7 +100,7 @@ from ..k_groups import GROUPS as K_GROUPS
 from ..k_groups import group_k_steps
 from ..records import CircularBuffer, DFGNode
 from ..row_copies import row_major_position
-from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype
+from ..target import DATA_FORMATS, TABLE_FORMAT, TABLE_WORD_BYTES, TILE, compute_dtype, tile_compute_dtype
 from ..tile_ops import REDUCE
 from .build_tile_dfg_tt import tile_dfg
 from .lower_shared_to_cb import check_cb_budget
@@ -314,6 +318,8 @@ class _Planner:
 
     # ---- circular buffers -------------------------------------------------------------------------
     def new_cb(self, label, dtype, role, rows, cols, blocks, loc):
+        if role != "output":  # only the writer's CB holds a tensor's integer words
+            dtype = tile_compute_dtype(dtype)
         fmt, page = DATA_FORMATS[dtype]
         n = _ceil_tiles(rows) * _ceil_tiles(cols)
         taken = {e["name"] for e in self.entries}
@@ -503,6 +509,7 @@ class _Lowering:
         self.scalars: dict = {}  # named values of the kernel body (``inv_D = 1.0 / D``), for element bodies
         self.loop_locs: list[str] = [planner.def_loc]  # DSL lines of the T.serial loops being rewritten
         self.loop_ranges: list[tuple] = []  # (variable, min, extent) of the loops being rewritten
+        self.index_ranges: dict = {}  # integer named values (grid indices) → the range they take
         self.cleared_for_gemm = False  # the statement just skipped zeroed the next GEMM's accumulator
         self.branches = 0  # how many ifs enclose the statement being rewritten
         self.before_work: list = []  # loads every block repeats, read once before the work loop
@@ -644,6 +651,8 @@ class _Lowering:
 
     def fill(self, c, loc):
         b = self._whole(region(ops.fields(c).dst, loc), loc, "T.fill")
+        if integer_tiles.is_integer_tile(b.buffer.ty.dtype):
+            integer_tiles.check_fill(str(b.buffer.name), ops.fields(c).value, loc)
         return self._tile_op("tt.tile.fill", loc, cb=b.value_cb["cb"], value=ops.fields(c).value)
 
     def gemm(self, c, loc):
@@ -654,6 +663,7 @@ class _Lowering:
                     loc, f"T.gemm operand {reg.name}{tuple(reg.extents)} is not a whole number of 32x32 tiles"
                 )
         ab, bb, cb = (self._whole(r, loc, "T.gemm") for r in (a, b, cc))
+        integer_tiles.check_gemm([r.name for r in (a, b, cc)], [x.buffer.ty.dtype for x in (ab, bb, cb)], loc)
         ids = [x.value_cb["cb"] for x in (ab, bb, cb)]
         prologue = []
         if ta:  # the matrix engine transposes only its second operand: A's transpose goes through a scratch
@@ -702,6 +712,8 @@ class _Lowering:
         src, dst = (region(r, loc) for r in (ops.fields(c).src, ops.fields(c).dst))
         kind, dim, clear = ops.fields(c).kind, ops.fields(c).dim, ops.fields(c).clear
         s, d = self._whole(src, loc, f"T.reduce_{kind}"), self._whole(dst, loc, f"T.reduce_{kind}")
+        if integer_tiles.is_integer_tile(s.buffer.ty.dtype):
+            integer_tiles.check_reduce(src.name, kind, loc)
         want = [src.extents[0], 1] if dim == 1 else [1, src.extents[1]]
         if dst.extents != want:
             raise TTCompileError.at(
@@ -952,6 +964,19 @@ class _Lowering:
             )
             if isinstance(value, tirx.IntImm | tirx.FloatImm) or str(value.ty.dtype).startswith("float"):
                 self.scalars[stmt.var] = value
+            elif ops.is_op(value, "tt.work_block"):  # a grid index: its range bounds integer tiles' values
+                grid = get_attr(self.p.func, "tt.grid")
+                if grid is not None:
+                    extent = (grid.x, grid.y, grid.z)[int(ops.fields(value).axis)]
+                    self.index_ranges[stmt.var] = tvm.ir.Range(0, int(extent))
+            elif str(value.ty.dtype).startswith("int"):
+                analyzer = tvm.sym.Analyzer()
+                for var, start, extent in self.loop_ranges:
+                    analyzer.bind(var, tvm.ir.Range.from_min_extent(start, extent))
+                for var, known in self.index_ranges.items():
+                    analyzer.bind(var, known)
+                bound = analyzer.const_int_bound(value)
+                self.index_ranges[stmt.var] = tvm.ir.Range(bound.min_value, bound.max_value + 1)
             return stmt
         if isinstance(stmt, tirx.BufferStore):
             raise TTCompileError.at(
@@ -1102,6 +1127,10 @@ class _ElementStatement:
         sequence), else None."""
         if has_narrow_int(value):
             return None
+        return _fold_constant(self._positions().simplify(value))
+
+    def _positions(self) -> tvm.sym.Analyzer:
+        """An analyzer that knows the ranges of the statement's elements and of the loops around it."""
         analyzer = tvm.sym.Analyzer()
         for var, named in self.low.scalars.items():  # ``loop_range = T.ceildiv(seq_kv, block_N)``
             if isinstance(named, tirx.IntImm):
@@ -1110,7 +1139,7 @@ class _ElementStatement:
             analyzer.bind(var, tvm.ir.Range.from_min_extent(start, extent))
         for var, extent in zip(self.vars, self.extents, strict=True):
             analyzer.bind(var, tvm.ir.Range.from_min_extent(tirx.const(0, "int32"), extent))
-        return _fold_constant(analyzer.simplify(value))
+        return analyzer
 
     def _generated(self, value, dst_axes, dst_shape):
         """A position-only sub-expression (a mask): the reader writes its values into a tile."""
@@ -1163,14 +1192,52 @@ class _ElementStatement:
                 )
         return out
 
+    def _slice_store(self, buf, indices, value, dst_shape):
+        """A store into one row or column of a 2-D tile buffer at a position the nest does not span
+        (``acc[i, k] = v[i]`` in ``T.Parallel(n)``, ``k`` a loop variable: top-k's k-th result): the store
+        over the whole buffer that keeps every other element, ``acc[i, p] = p == k ? v[i] : acc[i, p]``, its
+        mask a tile the reader generates. ``(indices, value)`` unchanged when every index is the nest's."""
+        fixed = [
+            d
+            for d, idx in enumerate(indices)
+            if not any(simplify(idx).same_as(v) for v in self.vars)
+            and not (
+                isinstance(simplify(idx), tirx.IntImm) and int(simplify(idx).value) == 0 and dst_shape[d] == 1
+            )
+        ]
+        if len(fixed) != 1 or len(self.vars) != 1:
+            return indices, value
+        d = fixed[0]
+        if self._uses_position(indices[d]):
+            raise TTCompileError.at(
+                self.loc,
+                f"storing {buf.name}{list(indices)}: a position that moves with the T.Parallel variable "
+                "along two dimensions (a diagonal) is not supported on Tenstorrent yet",
+            )
+        position = tirx.Var(f"{buf.name}_{'ij'[d]}", "int32")
+        self.vars.append(position)
+        self.extents.append(dst_shape[d])
+        whole = [position if k == d else idx for k, idx in enumerate(indices)]
+        kept = tirx.BufferLoad(buf, whole)
+        return whole, tirx.Select(tirx.EQ(position, indices[d]), cast_to(value, str(buf.ty.dtype)), kept)
+
     def lower(self):
         result = []
+        nest_vars, nest_extents = list(self.vars), list(self.extents)
         for buf, indices, value in self._stores():
             self.before = []
+            self.vars, self.extents = list(nest_vars), list(nest_extents)
             b = self.p.bufs.get(str(buf.name))
             if b is None:
                 raise TTCompileError.at(self.loc, f"{buf.name} is not a tile buffer of this kernel")
             dst_shape = [int(x) for x in buf.ty.shape]
+            indices, value = self._slice_store(buf, indices, value, dst_shape)
+            if integer_tiles.is_integer_tile(buf.ty.dtype):
+                positions = self._positions()
+                for var, known in self.low.index_ranges.items():
+                    positions.bind(var, known)
+                integer_tiles.check_store(str(buf.name), value, positions, self.loc)
+                value = integer_tiles.truncated(value)
             dst_axes = self._out_axes(self._axes(indices, dst_shape, f"storing {buf.name}"))
             cb = b.value_cb
             expr = self._operands(value, dst_axes, dst_shape, str(buf.ty.dtype))

@@ -87,6 +87,7 @@ from ..tile_ops import (
     SFPU_BINARY,
     SFPU_UNARY,
     SFPU_UNARY_APPROXIMATE,
+    TO_INT32,
     SfpuStep,
     power,
 )
@@ -362,7 +363,7 @@ class _Scheduler:
     def __init__(self, func):
         self.cbs = {e.cb: e for e in require_attr(func, "tt.cb_table", "ScheduleTileComputeTT")}
         target = require_attr(func, "tt.target", "ScheduleTileComputeTT")
-        self.fp32 = any(e.dtype == "float32" for e in self.cbs.values())
+        self.fp32 = any(e.dtype in ("float32", "int32") for e in self.cbs.values())
         self.capacity = target.dst_capacity(self.fp32)
         self.approximate_exp = require_attr(func, "tt.options", "ScheduleTileComputeTT").approximate_exp
         self.target = target
@@ -414,7 +415,10 @@ class _Scheduler:
             return body if extent == 1 else tirx.For(var, 0, extent, tirx.ForKind.SERIAL, body)
 
         t = simplify(chunk_e * per_acquire + tile_of(sub))
-        compute_body = seq(per_tile(t, simplify(tile_of(sub) * need)))
+        slot = simplify(tile_of(sub) * need)
+        # An integer tensor's tiles leave as Int32 words: the float32 values DST holds are converted first.
+        to_int = _Expr.steps([TO_INT32], slot) if self.cbs[dst].format == "Int32" else []
+        compute_body = seq([*per_tile(t, slot), *to_int])
         pack_body = seq(
             [extern("pack_tile", simplify(tile_of(packed) * need), self.cb_var(cb)) for cb in (dst, *also)]
         )

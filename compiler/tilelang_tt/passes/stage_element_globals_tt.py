@@ -17,7 +17,10 @@ Output guarantees
     allocated before and copied out just after. A global index of any other form is a TTCompileError at
     the ``T.Parallel`` line. A value named from a global tensor the kernel does not write (``m_v =
     Mean[row]``), used only by the ``T.Parallel`` statements after it, is put into them first: one more
-    global read, staged as a one-value tile.
+    global read, staged as a one-value tile. A loop whose body stores, once per step, one column (row) of a
+    2-D global tensor at the loop's position, ``T[base + i, c + k]`` in a one-dimensional nest, and touches
+    the tensor nowhere else (top-k's k-th result) stores into a fragment ``<tensor>_columns`` (``_rows``)
+    instead, zeroed before the loop and copied out after it as one region.
 Example
     before: for i in T.Parallel(32): Mean[bx * 32 + i, 0] = mean[i, 0]
     after:  Mean_tile = T.alloc_fragment((32, 1), "float32")
@@ -108,6 +111,109 @@ def _used_only_in_nests(var, stmts: list) -> bool:
     inside = [x for x in stmts if parallel_loc(x) and any(v.same_as(var) for v in collect_vars(x))]
     outside = [x for x in stmts if not parallel_loc(x) and any(v.same_as(var) for v in collect_vars(x))]
     return bool(inside) and not outside
+
+
+def _uses(node, var) -> bool:
+    return any(v.same_as(var) for v in collect_vars(node))
+
+
+def _mentions(node, name: str) -> int:
+    """How many loads, stores and copies of ``node`` name the buffer ``name``."""
+    found = []
+    tvm_ffi.structural_walk(
+        node,
+        [
+            (tvm.ir.TensorLoad, lambda t: found.append(t) if str(t.source.name) == name else None),
+            (tirx.BufferStore, lambda t: found.append(t) if str(t.buffer.name) == name else None),
+            (tvm.ir.TensorRegion, lambda t: found.append(t) if str(t.source.name) == name else None),
+        ],
+    )
+    return len(found)
+
+
+def _column_store(store, i, k):
+    """``(mins, spanned, along)`` when ``store`` (in a 1-D T.Parallel over ``i``) writes a 2-D global tensor
+    at ``(base + i, c + k)`` or ``(c + k, base + i)``: the region's start, the dimension the nest spans and
+    the one ``k`` moves along; None otherwise."""
+    if not isinstance(store, tirx.BufferStore) or not is_global(store.buffer) or len(store.indices) != 2:
+        return None
+    mins = [
+        simplify(
+            tvm_ffi.structural_map(x, (tvm.ir.Var, lambda v: tirx.const(0, "int32") if v.same_as(i) else v))
+        )
+        for x in store.indices
+    ]
+    spanned = [
+        d for d, (x, m) in enumerate(zip(store.indices, mins, strict=True)) if simplify(x - m).same_as(i)
+    ]
+    along = [d for d, m in enumerate(mins) if _uses(m, k)]
+    if len(spanned) != 1 or along != [1 - spanned[0]] or _uses(simplify(mins[along[0]] - k), k):
+        return None
+    return mins, spanned[0], along[0]
+
+
+def _gather_loop_columns(loop: tirx.For, taken: set[str]):
+    """A loop whose body stores, once per iteration, one column (row) of a global tensor at the loop's
+    position (top-k's ``for k in T.serial(topk): ... for i in T.Parallel(blk_m): topk_gates[bx * blk_m +
+    i, k] = max_val[i]``) as statements: a fragment zeroed before the loop gathers the columns, and is
+    copied out after it as one region of the tensor — a tile's column alone is narrower than a tile, and
+    nothing else in the loop touches the tensor, so its stores may wait until the loop ends. ``loop``
+    itself when it is not of that form."""
+    extent = simplify(loop.extent)
+    if parallel_loc(loop) or not isinstance(extent, tirx.IntImm):
+        return loop
+    k, n = loop.loop_var, int(extent.value)
+    body = list(loop.body.seq) if isinstance(loop.body, tirx.SeqStmt) else [loop.body]
+    before, after = [], []
+
+    def gathered(nest: tirx.For):
+        i = nest.loop_var
+        if not isinstance(simplify(nest.extent), tirx.IntImm):  # a located error later, at the nest
+            return nest
+        stores = list(nest.body.seq) if isinstance(nest.body, tirx.SeqStmt) else [nest.body]
+        out = []
+        for store in stores:
+            found = _column_store(store, i, k)
+            name = str(store.buffer.name) if found else ""
+            if not found or _mentions(loop.body, name) != 1:
+                out.append(store)
+                continue
+            mins, spanned, along = found
+            shape = [0, 0]
+            shape[spanned], shape[along] = int(nest.extent), n
+            tile_name = f"{name}_{'columns' if along == 1 else 'rows'}"
+            while tile_name in taken:
+                tile_name += "_"
+            taken.add(tile_name)
+            tile = tirx.decl_buffer(shape, store.buffer.ty.dtype, tile_name, scope="local.fragment")
+            position = [None, None]
+            position[spanned], position[along] = i, simplify(k - loop.min)
+            out.append(tirx.BufferStore(tile, store.value, position))
+            loc = parallel_loc(nest)
+            whole = tirx.BufferRegion(tile, [tvm.ir.Range.from_min_extent(0, e) for e in shape])
+            at_start = (tvm.ir.Var, lambda v: loop.min if v.same_as(k) else v)
+            target = tirx.BufferRegion(
+                store.buffer,
+                [
+                    tvm.ir.Range.from_min_extent(simplify(tvm_ffi.structural_map(m, at_start)), e)
+                    for m, e in zip(mins, shape, strict=True)
+                ],
+            )
+            before.extend(
+                [
+                    tirx.AllocBuffer(tile),
+                    tirx.Evaluate(ops.call("tl.fill", whole, tirx.const(0.0, "float32"), loc)),
+                ]
+            )
+            after.append(tirx.Evaluate(ops.call("tl.copy", whole, target, loc)))
+        return with_loop_body(nest, tirx.SeqStmt(out) if len(out) > 1 else out[0])
+
+    body = [gathered(s) if parallel_loc(s) and len(_nest(s)[0]) == 1 else s for s in body]
+    if not after:
+        return loop
+    return tirx.SeqStmt(
+        [*before, with_loop_body(loop, tirx.SeqStmt(body) if len(body) > 1 else body[0]), *after]
+    )
 
 
 class _Stager:
@@ -270,7 +376,10 @@ def StageElementGlobalsTT() -> tvm.transform.Pass:  # noqa: N802
             return tirx.IfThenElse(b.condition, then, other)
 
         body = tvm_ffi.structural_map(
-            func.body,
+            func.body, (tirx.For, lambda f: _gather_loop_columns(f, taken)), order="post"
+        )
+        body = tvm_ffi.structural_map(
+            body,
             [(tirx.SeqStmt, block), (tirx.For, loop), (tirx.AttrStmt, attr), (tirx.IfThenElse, branch)],
             order="post",
         )

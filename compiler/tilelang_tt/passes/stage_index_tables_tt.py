@@ -20,8 +20,9 @@ Output guarantees
     A buffer of the kernel that one ``T.copy`` fills from an integer or bool tensor at a place fixed by the
     launch grid, and that nothing else writes or copies (``T.copy(BlockSparseMask[bz, by, bx, :],
     block_mask)``, then ``if block_mask[k]``), is read from the tensor in place: the copy and the buffer
-    go. An integer tensor stored to, copied as tiles, or read inside ``T.Parallel`` element by element
-    (integer tiles) is a TTCompileError at that use.
+    go. An int32 tensor the kernel writes and never reads is a tensor of integer tiles (integer_tiles.py),
+    no table. Any other integer tensor stored to, copied as tiles, or read inside ``T.Parallel`` element by
+    element is a TTCompileError at that use.
 Example
     before: if BlockMask[by, bx, k]: T.tl.copy(A[...], A_s[...])          # BlockMask: (2, 2, 4) bool
     after:  if T.tt.table_value("BlockMask", by * 8 + bx * 4 + k) != 0: T.tl.copy(A[...], A_s[...])
@@ -52,6 +53,7 @@ from ..ir_utils import (
     tensor_params,
 )
 from ..records import IndexTable
+from ..target import INTEGER_TILE_DTYPES
 
 
 def _loads_of(node, names: set[str]) -> list[str]:
@@ -284,16 +286,27 @@ def _read_in_place(func: tirx.PrimFunc, integers: set[str]) -> tirx.PrimFunc:
     return func.with_body(body)
 
 
+def integer_results(func: tirx.PrimFunc) -> set[str]:
+    """The int32 tensor parameters the kernel writes and never reads (top-k's indices): tiles of integers
+    the compute kernel produces, not index tables."""
+    ints = {str(p.name) for p in tensor_params(func) if str(p.dtype) in INTEGER_TILE_DTYPES}
+    read = set(_loads_of(func.body, ints))
+    read.update(str(ops.fields(site.call).src.source.name) for site in find_ops(func.body, ("tl.copy",)))
+    return ints - read
+
+
 def StageIndexTablesTT() -> tvm.transform.Pass:  # noqa: N802
     def transform(func: tirx.PrimFunc, mod, ctx) -> tirx.PrimFunc:
+        results = integer_results(func)
         func = _read_in_place(
-            func, {str(p.name) for p in tensor_params(func) if str(p.dtype) in INDEX_TABLE_DTYPES}
+            func,
+            {str(p.name) for p in tensor_params(func) if str(p.dtype) in INDEX_TABLE_DTYPES} - results,
         )
         scalars = _scalar_tables(func)
         tables = {
             str(p.name): p
             for p in tensor_params(func)
-            if str(p.dtype) in INDEX_TABLE_DTYPES or str(p.name) in scalars
+            if (str(p.dtype) in INDEX_TABLE_DTYPES and str(p.name) not in results) or str(p.name) in scalars
         }
         if not tables:
             return func

@@ -1,7 +1,9 @@
 // out = SFPU_TILE(x) tile by tile; SFPU_INIT() and SFPU_TILE(i) are host defines (e.g. exp_tile_init()
-// and exp_tile(i)). Compile-time args: num_tiles.
+// and exp_tile(i)). Compile-time args: num_tiles. CB c_0 and c_16 may be of any format the host gives them
+// (typecast_tile reads one and writes another).
 #include <cstdint>
 
+#include "api/compute/eltwise_unary/typecast.h"
 #include "compute_kernel_api.h"
 
 void kernel_main() {

@@ -15,8 +15,8 @@ inline DataFormat checked_format(uint32_t cb, const char* call, CallSite site) {
     const DataFormat format = DataFormat(ctx()->core->cbs[cb].format);
     if (!is_supported_tile_format(format)) {
         failf(ErrorKind::Protocol, call, site,
-              "circular buffer %u has data format %u; the mock device computes on Float16_b, Float16 and Float32 "
-              "tiles only",
+              "circular buffer %u has data format %u; the mock device computes on Float16_b, Float16, Float32, "
+              "Int32 and block-float tiles only",
               cb, unsigned(format));
     }
     return format;
@@ -44,6 +44,12 @@ inline void pack_to_cb(const float* tile, uint32_t cb, uint32_t index, const cha
         return;
     }
     // L1 accumulation: the packer adds DST to the values the page holds, in float32, then packs the sums.
+    if (format == DataFormat::Int32) {
+        failf(ErrorKind::Protocol, call, site,
+              "accumulates into page %u of circular buffer %u under pack_reconfig_l1_acc(1), an Int32 buffer; the mock "
+              "device accumulates float tiles only",
+              index, cb);
+    }
     if (ctx()->poisoned_l1 && holds_only_poison(page, tile_size_bytes(format))) {
         failf(ErrorKind::Protocol, call, site,
               "accumulates into page %u of circular buffer %u (L1 0x%x) under pack_reconfig_l1_acc(1), but nothing "

@@ -50,10 +50,16 @@ RUNTIME_MOCK_UNCHECKED inline uint16_t float_to_fp16(float f) {
     return bits;
 }
 
-// The formats the unpacker and packer convert (block-float ones only as tiles: block_float.h).
+// The formats the unpacker and packer convert (block-float ones only as tiles: block_float.h). An Int32 tile
+// moves between L1 and a 32-bit DST unchanged, each DST slot holding its integer's bits (typecast.h converts
+// them to and from float32 there, as the SDK's SFPU typecast does).
 inline bool is_supported_tile_format(DataFormat format) {
     return format == DataFormat::Float16_b || format == DataFormat::Float16 || format == DataFormat::Float32 ||
-           is_block_float(format);
+           format == DataFormat::Int32 || is_block_float(format);
+}
+
+inline bool holds_32_bit_words(DataFormat format) {
+    return format == DataFormat::Float32 || format == DataFormat::Int32;
 }
 
 // Runs of `count` contiguous elements of one format, converted to or from fp32. Inlined with a constant
@@ -72,7 +78,7 @@ RUNTIME_MOCK_UNCHECKED inline void store_halves(const float* src, uint16_t* dst,
 
 // Converts `count` contiguous elements of `format` at `src` to fp32.
 RUNTIME_MOCK_UNCHECKED inline void load_elements(const void* src, DataFormat format, float* dst, uint32_t count) {
-    if (format == DataFormat::Float32) {
+    if (holds_32_bit_words(format)) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
         load_halves<bf16_to_float>(static_cast<const uint16_t*>(src), dst, count);
@@ -83,7 +89,7 @@ RUNTIME_MOCK_UNCHECKED inline void load_elements(const void* src, DataFormat for
 
 // Converts `count` fp32 values to `format` at `dst`.
 RUNTIME_MOCK_UNCHECKED inline void store_elements(const float* src, DataFormat format, void* dst, uint32_t count) {
-    if (format == DataFormat::Float32) {
+    if (holds_32_bit_words(format)) {
         std::memcpy(dst, src, count * 4);
     } else if (format == DataFormat::Float16_b) {
         store_halves<float_to_bf16>(src, static_cast<uint16_t*>(dst), count);
@@ -93,7 +99,7 @@ RUNTIME_MOCK_UNCHECKED inline void store_elements(const float* src, DataFormat f
 }
 
 inline uint32_t element_bytes(DataFormat format) {
-    return format == DataFormat::Float32 ? 4 : 2;
+    return holds_32_bit_words(format) ? 4 : 2;
 }
 
 // The face layout: calls row(face_offset, row_major_offset) for each of a tile's 64 face rows of 16
@@ -113,7 +119,7 @@ RUNTIME_MOCK_UNCHECKED inline void unpack_tile(const void* tile, DataFormat form
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             load_block_float_row(tile, face_at / kFaceDim, format, out + row_at);
         });
-    } else if (format == DataFormat::Float32) {
+    } else if (holds_32_bit_words(format)) {
         const float* src = static_cast<const float*>(tile);
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(out + row_at, src + face_at, kFaceDim * sizeof(float));
@@ -138,7 +144,7 @@ RUNTIME_MOCK_UNCHECKED inline void pack_tile_data(const float* in, DataFormat fo
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             store_block_float_row(quantize_like_the_packer(in + row_at, bits), face_at / kFaceDim, format, tile);
         });
-    } else if (format == DataFormat::Float32) {
+    } else if (holds_32_bit_words(format)) {
         float* dst = static_cast<float*>(tile);
         for_each_face_row([&](uint32_t face_at, uint32_t row_at) RUNTIME_MOCK_UNCHECKED {
             std::memcpy(dst + face_at, in + row_at, kFaceDim * sizeof(float));
