@@ -85,3 +85,23 @@ def test_forms_it_cannot_take_stay_atomic_adds_and_are_located_errors(program):
     with pytest.raises(TTCompileError, match="moves with the loop over k") as err:
         tilelang.compile(program)
     assert "T.atomic_add(" in str(err.value), err.value
+
+
+@T.prim_func
+def adds_through_named_indices(
+    A: T.Tensor((2, 64, 2, 32), "float32"), C: T.Tensor((1, 64, 2, 32), "float32")
+):
+    # linear attention's form: the batch and head named from one launch index, a tile added per step
+    with T.Kernel(2, 2) as (i_k, i_bh):
+        i_b = i_bh // 2
+        i_h = i_bh % 2
+        A_s = T.alloc_fragment((32, 32), "float32")
+        for k in T.serial(2):
+            T.copy(A[i_k, k * 32 : (k + 1) * 32, i_h, 0:32], A_s)
+            T.atomic_add(C[i_b, k * 32 : (k + 1) * 32, i_h, 0:32], A_s)
+
+
+def test_indices_named_from_launch_indices_share_by_the_axes_they_do_not_use():
+    """i_b and i_h are names for parts of i_bh: i_bh is used, so only i_k's two points share C."""
+    (alloc, *_) = share_moving_atomic_adds(adds_through_named_indices).body.seq
+    assert alloc.buffer.name == "C_shares" and int(alloc.buffer.ty.shape[0]) == 2, alloc

@@ -20,7 +20,8 @@ programs (stages.py); the sum's order differs from the GPU's atomics only in flo
 
 Taken when: one such atomic add into the tensor in the kernel, inside ``T.Parallel`` and one serial loop
 whose variable moves it by at least a block per step (so no two steps write one element), its indices
-built from launch, loop and ``T.Parallel`` variables alone, and the tensor's last dimension and its other
+built from launch, loop and ``T.Parallel`` variables alone (directly or through values the kernel names:
+``i_b = i_bh // H``, TileLang's linear attention), and the tensor's last dimension and its other
 dimensions' product multiples of 32 (the sum reads the copies as 2-D tiles). The launch axes the indices
 do not use share the elements: one copy per combination of their points (one copy when there is none:
 each point's adds then go to elements of its own, still read-modify-writes of the tensor). Anything else
@@ -64,19 +65,32 @@ def _moves_a_block_per_step(indices, loop: tirx.For, parallel: list) -> bool:
     return False
 
 
-def _sharing_axes(site, launches):
+def _named_values(stmt) -> dict:
+    """Each value the kernel names (``i_b = i_bh // H``), in terms of what the names before it stand for."""
+    named = {}
+
+    def bind(b: tirx.Bind):
+        named[b.var] = tvm_ffi.structural_map(b.value, (tvm.ir.Var, lambda v: named.get(v, v)))
+
+    tvm_ffi.structural_walk(stmt, (tirx.Bind, bind))  # in program order: a name may use an earlier one
+    return named
+
+
+def _sharing_axes(site, launches, named: dict):
     """The launch axes whose grid points add into the same elements (none: each point's adds are its own),
-    when the atomic add ``site`` is one this module rewrites (module docstring), else None."""
+    when the atomic add ``site`` is one this module rewrites (module docstring), else None. ``named``: the
+    kernel's named values, which its indices may use (``O[i_b, ...]`` with ``i_b = i_bh // H``)."""
     dst = ops.fields(site.call).dst
     parallel = [lp for lp in site.loops if parallel_loc(lp) is not None]
     serial = [lp for lp in site.loops if parallel_loc(lp) is None]
-    used = [v for index in dst.indices for v in collect_vars(index)]
+    indices = [tvm_ffi.structural_map(i, (tvm.ir.Var, lambda v: named.get(v, v))) for i in dst.indices]
+    used = [v for index in indices for v in collect_vars(index)]
     moving = [lp for lp in serial if any(lp.loop_var.same_as(v) for v in used)]
     grid = [a for a in launches if str(a.node.thread_tag).startswith("blockIdx.")]
     known = [lp.loop_var for lp in site.loops] + [a.node.var for a in grid]
     if not parallel or len(moving) != 1 or not all(any(v.same_as(k) for k in known) for v in used):
         return None
-    if not _moves_a_block_per_step(dst.indices, moving[0], parallel):
+    if not _moves_a_block_per_step(indices, moving[0], parallel):
         return None
     shape = [int(x) for x in dst.source.ty.shape]
     if shape[-1] % TILE or math.prod(shape[:-1]) % TILE:
@@ -131,7 +145,7 @@ def share_moving_atomic_adds(func: tirx.PrimFunc) -> tirx.PrimFunc:
             per_tensor.setdefault(str(ops.fields(site.call).dst.source.name), []).append(site)
         rewrites, after = {}, []
         for name, group in per_tensor.items():
-            axes = _sharing_axes(group[0], launches) if len(group) == 1 else None
+            axes = _sharing_axes(group[0], launches, _named_values(stmt)) if len(group) == 1 else None
             if axes is None:
                 continue
             # one copy per combination of the sharing axes' points, numbered like a grid's blocks

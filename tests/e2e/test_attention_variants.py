@@ -1,7 +1,8 @@
 """Attention variants TileLang's 2026 examples write, run as upstream wrote them (imports changed) on the
 simulated devices against numpy: attention with sinks (a per-head logit read one value per block from a
-float tensor, full and sliding-window) and chunked retention (a per-head decay computed from the grid
-index, applied through position-dependent masks: the reader generates the positions, the SFPU the
+float tensor, full and sliding-window), linear attention (the key blocks' grid points add into the same
+output rows: shares summed by a second program) and chunked retention (a per-head decay computed from the
+grid index, applied through position-dependent masks: the reader generates the positions, the SFPU the
 exponentials), split-KV flash decoding (two kernels over T.alloc_global workspaces) and DeepSeek's MLA
 decoding (one shared latent KV head, its rope part a second GEMM into the same scores)."""
 
@@ -162,6 +163,100 @@ def test_attention_with_sinks_reads_one_sink_per_head(target, window_size):
     )
 
 
+# examples/linear_attention/example_linear_attn_fwd.py; upstream decorates it with @tilelang.jit(out_idx=[4],
+# pass_configs=...). Grid points of different key blocks (i_k) add into the same rows of O: their shares are
+# summed by a second program (atomic_shares.py).
+def tl_fused_chunk_fwd_kernel(
+    B,
+    S,
+    H,
+    DK,
+    DV,
+    dtype: T.dtype = T.float16,
+    scale: float = None,
+):
+    if scale is None:
+        scale = DK**-0.5
+    accum_dtype = T.float32
+
+    chunk_size = 64
+    BK = BV = 64  # Set to 128 can be faster, but has some numerical differences with FLA
+    assert S % chunk_size == 0 and DK % BK == 0 and DV % BV == 0
+    NK = tilelang.cdiv(DK, BK)
+    NV = tilelang.cdiv(DV, BV)
+    NT = tilelang.cdiv(S, chunk_size)
+
+    @T.prim_func
+    def fused_chunk_linear_attn_fwd(
+        Q: T.Tensor([B, S, H, DK], dtype),  # type: ignore
+        K: T.Tensor([B, S, H, DK], dtype),  # type: ignore
+        V: T.Tensor([B, S, H, DV], dtype),  # type: ignore
+        O: T.Tensor([B, S, H, DV], accum_dtype),  # type: ignore
+        final_state: T.Tensor([B, H, DK, DV], accum_dtype),
+    ):  # type: ignore
+        with T.Kernel(NV, NK, B * H) as (i_v, i_k, i_bh):
+            i_b = i_bh // H
+            i_h = i_bh % H
+
+            q = T.alloc_shared([chunk_size, BK], dtype)
+            k = T.alloc_shared([chunk_size, BK], dtype)
+            v = T.alloc_shared([chunk_size, BV], dtype)
+            h = T.alloc_fragment([BK, BV], accum_dtype)
+            h_shared = T.alloc_shared([BK, BV], dtype)
+            s = T.alloc_fragment([chunk_size, chunk_size], accum_dtype)
+            s_shared = T.alloc_shared([chunk_size, chunk_size], dtype)
+            o = T.alloc_fragment([chunk_size, BV], accum_dtype)
+            o_shared = T.alloc_shared([chunk_size, BV], accum_dtype)
+
+            T.use_swizzle(10)
+
+            T.clear(h)
+
+            for i in T.Pipelined(0, NT):
+                for row, col in T.Parallel(chunk_size, BK):
+                    q[row, col] = Q[i_b, i * chunk_size + row, i_h, i_k * BK + col] * scale
+                T.copy(K[i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_k * BK : (i_k + 1) * BK], k)
+                T.copy(V[i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_v * BV : (i_v + 1) * BV], v)
+
+                T.gemm(q, k, s, clear_accum=True, transpose_B=True)
+                for row, col in T.Parallel(chunk_size, chunk_size):
+                    s_shared[row, col] = T.if_then_else(row >= col, s[row, col], 0)
+
+                T.gemm(s_shared, v, o, clear_accum=True)
+                T.copy(h, h_shared)
+                T.gemm(k, v, h, transpose_A=True)
+                T.gemm(q, h_shared, o)
+                T.copy(o, o_shared)
+                T.atomic_add(
+                    O[i_b, i * chunk_size : (i + 1) * chunk_size, i_h, i_v * BV : (i_v + 1) * BV], o_shared
+                )
+
+            # Output final state
+            T.copy(h, final_state[i_b, i_h, i_k * BK : (i_k + 1) * BK, i_v * BV : (i_v + 1) * BV])
+
+    return fused_chunk_linear_attn_fwd
+
+
+@pytest.mark.parametrize("target", ["wormhole"])
+def test_linear_attention_adds_each_key_blocks_share_of_the_output(target):
+    batch, seq, heads, dim = 1, 128, 2, 128  # two key and two value blocks of 64
+    kernel = tilelang.jit(out_idx=[4], target=target)(tl_fused_chunk_fwd_kernel)(batch, seq, heads, dim, dim)
+    rng = np.random.default_rng(6)
+    q, k, v = (rng.standard_normal((batch, seq, heads, dim)).astype(np.float16) for _ in range(3))
+    q, k = (
+        x / np.linalg.norm(x.astype(np.float32), axis=-1, keepdims=True).astype(np.float16) for x in (q, k)
+    )
+    out = np.zeros((batch, seq, heads, dim), np.float32)  # upstream's caller zeroes O, which the adds land in
+    state = kernel(q, k, v, out)
+    expected = retention_reference(q, k, v, dim**-0.5, decays=False)
+    error = np.abs(out - expected).max() / np.abs(expected).max()
+    assert error < 1e-2, f"linear attention on {target}: max relative error {error:.3g}"
+    k32, v32 = k.astype(np.float32), v.astype(np.float32)
+    final = np.einsum("bshk,bshv->bhkv", k32, v32)
+    error = np.abs(state - final).max() / np.abs(final).max()
+    assert error < 1e-2, f"linear attention's final state on {target}: max relative error {error:.3g}"
+
+
 # examples/linear_attention/example_retention_fwd.py; upstream decorates it with
 # @tl.jit(out_idx=3, pass_configs=...) and imports tilelang as tl.
 def chunk_retention_fwd_kernel(
@@ -237,13 +332,14 @@ def chunk_retention_fwd_kernel(
     return chunk_retention_fwd
 
 
-def retention_reference(q, k, v, scale):
-    """o = ((q k^T) * D) v per head, D[n, m] = decay_h^(n - m) for n >= m, decay_h = 1 - 2^(-5 - h)."""
+def retention_reference(q, k, v, scale, decays=True):
+    """o = ((q k^T) * D) v per head, D[n, m] = decay_h^(n - m) for n >= m, decay_h = 1 - 2^(-5 - h) (1 for
+    linear attention: ``decays=False``)."""
     q, k, v = q.astype(np.float32) * scale, k.astype(np.float32), v.astype(np.float32)
     n = np.arange(q.shape[1])
     out = np.zeros_like(v)
     for h in range(q.shape[2]):
-        log_decay = np.log2(1 - 2.0 ** (-5.0 - h))
+        log_decay = np.log2(1 - 2.0 ** (-5.0 - h)) if decays else 0.0
         decay = np.where(n[:, None] >= n[None, :], 2.0 ** ((n[:, None] - n[None, :]) * log_decay), 0)
         out[:, :, h] = (q[:, :, h] @ k[:, :, h].transpose(0, 2, 1) * decay) @ v[:, :, h]
     return out
