@@ -7,12 +7,15 @@ element-wise constructs, with a numpy model of each valid one:
         <2 to 5 statements>   assign | masked (if x[i, j] > c) | position (if j < k: ... else: ...)
                               | clamp | a value of the block index | row reduction then a broadcast
                               subtraction | a named value used after a store to what it read
+                              | columns set at a loop's position (y[i, k] = r[i] + c) | values cut
+                              into an int32 tile z and used as floats
         <store>               T.copy(y, C[bx * blk_m, 0]) | guarded element stores (if row < M)
 
 and malformed ones: one statement replaced by a construct that must be a located TTCompileError (a
 reduction across the rows of sub-tile blocks, a condition on a buffer its branch changed first, names
 TileLang has and Tenstorrent does not, an element atomic add outside T.Parallel, a slice of a block's
-rows). A program is source text written to a file and imported, so errors carry real locations.
+rows, integer arithmetic on integer tiles). A program is source text written to a file and imported, so
+errors carry real locations.
 
     program = valid_tile_program(random.Random(3))      # TileProgram(source, model, fault_line=None)
     program = malformed_tile_program(random.Random(3))  # TileProgram(source, None, fault_line=12, ...)
@@ -83,13 +86,14 @@ def _header(w: _Writer, M: int, N: int, blk_m: int) -> None:
     w.add(f'x = T.alloc_fragment(({blk_m}, {N}), "float32")', 2)
     w.add(f'y = T.alloc_fragment(({blk_m}, {N}), "float32")', 2)
     w.add(f'r = T.alloc_fragment(({blk_m},), "float32")', 2)
+    w.add(f'z = T.alloc_fragment(({blk_m}, {N}), "int32")', 2)
     w.add(f"T.copy(A[bx * {blk_m}, 0], x)", 2)
 
 
 def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
     """Write one statement; return its numpy model (x, y) → y."""
     value, model = rng.choice(VALUES if not first else [v for v in VALUES if "y[" not in v[0]])
-    kinds = ["assign", "masked", "position", "clamp", "block", "reduce", "named"]
+    kinds = ["assign", "masked", "position", "clamp", "block", "reduce", "named", "columns", "integer"]
     kind = "assign" if first else rng.choice(kinds)
     loop = f"for i, j in T.Parallel({blk_m}, {N}):"
     if kind == "assign":
@@ -128,6 +132,27 @@ def _statement(rng: random.Random, w: _Writer, N: int, blk_m: int, first: bool):
         w.add(loop, 2)
         w.add(f'y[i, j] = y[i, j] + T.Cast("float32", bx % {period}) * 0.5', 3)
         return lambda x, y: y + (np.arange(y.shape[0]) // blk_m % period)[:, None] * 0.5
+    if kind == "columns":  # column k set at each step of a loop, the other columns kept (top-k's form)
+        steps, c = rng.randint(1, 4), round(rng.uniform(-1, 1), 2)
+        w.add("T.reduce_max(y, r, dim=1)", 2)
+        w.add(f"for k in T.serial({steps}):", 2)
+        w.add(f"for i in T.Parallel({blk_m}):", 3)
+        w.add(f"y[i, k] = r[i] + {c}", 4)
+
+        def columns(x, y):
+            y = y.copy()
+            y[:, :steps] = y.max(axis=1, keepdims=True) + np.float32(c)
+            return y
+
+        return columns
+    if kind == "integer":  # values cut toward zero into an int32 tile, then used as floats
+        scale = rng.choice([0.5, 3.0, 7.25])
+        w.add(loop, 2)
+        w.add(f'z[i, j] = T.max(T.Cast("int32", y[i, j] * {scale}), j - 40)', 3)
+        w.add(loop, 2)
+        w.add('y[i, j] = y[i, j] - T.Cast("float32", z[i, j])', 3)
+        columns = np.arange(N)[None, :]
+        return lambda x, y: y - np.maximum(np.trunc(y * np.float32(scale)), columns - 40)
     reduce_kind = rng.choice(["sum", "max"])
     w.add(f"T.reduce_{reduce_kind}(y, r, dim=1)", 2)
     w.add(loop, 2)
@@ -184,7 +209,16 @@ MUTATIONS = [
     ("tma", ["T.tma_copy(A[0, 0], x)"], 0, "T.tma_copy is not supported on Tenstorrent yet", None),
     ("element_atomic_outside_parallel", ["T.atomic_add(C[0, 0], y[0, 0])"], 0, "outside T.Parallel", None),
     ("slice_of_block_rows", ["T.copy(A[bx * {blk_m}, 0], x[0:1, :])"], 0, "in a grid of blocks", (2, 8)),
-    ("float8_tile", ["z = T.alloc_fragment(({blk_m}, {N}), T.float8_e4m3fn)"], 0, "T.float8_e4m3fn", None),
+    ("float8_tile", ["w = T.alloc_fragment(({blk_m}, {N}), T.float8_e4m3fn)"], 0, "T.float8_e4m3fn", None),
+    (
+        "integer_sum_of_tiles",
+        ["for i, j in T.Parallel({blk_m}, {N}):", '    z[i, j] = T.max(T.Cast("int32", x[i, j]), j)',
+         "for i, j in T.Parallel({blk_m}, {N}):", '    z[i, j] = z[i, j] * 2',
+         "for i, j in T.Parallel({blk_m}, {N}):", '    y[i, j] = y[i, j] + T.Cast("float32", z[i, j])'],
+        2,
+        "is arithmetic on tile values",
+        None,
+    ),
 ]  # fmt: skip
 
 

@@ -148,3 +148,18 @@ def test_one_element_of_a_tensor_outside_any_loop_becomes_a_one_element_nest():
     func = one_element_stored.with_attr("tl.def_loc", "p.py:1:0")
     expected = one_element_stored_vectorized.with_attr("tl.def_loc", "p.py:1:0")
     assert_pass(VectorizeElementLoopsTT(), func, expected)
+
+
+@T.prim_func(private=True)
+def first_columns_set(C: T.Buffer((32, 64), "float32")):
+    r = T.alloc_buffer((32, 1), scope="local.fragment")
+    y = T.alloc_buffer((32, 64), scope="local.fragment")
+    for k in T.serial(4, annotations={"tl.serial_loc": "p.py:4:8"}):
+        for i in T.serial(32, annotations={"tl.loc": "p.py:5:12"}):
+            y[i, k] = r[i, 0] + T.float32(1)
+
+
+def test_a_loop_over_fewer_columns_than_it_stores_into_stays_a_loop():
+    """k spans 4 of y's 64 columns: joined to the T.Parallel nest it would store a (4, 32) range into
+    (32, 64) transposed; as a loop, each step sets one column (LowerTileProgramTT's column store)."""
+    assert_pass(VectorizeElementLoopsTT(), first_columns_set, first_columns_set)

@@ -4,7 +4,9 @@ Tenstorrent has no scalar path worth using for tile data: the compute core works
 and the data-movement cores would move one element per NOC transaction. So a nest of sequential loops
 (``T.serial``, ``T.grid``, ``range``) whose body only stores elements is executed as what it computes:
   * every store indexed by all the nest's loop variables, reading the stored buffers only at the stored
-    element, is element-wise: the nest becomes a ``T.Parallel`` nest (loops annotated ``tl.loc``);
+    element, is element-wise: the nest becomes a ``T.Parallel`` nest (loops annotated ``tl.loc``) — but a
+    sequential loop around a ``T.Parallel`` nest stays a loop when it spans only part of the tile buffer
+    dimension it indexes (``y[i, k]``, k over 4 of 64 columns: each step sets one column);
   * a single store ``y[i] = y[i] + f(i, j)`` (``y[i] += ...``) in a two-loop nest, whose index omits one
     loop variable, is a sum over that variable, in a ``T.Parallel`` nest too (TileLang's reducers:
     ``o_reducer[i] += a[i, j] * x[j]``): it becomes ``tmp[i, j] = f`` (a float32 fragment),
@@ -83,6 +85,24 @@ def _element_wise(stores, loop_vars) -> bool:
             other = next((w for w in stores if w.buffer.same_as(load.source)), None)
             if other is not None and not _same(load.indices, other.indices):
                 return False  # a value another iteration wrote: a loop-carried dependence
+    return True
+
+
+def _whole(loops, stores) -> bool:
+    """Whether a sequential loop may join the ``T.Parallel`` nest it holds: each tile buffer it stores is
+    indexed by the loop's variable along a dimension of its extent. A loop over fewer columns than the
+    buffer has (``for k in T.serial(4): for i in T.Parallel(32): y[i, k] = r[i]``) stays a loop, each
+    step setting one column."""
+    serial = [lp for lp in loops if parallel_loc(lp) is None]
+    if len(serial) == len(loops):
+        return True
+    for store in stores:
+        if is_global(store.buffer):
+            continue
+        for index, extent in zip(store.indices, store.buffer.ty.shape, strict=True):
+            hit = [lp for lp in serial if index.same_as(lp.loop_var)]
+            if hit and not tvm_ffi.structural_equal(hit[0].extent, extent):
+                return False
     return True
 
 
@@ -237,7 +257,7 @@ def VectorizeElementLoopsTT() -> tvm.transform.Pass:  # noqa: N802
                 kind, terms = reduction
                 reduced = _row_reduction(kind, loops, stores[0], terms, marker, loc)
                 return loop if reduced is None else reduced
-            if parallel_loc(loop) is None and _element_wise(stores, loop_vars):
+            if parallel_loc(loop) is None and _element_wise(stores, loop_vars) and _whole(loops, stores):
                 return _annotated(loops, body, marker)
             return loop
 
