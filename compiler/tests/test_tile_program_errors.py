@@ -37,9 +37,9 @@ def _program(body_kind):
                 T.reduce_sum(A_s, v, dim=1)
                 for i, j in T.Parallel(M, N):
                     C_f[i, j] = A_s[i, j] * v[i] + v[j]
-            elif body_kind == "transposed_index":
+            elif body_kind == "diagonal_index":
                 for i, j in T.Parallel(M, N):
-                    C_f[i, j] = A_s[j, i]
+                    C_f[i, j] = A_s[j, j]
             elif body_kind == "transposed_broadcast":
                 col = T.alloc_fragment((M, 1), "float32")
                 T.reduce_sum(A_s, col, dim=1)
@@ -96,7 +96,7 @@ CASES = {
     "dies_with_loop": "D_f is read here but holds no value",
     "branches_differ": "D_f is read here but holds no value at this point",
     "vector_both_ways": "v is used in this statement both as a row vector and as a column vector",
-    "transposed_index": "index tile buffers by the T.Parallel variables in order",
+    "diagonal_index": "index tile buffers by the T.Parallel variables in order",
     "transposed_broadcast": "an operand is indexed in a different order than the stored buffer",
     "partial_store": r"storing C_f indexes \[i, 0\] of a \(64, 64\) buffer",
     "scalar_code": r"a store to C_f outside T.Parallel is scalar code \(a value carried",

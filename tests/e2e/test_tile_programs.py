@@ -750,3 +750,30 @@ def test_one_element_of_a_tensor_stored_outside_any_loop(reduce, reference):
     got = tilelang.compile(_local_reduction(reduce), out_idx=-1)(a)
     expected = reference(a.astype(np.float32))
     assert abs(float(got[0]) - float(expected)) <= 1e-2 * max(1.0, abs(float(expected))), (got, expected)
+
+
+@T.prim_func
+def transposed_and_scaled(
+    X: T.Tensor((64, 96), "float16"), A: T.Tensor((2, 96), "float16"), Y: T.Tensor((96, 64), "float32")
+):
+    # TileLang's Mamba chunk state reads a tile buffer transposed (xt[i, j] = x[j, i] * scale[j]); its
+    # chunk scan copies a row of a tensor into a vector that scales rows (a row vector made a column)
+    with T.Kernel(1, threads=128) as bx:
+        x = T.alloc_fragment((64, 96), "float16")
+        a_row = T.alloc_shared((96,), "float16")
+        scale = T.alloc_fragment((96,), "float32")
+        y = T.alloc_fragment((96, 64), "float32")
+        T.copy(X[0, 0], x)
+        T.copy(A[1, 0:96], a_row)
+        T.copy(a_row, scale)
+        for i, j in T.Parallel(96, 64):
+            y[i, j] = x[j, i] * scale[i]
+        T.copy(y, Y[0, 0])
+
+
+def test_a_tile_buffer_read_transposed_and_a_row_copied_into_a_column():
+    kernel = tilelang.compile(transposed_and_scaled, out_idx=[2], target="blackhole")
+    rng = np.random.default_rng(9)
+    x, a = rng.random((64, 96)).astype(np.float16), rng.random((2, 96)).astype(np.float16)
+    expected = x.astype(np.float32).T * a[1].astype(np.float32)[:, None]
+    assert np.array_equal(kernel(x, a), expected), "x[j, i] * scale[i] differs from numpy's"

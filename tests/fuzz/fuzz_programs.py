@@ -289,10 +289,10 @@ def _m_non_constant_extent(rng, p, c):
     return "copy_a"
 
 
-def _m_transposed_parallel_index(rng, p, c):
-    # Indented like the K loop, so it follows that loop; an element-wise transpose is not lowered yet.
+def _m_diagonal_parallel_index(rng, p, c):
+    # Indented like the K loop, so it follows that loop; an element-wise read of the diagonal is not lowered.
     p.insert_after("gemm", "parallel", "        for i, j in T.Parallel(block_M, block_N):")
-    p.insert_after("parallel", "parallel_body", "            C_local[i, j] = C_local[j, i] * 2")
+    p.insert_after("parallel", "parallel_body", "            C_local[i, j] = C_local[j, j] * 2")
     return "parallel"
 
 
@@ -386,7 +386,7 @@ EXPECTED = {
         r"shape mismatch in T\.copy: A\(\d+, \d+\) → A_shared",
     ),
     "non_constant_extent": ("TTCompileError", r"tile extents must be constants, got ko \+ 1 for A"),
-    "transposed_parallel_index": ("TTCompileError", r"by the T\.Parallel variables in order"),
+    "diagonal_parallel_index": ("TTCompileError", r"by the T\.Parallel variables in order"),
     "reduce_into_a_tile": (
         "TTCompileError",
         r"T\.reduce_\w+ over dim 1 of C_local\(\d+, \d+\) gives \d+ values",

@@ -93,6 +93,38 @@ def test_a_statement_wanting_the_other_orientation_uses_a_transposed_copy():
 
 
 @T.prim_func(private=True)
+def row_copied_into_a_column(A: T.Buffer((2, 32), "float16"), X: T.Buffer((32, 32), "float32")):
+    a_row = T.alloc_shared((32,), "float16")
+    scale = T.alloc_buffer((32,), scope="local.fragment")
+    x = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[1, 0:32], a_row[0:32], "p.py:3:4")
+    T.tl.copy(a_row[0:32], scale[0:32], "p.py:4:4")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+            x[i, j] = x[i, j] * scale[i]
+
+
+@T.prim_func(private=True)
+def row_copied_into_a_column_legalized(A: T.Buffer((2, 32), "float16"), X: T.Buffer((32, 32), "float32")):
+    a_row = T.alloc_shared((1, 32), "float16")
+    scale = T.alloc_buffer((32, 1), scope="local.fragment")
+    x = T.alloc_buffer((32, 32), scope="local.fragment")
+    T.tl.copy(A[1, 0:32], a_row[0:1, 0:32], "p.py:3:4")
+    scale_row1 = T.alloc_buffer((1, 32), scope="local.fragment")
+    T.tl.copy(a_row[0:1, 0:32], scale_row1[0:1, 0:32], "p.py:4:4")
+    T.tl.transpose(scale_row1[0:1, 0:32], scale[0:32, 0:1], "p.py:4:4")
+    for i in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+        for j in T.serial(32, annotations={"tl.loc": "p.py:5:16"}):
+            x[i, j] = x[i, j] * scale[i, 0]
+
+
+def test_a_copy_between_vectors_fixed_in_different_orientations_transposes():
+    """A row of A copied into a_row makes it a row; scale[i] scaling rows makes scale a column: the copy
+    writes a row copy of scale, transposed into scale after it (Mamba's chunk scan)."""
+    assert_pass(LegalizeVectorsTT(), row_copied_into_a_column, row_copied_into_a_column_legalized)
+
+
+@T.prim_func(private=True)
 def shift_by_named_mean(X: T.Buffer((64, 64), "float32"), Mean: T.Buffer((64,), "float32")):
     bx = T.launch_thread("blockIdx.x", 2)
     x = T.alloc_buffer((1, 64), scope="local.fragment")

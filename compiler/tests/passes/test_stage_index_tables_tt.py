@@ -91,6 +91,27 @@ def test_a_float_tensor_read_once_per_block_becomes_a_scalar_table():
 
 
 @TL.prim_func
+def skip_weight_per_head(
+    X: TL.Tensor((64, 64), "float32"), D: TL.Tensor((2,), "float16"), Y: TL.Tensor((64, 64), "float32")
+):
+    # Mamba's chunk scan: D_local[0] = D[bz] outside any loop, then D_local[0] inside T.Parallel
+    with TL.Kernel(2) as bz:
+        x = TL.alloc_fragment((32, 64), "float32")
+        d = TL.alloc_fragment((1,), "float32")
+        TL.copy(X[bz * 32, 0], x)
+        d[0] = D[bz]
+        for i, j in TL.Parallel(32, 64):
+            x[i, j] = x[i, j] * d[0]
+        TL.copy(x, Y[bz * 32, 0])
+
+
+def test_a_value_of_a_float_tensor_stored_once_per_block_is_a_scalar_table_read():
+    func = lower(skip_weight_per_head, "StageIndexTablesTT")["gemm"]
+    (table,) = func.attrs["tt.index_tables"]
+    assert (table.name, table.words) == ("D", 2) and 'T.tt.table_value("D", bz)' in func.script()
+
+
+@TL.prim_func
 def read_through_a_named_row(A: TL.Tensor((64, 64), "float32"), B: TL.Tensor((64, 64), "float32")):
     with TL.Kernel(2) as by:
         for i, j in TL.Parallel(32, 64):

@@ -2,12 +2,15 @@
 
 import pytest
 import tilelang_tt
+import tvm
+import tvm_ffi
 from before_after import assert_pass
 from gemm_kernels import final_kernels
 from programs import gemm, lower
 from tilelang_tt.errors import TTCompileError, TTResourceError
 from tilelang_tt.passes import VerifyTTIR, verify_module
 from tilelang_tt.records import replace
+from tvm import tirx
 
 
 def test_clean_module_passes():
@@ -59,3 +62,19 @@ def test_the_l1_a_sharded_tensor_takes_counts_against_the_cbs():
         TTResourceError, match=r"circular buffers need \d+ bytes .* \(after 65536 bytes of A\)"
     ):
         VerifyTTIR()(mod)
+
+
+def test_a_tensor_named_cb_is_not_taken_for_a_circular_buffer():
+    """Mamba's chunk scan names a tensor cb: its accessor's variables (cb_tile_bytes...) are the tensor's."""
+    mod = lower(gemm(), "FinalizePersistentSignatureTT")
+    reader = mod["gemm_reader"]
+    accessors = [
+        replace(a, accessor="cb") if a.accessor == "a" else a for a in reader.attrs["tt.accessor_args"]
+    ]
+    renamed = tvm_ffi.structural_map(
+        reader.body,
+        (tvm.ir.Var, lambda v: tirx.Var("cb" + str(v.name)[1:], v.ty) if str(v.name).startswith("a_") else v),
+    )
+    assert "cb_tile_bytes" in renamed.script(), "the test needs a variable named after the tensor"
+    mod["gemm_reader"] = reader.with_body(renamed).with_attr("tt.accessor_args", accessors)
+    assert verify_module(mod)[1] == []

@@ -22,7 +22,8 @@ Output guarantees
     reads and writes a copy of it in that orientation instead, made by ``tl.transpose`` before the statement
     when it reads the vector and transposed back after it when it writes it: a column of row maxima copied
     into a row of a tensor, or a row of column sums scaling the rows of a tile. One statement using a vector
-    both ways, and a copy between two vectors of different orientations, are TTCompileErrors.
+    both ways is a TTCompileError; a copy between two vectors whose classes were fixed differently is such a
+    statement (it writes a copy in the source's orientation, transposed back into the destination).
     ``tt.declared_shapes`` {tensor: shape} keeps the shape callers pass for reshaped parameters.
 Example
     before: m = T.alloc_fragment((64,), "float32"); T.tl.reduce(S[0:64, 0:64], m[0:64], "max", 1, 1, l)
@@ -174,8 +175,13 @@ def _constrain(func, vectors) -> _Orientations:
             dim = ops.fields(call_node).dim
             uf.fix(str(regions[1].source.name), COLUMN if dim == 1 else ROW, loc, call_node)
         elif ops.is_op(call_node, "tl.copy") and vec:
-            if len(vec) == 2:
-                uf.union(str(vec[0].source.name), str(vec[1].source.name), loc)
+            src, dst = (str(r.source.name) for r in vec) if len(vec) == 2 else (None, None)
+            held = [uf.fixed.get(uf.root(n), (None,))[0] for n in (src, dst)] if src else []
+            if src and None not in held and held[0] != held[1]:
+                # a row copied into a column (Mamba's chunk scan): the copy writes a row and transposes it
+                uf.crossings.setdefault(call_node, {})[dst] = held[0]
+            elif src:
+                uf.union(src, dst, loc)
             else:
                 other = next(r for r in regions if r not in vec)
                 extents = [

@@ -26,7 +26,8 @@ The value model: a tile buffer's current value is the tiles at the front of its 
     (``B[bx * 32 + i, 0] = m[i, 0]``); a sub-expression that depends on the element's position but on no
     buffer (a causal mask) becomes a *generated* tile the reader writes into an input CB. A store into one
     column of a 2-D buffer at a position the nest does not span (``acc[i, k] = v[i]``) is a store of the
-    whole buffer that keeps the other columns (a select on a generated ``p == k`` tile).
+    whole buffer that keeps the other columns (a select on a generated ``p == k`` tile). An operand read
+    transposed (``xt[i, j] = x[j, i]``) is transposed into a scratch CB (``x_T``) first.
   * Integer tile buffers are float32 CBs; only an int32 tensor's output CB holds Int32 words (the
     scheduler typecasts before packing). What they are given is checked exact (integer_tiles.py).
 Input expectations
@@ -1076,6 +1077,8 @@ class _ElementStatement:
             shape = [int(x) for x in buf.ty.shape]
             axes = self._axes(list(value.indices), shape, f"reading {buf.name}")
             cb = b.value_cb
+            if None not in axes and axes == dst_axes[::-1] and axes != dst_axes:
+                cb, axes = self._transposed(b, shape), dst_axes
             broadcast = self._broadcast(axes, dst_axes, dst_shape)
             return ops.call("tt.tile.operand", cb=cb["cb"], broadcast=broadcast, dtype="float32")
         if not self._has_load(value):
@@ -1120,6 +1123,17 @@ class _ElementStatement:
             self.loc,
             f"{type(value).__name__} in an element-wise statement is not supported on Tenstorrent yet",
         )
+
+    def _transposed(self, b, shape):
+        """A tile buffer read transposed (``xt[i, j] = x[j, i]``, TileLang's Mamba chunk state): its
+        transpose, made into a scratch CB first (the engines' tile transpose), read in order."""
+        scratch = self.p.new_cb(
+            f"{b.buffer.name}_T", str(b.buffer.ty.dtype), "intermediate", *shape[::-1], 2, self.loc
+        )
+        self.before += self.low._tile_op(
+            "tt.tile.transpose", self.loc, src=b.value_cb["cb"], dst=scratch["cb"]
+        )
+        return scratch
 
     def _over_the_loops(self, value) -> float | None:
         """The one value a position-only expression takes over the statement's elements and the loops

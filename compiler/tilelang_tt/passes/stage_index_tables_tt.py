@@ -167,8 +167,8 @@ def _positional_loads(nest, names: set[str]) -> list[str]:
 
 
 def _scalar_tables(func: tirx.PrimFunc) -> set[str]:
-    """Float tensor parameters read only inside ``T.Parallel`` nests, one value per block (every index free
-    of the nest's variables), and never copied or stored."""
+    """Float tensor parameters read only inside ``T.Parallel`` nests (or a one-value store, which becomes
+    one), one value per block (every index free of the nest's variables), and never copied or stored."""
     floats = {str(p.name) for p in tensor_params(func) if str(p.dtype) in SCALAR_TABLE_DTYPES}
     used, excluded = set(), set()
 
@@ -190,6 +190,8 @@ def _scalar_tables(func: tirx.PrimFunc) -> set[str]:
             visit(node.then_case)
             if node.else_case is not None:
                 visit(node.else_case)
+        elif _one_value_store(node):  # ``D_local[0] = D[bz]`` (Mamba's chunk scan): an element statement
+            used.update(_loads_of(node, floats))
         else:  # tile operations (regions), scalar stores, named values
             excluded.update(_loads_of(node, floats))
             excluded.update(str(s.buffer.name) for s in _stores(node))
@@ -199,6 +201,22 @@ def _scalar_tables(func: tirx.PrimFunc) -> set[str]:
 
     visit(func.body)
     return used - excluded
+
+
+def _one_value_store(node) -> bool:
+    """A store outside any loop into a one-element tile buffer, of a value that reads no tile buffer:
+    VectorizeElementLoopsTT makes it a one-element ``T.Parallel`` statement."""
+    if not isinstance(node, tirx.BufferStore) or math.prod(int(x) for x in node.buffer.ty.shape) != 1:
+        return False
+    return str(node.buffer.ty.storage_scope) != "global" and all(
+        str(t.source.ty.storage_scope) == "global" for t in _loads(node.value)
+    )
+
+
+def _loads(node) -> list:
+    found = []
+    tvm_ffi.structural_walk(node, (tvm.ir.TensorLoad, found.append))
+    return found
 
 
 def _stores(node) -> list:

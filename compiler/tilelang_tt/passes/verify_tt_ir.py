@@ -72,9 +72,17 @@ def _ir_errors(name: str, func) -> list[str]:
         op = str(site.call.op.name)
         errors.append(f"internal error after {OWNER[op]}: {name} still contains {op}")
     known = {e.name for e in get_attr(func, "tt.cb_table", [])}
+    # a tensor's accessor variables are named after it: a tensor cb (Mamba's chunk scan) has cb_tile_bytes
+    tensors = tuple(f"{a.accessor}_" for a in get_attr(func, "tt.accessor_args", []))
     used = set()
     tvm_ffi.structural_walk(
-        func.body, (tvm.ir.Var, lambda v: used.add(str(v.name)) if str(v.name).startswith("cb_") else None)
+        func.body,
+        (
+            tvm.ir.Var,
+            lambda v: used.add(str(v.name))
+            if str(v.name).startswith("cb_") and not str(v.name).startswith(tensors)
+            else None,
+        ),
     )
     for cb in sorted(used - known):
         errors.append(f"internal error after LowerSharedToCB: {name} uses {cb}, which is not in tt.cb_table")
