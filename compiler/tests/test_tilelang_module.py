@@ -204,3 +204,30 @@ def test_tileop_gemm_warp_policy_is_the_languages():
     from tilelang_tt.tileop.base import GemmWarpPolicy
 
     assert GemmWarpPolicy is T.GemmWarpPolicy
+
+
+def test_set_log_level_sets_the_packages_logger():
+    import logging
+
+    logger = logging.getLogger("tilelang_tt")
+    before = logger.level
+    try:
+        tilelang.set_log_level("warning")
+        assert logger.level == logging.WARNING
+        tilelang.set_log_level(logging.DEBUG)
+        assert logger.level == logging.DEBUG
+    finally:
+        logger.setLevel(before)
+
+
+def test_a_one_dimensional_tensor_annotation_without_a_tuple():
+    """DeepSeek's top-k selector writes ``T.Tensor[(batch), dtype]``: ``(batch)`` is ``batch``, one size."""
+
+    @T.prim_func
+    def main(A: T.Tensor[(64), T.float32], B: T.Tensor(64, "float32")):
+        with T.Kernel(1) as bx:
+            a = T.alloc_fragment((64,), "float32")
+            T.copy(A[0:64], a)
+            T.copy(a, B[0:64])
+
+    assert [[int(s) for s in p.ty.shape] for p in main.params] == [[64], [64]]

@@ -13,6 +13,8 @@ the kernel cache runs without it (``kernel_cache.py``).
 program's reference; ``__version__`` is the package's version (``python -m tilelang_tt --version``).
 """
 
+import logging
+
 from . import gpu_modules, language, math, profiler, tvm_without_torch
 from .autotuner import autotune
 from .config import disable_cache, enable_cache, is_cache_enabled
@@ -29,6 +31,13 @@ from .version import __version__
 
 # Nothing above imports TVM (tests/python/test_start_up.py checks), so the hook sees its first import.
 tvm_without_torch.install()
+
+
+def set_log_level(level: int | str) -> None:
+    """TileLang's ``tilelang.set_log_level("WARNING")``: the level of this package's logger (a name such as
+    "INFO", or a number of the ``logging`` module)."""
+    logging.getLogger(__name__).setLevel(level.upper() if isinstance(level, str) else level)
+
 
 __all__ = [
     "__version__",
@@ -64,6 +73,7 @@ __all__ = [
     "enable_cache",
     "is_cache_enabled",
     "annotate_tt_layout",
+    "set_log_level",
 ]
 
 # Names whose modules import TVM, imported on first use.

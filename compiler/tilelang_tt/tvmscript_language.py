@@ -297,6 +297,7 @@ class _TensorType:
     bfloat16). The subscript spelling ``T.Tensor[(M, K), T.float16]`` is the same annotation."""
 
     def __call__(self, shape, dtype="float32", data=None, scope="global", **buffer_options):
+        shape = shape if isinstance(shape, tuple | list) else (shape,)  # T.Tensor(n, dtype): one dimension
         dtype = dtypes.canonical(dtype)
         storage = dtype if dtype in BLOCK_FLOAT_DTYPES else None
         if storage is not None and data is not None:
@@ -312,9 +313,24 @@ class _TensorType:
         return param
 
     def __getitem__(self, key):
-        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], tuple | list):
-            return self(key[0], key[1])
+        if (
+            isinstance(key, tuple)
+            and len(key) == 2
+            and (isinstance(key[0], tuple | list) or _is_dtype(key[1]))
+        ):
+            return self(key[0], key[1])  # T.Tensor[(M, K), dtype]; T.Tensor[(batch), dtype]: (batch) is batch
         return self(key)  # T.Tensor[(M, K)]: float32, as T.Tensor((M, K))
+
+
+def _is_dtype(value) -> bool:
+    """Whether ``value`` names a dtype (a string or dtype object), not a size."""
+    if not isinstance(value, str | tvm.DataType):
+        return False
+    try:
+        dtypes.canonical(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 Tensor = _TensorType()
