@@ -977,7 +977,7 @@ class _Lowering:
                 for var, known in self.index_ranges.items():
                     analyzer.bind(var, known)
                 bound = analyzer.const_int_bound(value)
-                if -(1 << 31) <= bound.min_value and bound.max_value < (1 << 31) - 1:  # else: unbounded
+                if max(-bound.min_value, bound.max_value + 1) < (1 << 31):  # else: unbounded
                     self.index_ranges[stmt.var] = tvm.ir.Range(bound.min_value, bound.max_value + 1)
             return stmt
         if isinstance(stmt, tirx.BufferStore):
