@@ -51,7 +51,11 @@ def _compile_command(
 def _dependency_hash(command: list[str]) -> str:
     """Hash of the command and of every file the sources include."""
     listing = subprocess.run(
-        [*command[:1], *[a for a in command[1:] if a not in ("-shared", "-O1", "-lfmt")], "-M"],
+        [
+            *command[:1],
+            *[a for a in command[1:] if a not in ("-shared", "-lfmt") and not a.startswith("-O")],
+            "-M",
+        ],
         capture_output=True,
         text=True,
     )
