@@ -43,11 +43,13 @@ def check_store(name: str, value, analyzer: tvm.sym.Analyzer, loc: str) -> None:
         if not _loads(e):  # constants and positions: bounded by the ranges of what they use
             if str(e.ty).startswith(("int", "uint")):
                 bound = analyzer.const_int_bound(e)
-                if max(abs(bound.min_value), abs(bound.max_value)) > EXACT_LIMIT:
+                reach = max(bound.min_value, bound.max_value, key=abs)
+                if abs(reach) > EXACT_LIMIT:
                     raise TTCompileError.at(
                         loc,
-                        f"{name} is an integer tile buffer and {e} may reach {bound.max_value} here, beyond "
-                        f"2^24; the Tenstorrent compute engines hold integer tiles as float32, exact to 2^24",
+                        f"{name} is an integer tile buffer and {e} may reach {reach} here, beyond 2^24 in "
+                        "magnitude; the Tenstorrent compute engines hold integer tiles as float32, exact "
+                        "to 2^24",
                     )
             return
         if isinstance(e, _ARITHMETIC) and str(e.ty).startswith(("int", "uint")):

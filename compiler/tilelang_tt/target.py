@@ -58,7 +58,7 @@ def compute_dtype(dtype: str) -> str:
 
 
 # Integer tiles: the matrix and vector engines compute on them as float32 (integers exact to 2^24, which
-# the compiler checks: IntegerTilesTT); only a tensor's tiles in DRAM, and the CB its writer drains, hold
+# the compiler checks: integer_tiles.py); only a tensor's tiles in DRAM, and the CB its writer drains, hold
 # int32 words, the SFPU's typecast converting on the way out.
 INTEGER_TILE_DTYPES = ("int32",)
 

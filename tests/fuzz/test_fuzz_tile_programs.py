@@ -1,9 +1,9 @@
 """Fuzz: random row-wise tile programs from the grammar of TileLang's 2026 element-wise constructs
 (``tile_fuzz_programs.py``: sub-tile blocks, masked and positional ``if``, ``T.clamp``, values of the block
 index, row reductions and broadcasts, columns set at a loop's position, int32 tiles, guarded element
-stores). Every valid one runs and matches its numpy
-model; every malformed one is a TTCompileError at the faulty line with the expected message. Nothing else
-may happen: no other exception from the compiler, no hang, no wrong number."""
+stores). Every valid one runs and matches its numpy model; every malformed one is a TTCompileError at the
+faulty line with the expected message. Nothing else may happen: no other exception from the compiler, no
+hang, no wrong number."""
 
 import collections
 import importlib.util
