@@ -17,6 +17,7 @@ import tvm_ffi
 from tvm import tirx
 
 from .errors import TTCompileError
+from .ir_utils import tensor_loads
 from .target import INTEGER_TILE_DTYPES
 
 EXACT_LIMIT = 1 << 24  # float32 holds every integer of at most this magnitude
@@ -27,12 +28,6 @@ def is_integer_tile(dtype: str) -> bool:
     return str(dtype) in INTEGER_TILE_DTYPES
 
 
-def _loads(expr) -> list:
-    found = []
-    tvm_ffi.structural_walk(expr, (tvm.ir.TensorLoad, found.append))
-    return found
-
-
 def check_store(name: str, value, analyzer: tvm.sym.Analyzer, loc: str) -> None:
     """TTCompileError at ``loc`` unless every value ``value`` gives integer tile buffer ``name`` is exact
     in float32 (module docstring); ``analyzer`` knows the ranges of the positions it may use."""
@@ -40,7 +35,7 @@ def check_store(name: str, value, analyzer: tvm.sym.Analyzer, loc: str) -> None:
     def visit(e):
         if isinstance(e, tvm.ir.TensorLoad):
             return
-        if not _loads(e):  # constants and positions: bounded by the ranges of what they use
+        if not tensor_loads(e):  # constants and positions: bounded by the ranges of what they use
             if str(e.ty).startswith(("int", "uint")):
                 bound = analyzer.const_int_bound(e)
                 reach = max(bound.min_value, bound.max_value, key=abs)

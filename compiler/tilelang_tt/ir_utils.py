@@ -375,6 +375,13 @@ def collect_vars(expr) -> list:
     return found
 
 
+def tensor_loads(node) -> list:
+    """Every element load (TensorLoad) under ``node``, an expression or a statement."""
+    found = []
+    tvm_ffi.structural_walk(node, (tvm.ir.TensorLoad, found.append))
+    return found
+
+
 def is_tensor(var) -> bool:
     """True for a buffer-typed Var (a tensor parameter or allocation), False for scalars."""
     return isinstance(getattr(var, "ty", None), tirx.BufferType)

@@ -50,6 +50,7 @@ from ..ir_utils import (
     first_use_loc,
     parallel_loc,
     simplify,
+    tensor_loads,
     tensor_params,
 )
 from ..records import IndexTable
@@ -209,14 +210,8 @@ def _one_value_store(node) -> bool:
     if not isinstance(node, tirx.BufferStore) or math.prod(int(x) for x in node.buffer.ty.shape) != 1:
         return False
     return str(node.buffer.ty.storage_scope) != "global" and all(
-        str(t.source.ty.storage_scope) == "global" for t in _loads(node.value)
+        str(t.source.ty.storage_scope) == "global" for t in tensor_loads(node.value)
     )
-
-
-def _loads(node) -> list:
-    found = []
-    tvm_ffi.structural_walk(node, (tvm.ir.TensorLoad, found.append))
-    return found
 
 
 def _stores(node) -> list:

@@ -46,7 +46,16 @@ import tvm_ffi
 from tvm import tirx
 
 from .. import ops
-from ..ir_utils import cast_to, collect_vars, def_loc, is_global, map_children, parallel_loc, seq
+from ..ir_utils import (
+    cast_to,
+    collect_vars,
+    def_loc,
+    is_global,
+    map_children,
+    parallel_loc,
+    seq,
+    tensor_loads,
+)
 
 
 def store_nest(stmt) -> tuple[list[tirx.For], list[tirx.BufferStore]] | None:
@@ -67,12 +76,6 @@ def _var_set(exprs) -> set:
     return found
 
 
-def _loads(expr) -> list:
-    found = []
-    tvm_ffi.structural_walk(expr, (tvm.ir.TensorLoad, found.append))
-    return found
-
-
 def _same(a, b) -> bool:
     return len(a) == len(b) and all(tvm_ffi.structural_equal(x, y) for x, y in zip(a, b, strict=True))
 
@@ -81,7 +84,7 @@ def _element_wise(stores, loop_vars) -> bool:
     for s in stores:
         if _var_set(s.indices) & loop_vars != loop_vars:
             return False
-        for load in _loads(s.value):
+        for load in tensor_loads(s.value):
             other = next((w for w in stores if w.buffer.same_as(load.source)), None)
             if other is not None and not _same(load.indices, other.indices):
                 return False  # a value another iteration wrote: a loop-carried dependence
@@ -121,7 +124,7 @@ def _reduction_terms(store: tirx.BufferStore):
             isinstance(own, tvm.ir.TensorLoad)
             and own.source.same_as(store.buffer)
             and _same(own.indices, store.indices)
-            and not any(load.source.same_as(store.buffer) for load in _loads(terms))
+            and not any(load.source.same_as(store.buffer) for load in tensor_loads(terms))
         ):
             return kind, terms
     return None
